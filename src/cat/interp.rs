@@ -1,0 +1,656 @@
+//! Evaluates a cat model on one test's event structure, producing gates.
+//!
+//! Static values (sets and relations fixed by the event structure) are relations whose
+//! entries are constants, so one evaluator serves as both herd's static evaluator and the
+//! symbolic compiler: constant folding in [`Logic`] keeps the static part free.
+
+use super::ast::*;
+use super::load::Program;
+use crate::diag::{Diag, Pos};
+use crate::logic::{B, Logic};
+use crate::rel::{Rel, Set};
+use std::collections::HashSet;
+use std::rc::Rc;
+
+#[derive(Clone, Debug)]
+pub enum V {
+    Set(Rc<Set>),
+    Rel(Rc<Rel>),
+    /// `0` and `{}`: empty, of whatever type the context wants.
+    Empty,
+    Tag(String),
+    Str(String),
+    Tuple(Vec<V>),
+    /// A set of non-event values (tags, relations, …).
+    Coll(Vec<V>),
+    Func(Rc<Closure>),
+    Prim(Prim),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prim {
+    Domain,
+    Range,
+}
+
+#[derive(Debug)]
+pub struct Closure {
+    pat: Pat,
+    body: Expr,
+    env: Env,
+    /// For `let rec`: the group, rebound on every call.
+    recs: Option<Rc<Vec<Binding>>>,
+    file: String,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Env(Option<Rc<Node>>);
+
+#[derive(Debug)]
+struct Node {
+    name: String,
+    val: V,
+    next: Env,
+}
+
+impl Env {
+    pub fn bind(&self, name: &str, val: V) -> Env {
+        Env(Some(Rc::new(Node {
+            name: name.to_string(),
+            val,
+            next: self.clone(),
+        })))
+    }
+    pub fn get(&self, name: &str) -> Option<&V> {
+        let mut cur = &self.0;
+        while let Some(n) = cur {
+            if n.name == name {
+                return Some(&n.val);
+            }
+            cur = &n.next.0;
+        }
+        None
+    }
+}
+
+/// What a check compiled to.
+#[derive(Clone, Debug)]
+pub struct CheckOut {
+    /// The `as` name, or `file:line` for an unnamed check.
+    pub label: String,
+    pub name: Option<String>,
+    pub kind: CheckKind,
+    pub negated: bool,
+    pub flag: bool,
+    /// Holds only if the check passes. For plain checks it may be a one-way selector (it
+    /// implies the check); for flags and negated checks it is exact.
+    pub ok: B,
+    pub rel: Rc<Rel>,
+}
+
+/// Built-in names and the symbolic co the model's `with co from …` binds.
+pub struct Builtins {
+    pub env: Env,
+    pub universe: Set,
+    pub co: Rel,
+    /// Same-location write pairs: where a `cobase` may constrain co.
+    pub ww_loc: Rel,
+}
+
+pub struct Interp<'a> {
+    prog: &'a Program,
+    pub lg: &'a mut Logic,
+    universe: Set,
+    co: Rel,
+    ww_loc: Rel,
+    variants: &'a [String],
+    included: HashSet<String>,
+    procs: Vec<(String, Pat, Vec<Stmt>)>,
+    pub checks: Vec<CheckOut>,
+    file: String,
+}
+
+type R<T> = Result<T, Diag>;
+
+impl<'a> Interp<'a> {
+    fn text(&self) -> &str {
+        self.prog.file(&self.file).map(|f| &*f.text).unwrap_or("")
+    }
+
+    fn err<T>(&self, pos: Pos, msg: impl Into<String>) -> R<T> {
+        Err(Diag::at(&self.file, self.text(), pos, msg))
+    }
+
+    fn n(&self) -> usize {
+        self.universe.len()
+    }
+
+    fn as_set(&self, v: &V, pos: Pos) -> R<Rc<Set>> {
+        match v {
+            V::Set(s) => Ok(s.clone()),
+            V::Empty => Ok(Rc::new(Set::empty(self.n()))),
+            _ => self.err(pos, "type error: expected a set of events"),
+        }
+    }
+
+    fn as_rel(&self, v: &V, pos: Pos) -> R<Rc<Rel>> {
+        match v {
+            V::Rel(r) => Ok(r.clone()),
+            V::Empty => Ok(Rc::new(Rel::empty(self.n()))),
+            _ => self.err(pos, "type error: expected a relation"),
+        }
+    }
+
+    fn eval(&mut self, env: &Env, e: &Expr) -> R<V> {
+        match e {
+            Expr::Var(x, pos) => match env.get(x) {
+                Some(v) => Ok(v.clone()),
+                None => self.err(*pos, format!("unbound name '{x}'")),
+            },
+            Expr::Empty => Ok(V::Empty),
+            Expr::Tag(t) => Ok(V::Tag(t.clone())),
+            Expr::Str(s) => Ok(V::Str(s.clone())),
+            Expr::Op1(op, a) => {
+                let pos = expr_pos(a);
+                let v = self.eval(env, a)?;
+                self.op1(*op, v, pos)
+            }
+            Expr::Op2(op, a, b, pos) => {
+                let va = self.eval(env, a)?;
+                let vb = self.eval(env, b)?;
+                self.op2(*op, va, vb, *pos)
+            }
+            Expr::IdSet(a) => {
+                let pos = expr_pos(a);
+                let v = self.eval(env, a)?;
+                let s = self.as_set(&v, pos)?;
+                Ok(V::Rel(Rc::new(Rel::id_on(&s))))
+            }
+            Expr::SetLit(items) => {
+                if items.is_empty() {
+                    return Ok(V::Empty);
+                }
+                let mut vs = Vec::new();
+                for it in items {
+                    vs.push(self.eval(env, it)?);
+                }
+                Ok(V::Coll(vs))
+            }
+            Expr::Tuple(items) => {
+                let mut vs = Vec::new();
+                for it in items {
+                    vs.push(self.eval(env, it)?);
+                }
+                Ok(V::Tuple(vs))
+            }
+            Expr::App(f, a, pos) => {
+                let fv = self.eval(env, f)?;
+                let av = self.eval(env, a)?;
+                self.apply(fv, av, *pos)
+            }
+            Expr::Fun(p, body) => Ok(V::Func(Rc::new(Closure {
+                pat: p.clone(),
+                body: (**body).clone(),
+                env: env.clone(),
+                recs: None,
+                file: self.file.clone(),
+            }))),
+            Expr::Let(rec, bs, body) => {
+                let env2 = self.bind_all(env, *rec, bs)?;
+                self.eval(&env2, body)
+            }
+            Expr::Try(a, b) => {
+                let saved = self.checks.len();
+                match self.eval(env, a) {
+                    Ok(v) => Ok(v),
+                    Err(_) => {
+                        self.checks.truncate(saved);
+                        self.eval(env, b)
+                    }
+                }
+            }
+            Expr::If(c, a, b) => {
+                if self.cond(env, c)? {
+                    self.eval(env, a)
+                } else {
+                    self.eval(env, b)
+                }
+            }
+            Expr::Match(e, arms, pos) => {
+                let v = self.eval(env, e)?;
+                self.do_match(env, v, arms, *pos)
+            }
+        }
+    }
+
+    fn do_match(&mut self, env: &Env, v: V, arms: &[Arm], pos: Pos) -> R<V> {
+        for arm in arms {
+            match (&arm.pat, &v) {
+                (ArmPat::Wild, _) => return self.eval(env, &arm.body),
+                (ArmPat::Tag(t), V::Tag(u)) if t == u => return self.eval(env, &arm.body),
+                (ArmPat::EmptySet, V::Empty) => return self.eval(env, &arm.body),
+                (ArmPat::EmptySet, V::Coll(xs)) if xs.is_empty() => {
+                    return self.eval(env, &arm.body);
+                }
+                (ArmPat::Cons(x, rest), V::Coll(xs)) if !xs.is_empty() => {
+                    let env2 = env
+                        .bind(x, xs[0].clone())
+                        .bind(rest, V::Coll(xs[1..].to_vec()));
+                    return self.eval(&env2, &arm.body);
+                }
+                (ArmPat::EmptySet | ArmPat::Cons(..), V::Set(_) | V::Rel(_)) => {
+                    return self.err(pos, "unsupported: `match` over a set of events (herd's enumeration functions are not compiled to SAT)");
+                }
+                _ => {}
+            }
+        }
+        self.err(pos, "no `match` arm applies")
+    }
+
+    fn cond(&mut self, env: &Env, c: &Cond) -> R<bool> {
+        Ok(match c {
+            Cond::Variant(v) => self.variants.iter().any(|x| x == v),
+            Cond::Not(c) => !self.cond(env, c)?,
+            Cond::And(a, b) => self.cond(env, a)? && self.cond(env, b)?,
+            Cond::Or(a, b) => self.cond(env, a)? || self.cond(env, b)?,
+            Cond::Eq(a, b) | Cond::Subset(a, b) | Cond::In(a, b) => {
+                let pos = expr_pos(a);
+                let va = self.eval(env, a)?;
+                let vb = self.eval(env, b)?;
+                match (c, va, vb) {
+                    (Cond::In(..), V::Tag(t), V::Coll(xs)) => {
+                        xs.iter().any(|x| matches!(x, V::Tag(u) if *u == t))
+                    }
+                    (Cond::Eq(..), V::Tag(t), V::Tag(u)) => t == u,
+                    _ => return self.err(pos, "unsupported: condition on event sets or relations"),
+                }
+            }
+        })
+    }
+
+    fn bind_pat(&self, env: &Env, p: &Pat, v: V, pos: Pos) -> R<Env> {
+        match p {
+            Pat::Var(x) => Ok(env.bind(x, v)),
+            Pat::Tuple(xs) => match v {
+                V::Tuple(vs) if vs.len() == xs.len() => {
+                    let mut e = env.clone();
+                    for (x, v) in xs.iter().zip(vs) {
+                        e = e.bind(x, v);
+                    }
+                    Ok(e)
+                }
+                _ => self.err(pos, format!("expected a tuple of {} arguments", xs.len())),
+            },
+        }
+    }
+
+    fn apply(&mut self, f: V, a: V, pos: Pos) -> R<V> {
+        match f {
+            V::Func(c) => {
+                let mut env = c.env.clone();
+                if let Some(recs) = &c.recs {
+                    env = bind_rec_closures(&env, recs, &c.file);
+                }
+                let env = self.bind_pat(&env, &c.pat, a, pos)?;
+                let saved = std::mem::replace(&mut self.file, c.file.clone());
+                let r = self.eval(&env, &c.body);
+                self.file = saved;
+                r
+            }
+            V::Prim(Prim::Domain) => {
+                let r = self.as_rel(&a, pos)?;
+                Ok(V::Set(Rc::new(r.domain(self.lg))))
+            }
+            V::Prim(Prim::Range) => {
+                let r = self.as_rel(&a, pos)?;
+                Ok(V::Set(Rc::new(r.range(self.lg))))
+            }
+            _ => self.err(pos, "type error: applying something that is not a function"),
+        }
+    }
+
+    fn op1(&mut self, op: Op1, v: V, pos: Pos) -> R<V> {
+        if let (Op1::Comp, V::Set(s)) = (op, &v) {
+            let u = self.universe.clone();
+            return Ok(V::Set(Rc::new(u.diff(s, self.lg))));
+        }
+        let r = self.as_rel(&v, pos)?;
+        let u = self.universe.clone();
+        let out = match op {
+            Op1::Inv => r.inverse(),
+            Op1::Plus => r.plus(self.lg),
+            Op1::Star => r.plus(self.lg).with_id(&u, self.lg),
+            Op1::Opt => r.with_id(&u, self.lg),
+            Op1::Comp => r.complement(&u, self.lg),
+        };
+        Ok(V::Rel(Rc::new(out)))
+    }
+
+    fn op2(&mut self, op: Op2, a: V, b: V, pos: Pos) -> R<V> {
+        if op == Op2::Add {
+            return match b {
+                V::Coll(mut xs) => {
+                    xs.insert(0, a);
+                    Ok(V::Coll(xs))
+                }
+                V::Empty => Ok(V::Coll(vec![a])),
+                _ => self.err(pos, "unsupported: `++` on event sets"),
+            };
+        }
+        if op == Op2::Prod {
+            let sa = self.as_set(&a, pos)?;
+            let sb = self.as_set(&b, pos)?;
+            return Ok(V::Rel(Rc::new(Rel::product(&sa, &sb, self.lg))));
+        }
+        let is_set = |v: &V| matches!(v, V::Set(_));
+        let is_rel = |v: &V| matches!(v, V::Rel(_));
+        if matches!(op, Op2::Union | Op2::Inter | Op2::Diff)
+            && (is_set(&a) || is_set(&b))
+            && !is_rel(&a)
+            && !is_rel(&b)
+        {
+            let sa = self.as_set(&a, pos)?;
+            let sb = self.as_set(&b, pos)?;
+            let s = match op {
+                Op2::Union => sa.union(&sb, self.lg),
+                Op2::Inter => sa.inter(&sb, self.lg),
+                _ => sa.diff(&sb, self.lg),
+            };
+            return Ok(V::Set(Rc::new(s)));
+        }
+        if matches!((&a, &b), (V::Empty, V::Empty)) {
+            return Ok(V::Empty);
+        }
+        if let (V::Coll(xs), V::Coll(ys)) = (&a, &b) {
+            if op == Op2::Union {
+                let mut v = xs.clone();
+                v.extend(ys.iter().cloned());
+                return Ok(V::Coll(v));
+            }
+        }
+        let ra = self.as_rel(&a, pos)?;
+        let rb = self.as_rel(&b, pos)?;
+        let r = match op {
+            Op2::Union => ra.union(&rb, self.lg),
+            Op2::Inter => ra.inter(&rb, self.lg),
+            Op2::Diff => ra.diff(&rb, self.lg),
+            Op2::Seq => ra.seq(&rb, self.lg),
+            Op2::Prod | Op2::Add => unreachable!("handled above"),
+        };
+        Ok(V::Rel(Rc::new(r)))
+    }
+
+    fn bind_all(&mut self, env: &Env, rec: bool, bs: &[Binding]) -> R<Env> {
+        let is_fun = |b: &Binding| b.params.is_some() || matches!(b.body, Expr::Fun(..));
+        if rec && bs.iter().all(is_fun) {
+            return Ok(bind_rec_closures(env, &Rc::new(bs.to_vec()), &self.file));
+        }
+        if rec {
+            return self.fixpoint(env, bs);
+        }
+        let mut out = env.clone();
+        for b in bs {
+            let v = match &b.params {
+                Some(p) => V::Func(Rc::new(Closure {
+                    pat: p.clone(),
+                    body: b.body.clone(),
+                    env: env.clone(),
+                    recs: None,
+                    file: self.file.clone(),
+                })),
+                None => self.eval(env, &b.body)?,
+            };
+            out = out.bind(&b.name, v);
+        }
+        Ok(out)
+    }
+
+    /// `let rec` over relations: Kleene iteration from the empty relation. Exact only when
+    /// the iteration becomes constant; a symbolic fixpoint is refused rather than guessed.
+    fn fixpoint(&mut self, env: &Env, bs: &[Binding]) -> R<Env> {
+        let mut vals: Vec<V> = bs.iter().map(|_| V::Empty).collect();
+        for _ in 0..=self.n() * self.n() + 1 {
+            let mut e = env.clone();
+            for (b, v) in bs.iter().zip(&vals) {
+                e = e.bind(&b.name, v.clone());
+            }
+            let mut next = Vec::new();
+            for b in bs {
+                next.push(self.eval(&e, &b.body)?);
+            }
+            let same = next.iter().zip(&vals).all(|(a, b)| same_value(a, b));
+            vals = next;
+            if same {
+                let mut e = env.clone();
+                for (b, v) in bs.iter().zip(vals) {
+                    e = e.bind(&b.name, v);
+                }
+                return Ok(e);
+            }
+            let symbolic = vals
+                .iter()
+                .any(|v| matches!(v, V::Rel(r) if r.m.values().any(|b| matches!(b, B::L(_)))));
+            if symbolic {
+                return self.err(
+                    bs[0].pos,
+                    "unsupported: `let rec` over relations that depend on the execution",
+                );
+            }
+        }
+        self.err(bs[0].pos, "`let rec` did not reach a fixpoint")
+    }
+
+    fn stmts(&mut self, env: Env, stmts: &[Stmt]) -> R<Env> {
+        let mut env = env;
+        for s in stmts {
+            env = self.stmt(env, s)?;
+        }
+        Ok(env)
+    }
+
+    fn stmt(&mut self, env: Env, s: &Stmt) -> R<Env> {
+        match s {
+            Stmt::Let(rec, bs) => self.bind_all(&env, *rec, bs),
+            Stmt::Check(c) => {
+                self.check(&env, c)?;
+                Ok(env)
+            }
+            Stmt::Include(name, pos) => {
+                let target = match self.prog.includes.get(&(self.file.clone(), name.clone())) {
+                    Some(t) => t.clone(),
+                    None => return self.err(*pos, format!("cannot find included file \"{name}\"")),
+                };
+                self.run_file(env, &target)
+            }
+            Stmt::Show | Stmt::Instructions => Ok(env),
+            Stmt::Procedure(name, p, body) => {
+                self.procs.push((name.clone(), p.clone(), body.clone()));
+                Ok(env)
+            }
+            Stmt::Call(name, arg, _as, pos) => {
+                let Some((_, p, body)) =
+                    self.procs.iter().rev().find(|(n, _, _)| n == name).cloned()
+                else {
+                    return self.err(*pos, format!("unknown procedure '{name}'"));
+                };
+                let a = self.eval(&env, arg)?;
+                let inner = self.bind_pat(&env, &p, a, *pos)?;
+                self.stmts(inner, &body)?;
+                Ok(env)
+            }
+            Stmt::Forall(x, set, body, pos) => {
+                let v = self.eval(&env, set)?;
+                let items = match v {
+                    V::Coll(xs) => xs,
+                    V::Empty => Vec::new(),
+                    _ => return self.err(*pos, "unsupported: `forall` over a set of events"),
+                };
+                for it in items {
+                    self.stmts(env.bind(x, it), body)?;
+                }
+                Ok(env)
+            }
+            Stmt::With(x, e, pos) => self.with(env, x, e, *pos),
+            Stmt::IfVariant(c, a, b) => {
+                if self.cond(&env, c)? {
+                    self.stmts(env, a)
+                } else {
+                    self.stmts(env, b)
+                }
+            }
+            Stmt::Enum(name, tags) => Ok(env.bind(
+                name,
+                V::Coll(tags.iter().map(|t| V::Tag(t.clone())).collect()),
+            )),
+            Stmt::Unsupported(kw, pos) => self.err(*pos, format!("unsupported construct `{kw}`")),
+        }
+    }
+
+    /// `with co from generate_cos(cobase)`: co is built in; the model's cobase only
+    /// constrains it.
+    fn with(&mut self, env: Env, x: &str, e: &Expr, pos: Pos) -> R<Env> {
+        if let Expr::App(f, arg, _) = e {
+            if let Expr::Var(fname, _) = &**f {
+                if x == "co" && (fname == "generate_cos" || fname == "generate_orders") {
+                    let base = self.eval(&env, arg)?;
+                    let base = match base {
+                        V::Tuple(mut vs) if fname == "generate_orders" && vs.len() == 2 => {
+                            vs.remove(1)
+                        }
+                        v => v,
+                    };
+                    let base = self.as_rel(&base, pos)?;
+                    let restricted = base.inter(&self.ww_loc.clone(), self.lg);
+                    for (&(i, j), &b) in &restricted.m {
+                        let c = self.co.get(i, j);
+                        self.lg.implies(b, c);
+                    }
+                    return Ok(env.bind("co", V::Rel(Rc::new(self.co.clone()))));
+                }
+            }
+        }
+        self.err(
+            pos,
+            "unsupported: `with … from …` other than `with co from generate_cos(…)`",
+        )
+    }
+
+    fn check(&mut self, env: &Env, c: &Check) -> R<()> {
+        let v = self.eval(env, &c.expr)?;
+        let r = self.as_rel(&v, c.pos)?;
+        let (l, _) = crate::diag::line_col(self.text(), c.pos.0);
+        let label = c
+            .name
+            .clone()
+            .unwrap_or_else(|| format!("{}:{l}", self.file.trim_start_matches("<bundled>/")));
+        let exact = c.flag || c.negated;
+        let holds = match c.kind {
+            CheckKind::Acyclic if exact => crate::encode::acyclic::exact(self.lg, &r),
+            CheckKind::Acyclic => crate::encode::acyclic::selector(self.lg, &r),
+            CheckKind::Irreflexive => {
+                let d = r.diagonal();
+                self.lg.or(&d).not()
+            }
+            CheckKind::Empty => r.is_empty_b(self.lg),
+        };
+        let ok = if c.negated { holds.not() } else { holds };
+        self.checks.push(CheckOut {
+            label,
+            name: c.name.clone(),
+            kind: c.kind,
+            negated: c.negated,
+            flag: c.flag,
+            ok,
+            rel: r,
+        });
+        Ok(())
+    }
+
+    fn run_file(&mut self, env: Env, path: &str) -> R<Env> {
+        if !self.included.insert(path.to_string()) {
+            return Ok(env);
+        }
+        let Some(f) = self.prog.file(path) else {
+            return Err(Diag::file(path, "model file not loaded"));
+        };
+        let model = f.model.clone();
+        let saved = std::mem::replace(&mut self.file, path.to_string());
+        let r = self.stmts(env, &model.stmts);
+        self.file = saved;
+        r
+    }
+}
+
+fn bind_rec_closures(env: &Env, recs: &Rc<Vec<Binding>>, file: &str) -> Env {
+    let mut e = env.clone();
+    for b in recs.iter() {
+        let (pat, body) = match (&b.params, &b.body) {
+            (Some(p), body) => (p.clone(), body.clone()),
+            (None, Expr::Fun(p, body)) => (p.clone(), (**body).clone()),
+            (None, _) => continue,
+        };
+        e = e.bind(
+            &b.name,
+            V::Func(Rc::new(Closure {
+                pat,
+                body,
+                env: env.clone(),
+                recs: Some(recs.clone()),
+                file: file.to_string(),
+            })),
+        );
+    }
+    e
+}
+
+fn same_value(a: &V, b: &V) -> bool {
+    match (a, b) {
+        (V::Rel(x), V::Rel(y)) => x == y,
+        (V::Set(x), V::Set(y)) => x == y,
+        (V::Empty, V::Empty) => true,
+        (V::Empty, V::Rel(r)) | (V::Rel(r), V::Empty) => r.m.is_empty(),
+        (V::Empty, V::Set(s)) | (V::Set(s), V::Empty) => s.0.iter().all(|b| b.is_false()),
+        _ => false,
+    }
+}
+
+fn expr_pos(e: &Expr) -> Pos {
+    match e {
+        Expr::Var(_, p) | Expr::Op2(_, _, _, p) | Expr::App(_, _, p) | Expr::Match(_, _, p) => *p,
+        Expr::Op1(_, a) | Expr::IdSet(a) => expr_pos(a),
+        _ => Pos(0),
+    }
+}
+
+/// Runs the model (after the implicit stdlib) on one test, returning its checks.
+pub fn run_model(
+    prog: &Program,
+    lg: &mut Logic,
+    b: Builtins,
+    variants: &[String],
+) -> R<Vec<CheckOut>> {
+    let mut it = Interp {
+        prog,
+        lg,
+        universe: b.universe,
+        co: b.co,
+        ww_loc: b.ww_loc,
+        variants,
+        included: HashSet::new(),
+        procs: Vec::new(),
+        checks: Vec::new(),
+        file: prog.root.clone(),
+    };
+    let mut env = b
+        .env
+        .bind("domain", V::Prim(Prim::Domain))
+        .bind("range", V::Prim(Prim::Range));
+    if let Some(std) = &prog.stdlib {
+        if *std != prog.root {
+            env = it.run_file(env, std)?;
+        }
+    }
+    let root = prog.root.clone();
+    it.run_file(env, &root)?;
+    Ok(it.checks)
+}

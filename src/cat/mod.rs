@@ -1,0 +1,10 @@
+//! The cat front end and compiler.
+
+pub mod ast;
+pub mod interp;
+mod lex;
+pub mod load;
+pub mod parse;
+
+pub use interp::{Builtins, CheckOut, Env, V, run_model};
+pub use load::{Program, load_program};

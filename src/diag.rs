@@ -1,0 +1,93 @@
+//! Located diagnostics.
+//!
+//! Every user-facing error carries the file and the 1-based line and column where the
+//! problem starts, so that a corpus run can say exactly which input was bad and go on.
+
+use std::fmt;
+
+/// A position in a source text, as a byte offset; turned into line and column lazily so
+/// parsers only have to keep offsets around.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Pos(pub usize);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diag {
+    pub file: String,
+    pub line: usize,
+    pub col: usize,
+    pub message: String,
+    /// Where this file was included from, innermost first (for cat includes).
+    pub context: Vec<String>,
+}
+
+impl Diag {
+    /// Locates `pos` in `text`. Columns count characters, not bytes.
+    pub fn at(file: &str, text: &str, pos: Pos, message: impl Into<String>) -> Diag {
+        let (line, col) = line_col(text, pos.0);
+        Diag {
+            file: file.to_string(),
+            line,
+            col,
+            message: message.into(),
+            context: Vec::new(),
+        }
+    }
+
+    /// A diagnostic about a whole file (I/O errors, limits).
+    pub fn file(file: &str, message: impl Into<String>) -> Diag {
+        Diag {
+            file: file.to_string(),
+            line: 1,
+            col: 1,
+            message: message.into(),
+            context: Vec::new(),
+        }
+    }
+
+    pub fn included_from(mut self, site: String) -> Diag {
+        self.context.push(site);
+        self
+    }
+}
+
+pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let offset = offset.min(text.len());
+    let mut line = 1;
+    let mut col = 1;
+    for (i, c) in text.char_indices() {
+        if i >= offset {
+            break;
+        }
+        if c == '\n' {
+            line += 1;
+            col = 1;
+        } else {
+            col += 1;
+        }
+    }
+    (line, col)
+}
+
+impl fmt::Display for Diag {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}:{}:{}: error: {}",
+            self.file, self.line, self.col, self.message
+        )?;
+        for c in &self.context {
+            write!(f, "\n  included from {c}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diag {}
+
+/// Byte offset of `sub` inside `whole`; both must come from the same allocation, which is
+/// how the parsers slice their input.
+pub fn offset_in(whole: &str, sub: &str) -> Pos {
+    let start = whole.as_ptr() as usize;
+    let p = sub.as_ptr() as usize;
+    Pos(p.saturating_sub(start).min(whole.len()))
+}

@@ -1,0 +1,88 @@
+//! File-level work shared by the subcommands: expanding inputs and running one test file.
+
+use crate::cat::Program;
+use crate::diag::Diag;
+use crate::litmus::parse_test;
+use crate::query::{self, Options, Outcome};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// Expands `FILE`, `DIR` (all `.litmus` files below it, sorted) and `@LIST` (one path a
+/// line, relative to the list's folder; blanks and `#` comments skipped).
+pub fn collect_inputs(args: &[String]) -> Result<Vec<PathBuf>, Diag> {
+    let mut out = Vec::new();
+    for a in args {
+        if let Some(list) = a.strip_prefix('@') {
+            let text = std::fs::read_to_string(list)
+                .map_err(|e| Diag::file(list, format!("cannot read list: {e}")))?;
+            let base = Path::new(list)
+                .parent()
+                .unwrap_or(Path::new(""))
+                .to_path_buf();
+            for line in text.lines() {
+                let l = line.trim();
+                if l.is_empty() || l.starts_with('#') {
+                    continue;
+                }
+                let p = base.join(l);
+                if p.is_dir() {
+                    walk(&p, &mut out);
+                } else {
+                    out.push(p);
+                }
+            }
+        } else {
+            let p = PathBuf::from(a);
+            if p.is_dir() {
+                walk(&p, &mut out);
+            } else {
+                out.push(p);
+            }
+        }
+    }
+    Ok(out)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut found = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "litmus") {
+                found.push(p);
+            }
+        }
+    }
+    found.sort();
+    out.extend(found);
+}
+
+pub struct FileResult {
+    pub path: PathBuf,
+    pub outcome: Result<Outcome, Diag>,
+    pub seconds: f64,
+}
+
+/// Reads, parses and answers one test file.
+pub fn check_file(path: &Path, prog: &Program, opts: &Options) -> FileResult {
+    let start = Instant::now();
+    let name = path.to_string_lossy().to_string();
+    let outcome = match std::fs::read(path) {
+        Err(e) => Err(Diag::file(&name, format!("cannot read: {e}"))),
+        Ok(bytes) => {
+            let text = String::from_utf8_lossy(&bytes).to_string();
+            parse_test(&name, &text).and_then(|t| query::run(t, &name, &text, prog, opts))
+        }
+    };
+    FileResult {
+        path: path.to_path_buf(),
+        outcome,
+        seconds: start.elapsed().as_secs_f64(),
+    }
+}

@@ -1,0 +1,4 @@
+//! From an event structure and a model to CNF.
+
+pub mod acyclic;
+pub mod exec;

@@ -1,0 +1,143 @@
+//! Instruction sets as plug-ins.
+//!
+//! Each ISA module turns the text of one instruction into a few [`Op`]s of a small
+//! architecture-neutral language; [`crate::events`] interprets that language. Adding an ISA
+//! means adding a module here and a line in [`for_arch`]; the encoder never changes.
+
+mod riscv;
+mod x86;
+
+/// A register name as the ISA canonicalises it (herd's printing name).
+pub type Reg = String;
+
+/// Where a value comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Src {
+    Reg(Reg),
+    Imm(i64),
+    /// The address of a named location.
+    Addr(String),
+}
+
+/// How a memory access names its location.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Addr {
+    Sym(String),
+    /// A register holding an address, plus a byte offset.
+    Reg(Reg, i64),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Xor,
+    And,
+    Or,
+}
+
+/// One step of an instruction's semantics.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Op {
+    Load {
+        dst: Reg,
+        addr: Addr,
+        tags: Vec<String>,
+    },
+    Store {
+        addr: Addr,
+        src: Src,
+        tags: Vec<String>,
+    },
+    /// A fence event belonging to the given sets (herd's names: `MFENCE`, `Fence.rw.rw`).
+    Fence {
+        tags: Vec<String>,
+    },
+    Mov {
+        dst: Reg,
+        src: Src,
+    },
+    Bin {
+        dst: Reg,
+        op: BinOp,
+        a: Src,
+        b: Src,
+    },
+}
+
+/// An error inside one instruction: a message and a byte offset into the cell's text.
+#[derive(Clone, Debug)]
+pub struct InstrError {
+    pub offset: usize,
+    pub message: String,
+}
+
+impl InstrError {
+    pub fn new(message: impl Into<String>) -> InstrError {
+        InstrError {
+            offset: 0,
+            message: message.into(),
+        }
+    }
+    pub fn unsupported(instr: &str) -> InstrError {
+        InstrError::new(format!("unsupported instruction '{}'", instr.trim()))
+    }
+}
+
+pub trait Isa: Sync {
+    /// herd's architecture name, as in a test's header.
+    fn name(&self) -> &'static str;
+    /// The ops of one instruction (labels already stripped).
+    fn parse(&self, instr: &str) -> Result<Vec<Op>, InstrError>;
+    /// herd's printing name for a register, as written in conditions and init blocks; `None`
+    /// when `r` is no register of this ISA.
+    fn canonical_reg(&self, r: &str) -> Option<Reg>;
+    /// herd's order of registers inside a state line.
+    fn reg_index(&self, r: &str) -> usize;
+    /// A register that always reads as zero and ignores writes (RISC-V `x0`).
+    fn zero_reg(&self) -> Option<&'static str> {
+        None
+    }
+    /// Every set name this ISA can put on events, so that a model's reference to a set the
+    /// test happens not to use is an empty set rather than an unbound name.
+    fn known_sets(&self) -> &'static [&'static str];
+}
+
+/// The plug-in for a test's architecture name.
+pub fn for_arch(arch: &str) -> Option<&'static dyn Isa> {
+    match arch {
+        "X86" => Some(&x86::X86),
+        "RISCV" => Some(&riscv::RiscV),
+        _ => None,
+    }
+}
+
+/// Splits `op a, b, c` into the mnemonic and comma-separated operands, trimmed.
+pub fn split_operands(text: &str) -> (String, Vec<String>) {
+    let t = text.trim();
+    let (m, rest) = match t.find(char::is_whitespace) {
+        Some(k) => (&t[..k], t[k..].trim()),
+        None => (t, ""),
+    };
+    let ops = if rest.is_empty() {
+        Vec::new()
+    } else {
+        rest.split(',').map(|s| s.trim().to_string()).collect()
+    };
+    (m.to_ascii_lowercase(), ops)
+}
+
+/// Parses an immediate: decimal or hex, with an optional `$` (Intel and AT&T style).
+pub fn parse_imm(s: &str) -> Option<i64> {
+    let s = s.trim().trim_start_matches('$');
+    let (neg, s) = match s.strip_prefix('-') {
+        Some(r) => (true, r),
+        None => (false, s),
+    };
+    let v = if let Some(h) = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16).ok()? as i64
+    } else {
+        s.parse::<i64>().ok()?
+    };
+    Some(if neg { v.wrapping_neg() } else { v })
+}

@@ -1,0 +1,114 @@
+//! The parsed form of a litmus test, before any ISA has looked at its code.
+
+use crate::diag::Pos;
+
+#[derive(Clone, Debug)]
+pub struct Test {
+    pub arch: String,
+    pub name: String,
+    pub init: Vec<InitItem>,
+    /// One entry per thread, in column order: the thread's number and its cells.
+    pub threads: Vec<ThreadCode>,
+    pub locations: Vec<Loc>,
+    pub filter: Option<Prop>,
+    pub cond: Condition,
+}
+
+#[derive(Clone, Debug)]
+pub struct ThreadCode {
+    pub id: usize,
+    pub cells: Vec<Cell>,
+}
+
+/// One table cell: the text of one instruction (possibly with a label), or empty.
+#[derive(Clone, Debug)]
+pub struct Cell {
+    pub text: String,
+    pub pos: Pos,
+}
+
+#[derive(Clone, Debug)]
+pub struct InitItem {
+    pub loc: Loc,
+    pub value: Val,
+    pub pos: Pos,
+}
+
+/// A place with a final value: a thread's register or a memory location.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Loc {
+    Reg(usize, String),
+    Mem(String),
+}
+
+/// A value as written in a test: a number, or a symbol (the address of a location).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Val {
+    Int(i64),
+    Sym(String),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CondKind {
+    Exists,
+    NotExists,
+    Forall,
+}
+
+#[derive(Clone, Debug)]
+pub struct Condition {
+    pub kind: CondKind,
+    pub prop: Prop,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Prop {
+    True,
+    False,
+    Eq(Loc, Val),
+    /// `loc = loc`: both places hold the same final value.
+    EqLoc(Loc, Loc),
+    Not(Box<Prop>),
+    And(Vec<Prop>),
+    Or(Vec<Prop>),
+    Implies(Box<Prop>, Box<Prop>),
+}
+
+impl Prop {
+    /// Every place the proposition reads, in order of first appearance.
+    pub fn locs(&self, out: &mut Vec<Loc>) {
+        let mut push = |l: &Loc| {
+            if !out.contains(l) {
+                out.push(l.clone());
+            }
+        };
+        match self {
+            Prop::True | Prop::False => {}
+            Prop::Eq(l, _) => push(l),
+            Prop::EqLoc(a, b) => {
+                push(a);
+                push(b);
+            }
+            Prop::Not(p) => p.locs(out),
+            Prop::And(ps) | Prop::Or(ps) => ps.iter().for_each(|p| p.locs(out)),
+            Prop::Implies(a, b) => {
+                a.locs(out);
+                b.locs(out);
+            }
+        }
+    }
+
+    /// Evaluates the proposition on a final state given as a lookup function.
+    pub fn eval(&self, get: &dyn Fn(&Loc) -> Option<Val>) -> bool {
+        match self {
+            Prop::True => true,
+            Prop::False => false,
+            Prop::Eq(l, v) => get(l).as_ref() == Some(v),
+            Prop::EqLoc(a, b) => get(a) == get(b),
+            Prop::Not(p) => !p.eval(get),
+            Prop::And(ps) => ps.iter().all(|p| p.eval(get)),
+            Prop::Or(ps) => ps.iter().any(|p| p.eval(get)),
+            Prop::Implies(a, b) => !a.eval(get) || b.eval(get),
+        }
+    }
+}

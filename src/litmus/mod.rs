@@ -1,0 +1,9 @@
+//! The litmus front end: herd's test format, independent of any instruction set.
+
+pub mod ast;
+mod parse;
+pub mod print;
+pub mod prop;
+
+pub use ast::*;
+pub use parse::parse_test;

@@ -1,0 +1,359 @@
+//! Splits a litmus file into herd's sections and parses each.
+//!
+//! The code table is kept as text per cell: instructions belong to the ISA plug-ins, so this
+//! module knows nothing of any instruction set.
+
+use super::ast::*;
+use super::prop;
+use crate::diag::{Diag, Pos, offset_in};
+use nom::Parser;
+
+/// Replaces `(* … *)` comments (nested) by blanks of the same byte length, so that
+/// offsets into the cleaned text are offsets into the file.
+fn blank_comments(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = bytes.to_vec();
+    let mut depth = 0usize;
+    let mut i = 0;
+    let mut in_string = false;
+    while i < bytes.len() {
+        if depth == 0 && bytes[i] == b'"' {
+            in_string = !in_string;
+        }
+        if !in_string && i + 1 < bytes.len() && bytes[i] == b'(' && bytes[i + 1] == b'*' {
+            depth += 1;
+            out[i] = b' ';
+            out[i + 1] = b' ';
+            i += 2;
+            continue;
+        }
+        if depth > 0 && i + 1 < bytes.len() && bytes[i] == b'*' && bytes[i + 1] == b')' {
+            depth -= 1;
+            out[i] = b' ';
+            out[i + 1] = b' ';
+            i += 2;
+            continue;
+        }
+        if depth > 0 && bytes[i] != b'\n' {
+            out[i] = b' ';
+        }
+        i += 1;
+    }
+    // Blanking whole bytes keeps UTF-8 valid: every byte of a multi-byte character inside a
+    // comment becomes a space, and characters outside comments are untouched.
+    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
+}
+
+struct Cursor<'a> {
+    file: &'a str,
+    text: &'a str,
+}
+
+impl<'a> Cursor<'a> {
+    fn err(&self, at: &str, msg: impl Into<String>) -> Diag {
+        Diag::at(self.file, self.text, offset_in(self.text, at), msg)
+    }
+}
+
+const COND_WORDS: &[&str] = &[
+    "exists",
+    "~exists",
+    "~",
+    "forall",
+    "final",
+    "locations",
+    "filter",
+    "observed",
+    "not",
+];
+
+fn starts_with_word(s: &str, w: &str) -> bool {
+    s.len() >= w.len()
+        && s[..w.len()].eq_ignore_ascii_case(w)
+        && (w == "~" || !s[w.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+}
+
+/// Parses a litmus test. `file` names the source in diagnostics.
+pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
+    let cleaned = blank_comments(source);
+    let text: &str = &cleaned;
+    let cur = Cursor { file, text };
+
+    // Header: ARCH NAME [extra tokens]
+    let rest = text.trim_start();
+    let line_end = rest.find('\n').unwrap_or(rest.len());
+    let header = &rest[..line_end];
+    let mut toks = header.split_whitespace();
+    let arch = toks
+        .next()
+        .ok_or_else(|| cur.err(rest, "expected a header `ARCH NAME`"))?
+        .to_string();
+    let name = toks
+        .next()
+        .ok_or_else(|| cur.err(header, "expected a test name after the architecture"))?;
+    let name = if name == "--" {
+        std::path::Path::new(file)
+            .file_stem()
+            .map(|s| s.to_string_lossy().to_string())
+            .unwrap_or_default()
+    } else {
+        name.to_string()
+    };
+    let mut rest = &rest[line_end..];
+
+    // Doc string and metadata, up to the init block. Quotes may hold braces.
+    let open = find_outside_quotes(rest, '{')
+        .ok_or_else(|| cur.err(rest, "expected the initial state `{ ... }`"))?;
+    rest = &rest[open..];
+    let close = matching_brace(rest)
+        .ok_or_else(|| cur.err(rest, "unterminated initial state: expected `}`"))?;
+    let init_text = &rest[1..close];
+    let init = parse_init(&cur, init_text)?;
+    rest = &rest[close + 1..];
+    let t = rest.trim_start();
+    if let Some(s) = t.strip_prefix(';') {
+        rest = s;
+    }
+
+    // Cut herd's trailing `<< … >>` blocks (old X86 files) before splitting the code.
+    let cut = rest.find("<<").unwrap_or(rest.len());
+    let rest_all = &rest[..cut];
+
+    // Thread header row.
+    let (header_row, mut rest) = split_row(&cur, rest_all)?;
+    let mut threads = Vec::new();
+    for cell in header_row.split('|') {
+        let c = cell.trim();
+        let id = c
+            .strip_prefix('P')
+            .and_then(|n| n.parse::<usize>().ok())
+            .ok_or_else(|| cur.err(cell, format!("expected a thread name `P<n>`, found `{c}`")))?;
+        threads.push(ThreadCode {
+            id,
+            cells: Vec::new(),
+        });
+    }
+    if threads.is_empty() {
+        return Err(cur.err(header_row, "expected at least one thread"));
+    }
+
+    // Code rows until the constraints.
+    loop {
+        let t = rest.trim_start();
+        if t.is_empty() || COND_WORDS.iter().any(|w| starts_with_word(t, w)) || t.starts_with('(') {
+            rest = t;
+            break;
+        }
+        let (row, r) = split_row(&cur, rest)?;
+        let cells: Vec<&str> = row.split('|').collect();
+        if cells.len() > threads.len() {
+            return Err(cur.err(
+                row,
+                format!(
+                    "row has {} cells but there are {} threads",
+                    cells.len(),
+                    threads.len()
+                ),
+            ));
+        }
+        for (k, th) in threads.iter_mut().enumerate() {
+            let (txt, pos) = match cells.get(k) {
+                Some(c) => (c.trim().to_string(), offset_in(text, c.trim_start())),
+                None => (String::new(), offset_in(text, row)),
+            };
+            th.cells.push(Cell { text: txt, pos });
+        }
+        rest = r;
+    }
+
+    // Constraints: locations, filter, condition.
+    let mut locations = Vec::new();
+    let mut filter = None;
+    let mut cond = None;
+    let mut rest = rest;
+    loop {
+        let t = rest.trim_start();
+        if t.is_empty() {
+            break;
+        }
+        if let Some(s) = strip_word(t, "locations") {
+            let s = s.trim_start();
+            let s = s
+                .strip_prefix('[')
+                .ok_or_else(|| cur.err(s, "expected `[` after `locations`"))?;
+            let end = s
+                .find(']')
+                .ok_or_else(|| cur.err(s, "expected `]` closing `locations`"))?;
+            for item in s[..end].split(';') {
+                let it = item.trim();
+                if it.is_empty() {
+                    continue;
+                }
+                match prop::loc(it) {
+                    Ok((r, l)) if r.trim().is_empty() => locations.push(l),
+                    _ => {
+                        return Err(cur.err(
+                            item.trim_start(),
+                            format!("expected a location, found `{it}`"),
+                        ));
+                    }
+                }
+            }
+            rest = &s[end + 1..];
+            continue;
+        }
+        if let Some(s) = strip_word(t, "filter") {
+            let (r, p) = parse_prop(&cur, s)?;
+            filter = Some(p);
+            rest = r;
+            continue;
+        }
+        if cond.is_some() {
+            let t2 = t.trim_start_matches(';').trim();
+            if t2.is_empty() {
+                break;
+            }
+            return Err(cur.err(t, "unexpected text after the final condition"));
+        }
+        let (kind, s) = if let Some(s) = strip_word(t, "exists") {
+            (CondKind::Exists, s)
+        } else if let Some(s) = strip_word(t, "forall") {
+            (CondKind::Forall, s)
+        } else if let Some(s) = strip_word(t, "final") {
+            (CondKind::Exists, s)
+        } else if let Some(s) = t
+            .strip_prefix('~')
+            .and_then(|s| strip_word(s.trim_start(), "exists"))
+        {
+            (CondKind::NotExists, s)
+        } else if let Some(s) =
+            strip_word(t, "not").and_then(|s| strip_word(s.trim_start(), "exists"))
+        {
+            (CondKind::NotExists, s)
+        } else if t.starts_with('(') {
+            (CondKind::Exists, t)
+        } else {
+            return Err(cur.err(
+                t,
+                "expected `exists`, `~exists`, `forall`, `locations` or `filter`",
+            ));
+        };
+        let (r, p) = parse_prop(&cur, s)?;
+        let mut r = r.trim_start();
+        // `final P with kinds`: the kinds part is informational.
+        if let Some(s) = strip_word(r, "with") {
+            r = &s[s.len()..];
+        }
+        cond = Some(Condition { kind, prop: p });
+        rest = r;
+    }
+    let cond = cond.unwrap_or(Condition {
+        kind: CondKind::Forall,
+        prop: Prop::True,
+    });
+    Ok(Test {
+        arch,
+        name,
+        init,
+        threads,
+        locations,
+        filter,
+        cond,
+    })
+}
+
+fn parse_prop<'a>(cur: &Cursor<'a>, s: &'a str) -> Result<(&'a str, Prop), Diag> {
+    match prop::prop(s) {
+        Ok((r, p)) => Ok((r, p)),
+        Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) => Err(cur.err(
+            e.input,
+            "expected a proposition: `loc=value`, `/\\`, `\\/`, `~`, `=>` or parentheses",
+        )),
+        Err(nom::Err::Incomplete(_)) => Err(cur.err(s, "incomplete proposition")),
+    }
+}
+
+fn strip_word<'a>(s: &'a str, w: &str) -> Option<&'a str> {
+    if starts_with_word(s, w) {
+        Some(&s[w.len()..])
+    } else {
+        None
+    }
+}
+
+fn find_outside_quotes(s: &str, target: char) -> Option<usize> {
+    let mut in_q = false;
+    for (i, c) in s.char_indices() {
+        if c == '"' {
+            in_q = !in_q;
+        } else if c == target && !in_q {
+            return Some(i);
+        }
+    }
+    None
+}
+
+fn matching_brace(s: &str) -> Option<usize> {
+    let mut depth = 0i32;
+    for (i, c) in s.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+fn split_row<'a>(cur: &Cursor<'a>, s: &'a str) -> Result<(&'a str, &'a str), Diag> {
+    let end = s
+        .find(';')
+        .ok_or_else(|| cur.err(s.trim_start(), "expected `;` at the end of a code row"))?;
+    Ok((&s[..end], &s[end + 1..]))
+}
+
+fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<Vec<InitItem>, Diag> {
+    let mut items = Vec::new();
+    for atom in body.split(';') {
+        let a = atom.trim();
+        if a.is_empty() {
+            continue;
+        }
+        let pos: Pos = offset_in(cur.text, atom.trim_start());
+        let (lhs, rhs) = match a.find('=') {
+            Some(k) => (a[..k].trim(), Some(a[k + 1..].trim())),
+            None => (a, None),
+        };
+        // The place is the last token of the left side; earlier tokens are C-like types.
+        let place = lhs
+            .rsplit(|c: char| c.is_whitespace() || c == '*')
+            .next()
+            .unwrap_or("")
+            .trim();
+        let loc = match prop::loc(place) {
+            Ok((r, l)) if r.is_empty() => l,
+            _ => {
+                return Err(cur.err(
+                    atom.trim_start(),
+                    format!("expected an initial-state item `loc=value`, found `{a}`"),
+                ));
+            }
+        };
+        let value = match rhs {
+            None => Val::Int(0),
+            Some(v) => match prop::value.parse(v) {
+                Ok((r, val)) if r.trim().is_empty() => val,
+                _ => {
+                    return Err(cur.err(atom.trim_start(), format!("expected a value, found `{v}`")));
+                }
+            },
+        };
+        items.push(InitItem { loc, value, pos });
+    }
+    Ok(items)
+}

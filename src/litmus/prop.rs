@@ -1,0 +1,199 @@
+//! Propositions of final conditions, `filter` and `locations`, with nom.
+//!
+//! herd's yacc precedence, loosest first: `\/`, `/\`, `=>` (right-associative), `~`.
+
+use super::ast::{Loc, Prop, Val};
+use nom::{
+    IResult, Parser,
+    branch::alt,
+    bytes::complete::{tag, tag_no_case, take_while, take_while1},
+    character::complete::{char, digit1, multispace0},
+    combinator::{map, opt, recognize},
+    sequence::{delimited, pair, preceded},
+};
+
+type Res<'a, T> = IResult<&'a str, T>;
+
+fn ws<'a, O>(
+    p: impl Parser<&'a str, Output = O, Error = nom::error::Error<&'a str>>,
+) -> impl Parser<&'a str, Output = O, Error = nom::error::Error<&'a str>> {
+    preceded(multispace0, p)
+}
+
+fn is_ident_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '.'
+}
+
+pub fn ident(i: &str) -> Res<'_, &str> {
+    recognize(pair(
+        take_while1(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '%' || c == '$'),
+        take_while(is_ident_char),
+    ))
+    .parse(i)
+}
+
+/// A number in decimal or hex, possibly negative. Hex values wider than i64 wrap, as herd's
+/// 64-bit values do.
+pub fn number(i: &str) -> Res<'_, i64> {
+    let (i, neg) = opt(char('-')).parse(i)?;
+    let (i, v) = alt((
+        map(
+            preceded(
+                tag_no_case("0x"),
+                take_while1(|c: char| c.is_ascii_hexdigit()),
+            ),
+            |h: &str| u64::from_str_radix(h, 16).map(|v| v as i64).ok(),
+        ),
+        map(digit1, |d: &str| {
+            d.parse::<i64>()
+                .ok()
+                .or_else(|| d.parse::<u64>().ok().map(|v| v as i64))
+        }),
+    ))
+    .parse(i)?;
+    match v {
+        Some(v) => Ok((i, if neg.is_some() { v.wrapping_neg() } else { v })),
+        None => Err(nom::Err::Error(nom::error::Error::new(
+            i,
+            nom::error::ErrorKind::Digit,
+        ))),
+    }
+}
+
+/// A value: a number or a location's address (`x` or `&x`).
+pub fn value(i: &str) -> Res<'_, Val> {
+    alt((
+        map(number, Val::Int),
+        map(preceded(opt(char('&')), ident), |s: &str| {
+            Val::Sym(s.to_string())
+        }),
+    ))
+    .parse(i)
+}
+
+fn thread_reg(i: &str) -> Res<'_, Loc> {
+    let (i, _) = opt(char('P')).parse(i)?;
+    let (i, t) = digit1.parse(i)?;
+    let (i, _) = char(':').parse(i)?;
+    let (i, r) = ident.parse(i)?;
+    let t = t.parse::<usize>().unwrap_or(usize::MAX);
+    Ok((i, Loc::Reg(t, r.trim_start_matches('%').to_string())))
+}
+
+/// A place: `N:reg`, `PN:reg`, `[x]` or `x`.
+pub fn loc(i: &str) -> Res<'_, Loc> {
+    alt((
+        thread_reg,
+        map(delimited(char('['), ws(ident), ws(char(']'))), |s: &str| {
+            Loc::Mem(s.to_string())
+        }),
+        map(ident, |s: &str| Loc::Mem(s.to_string())),
+    ))
+    .parse(i)
+}
+
+fn atom(i: &str) -> Res<'_, Prop> {
+    let (i, _) = multispace0(i)?;
+    if let Ok((r, p)) = delimited(char('('), prop, ws(char(')'))).parse(i) {
+        return Ok((r, p));
+    }
+    if let Ok((r, _)) = keyword("true")(i) {
+        return Ok((r, Prop::True));
+    }
+    if let Ok((r, _)) = keyword("false")(i) {
+        return Ok((r, Prop::False));
+    }
+    let (i, l) = loc(i)?;
+    let (i, op) = ws(alt((tag("=="), tag("!="), tag("<>"), tag("=")))).parse(i)?;
+    let (i, _) = multispace0(i)?;
+    // `loc = loc` only when the right side cannot be a value: `0:r1` or `[x]`.
+    let (i, p) = if let Ok((r, l2)) = alt((
+        thread_reg,
+        map(delimited(char('['), ws(ident), ws(char(']'))), |s: &str| {
+            Loc::Mem(s.to_string())
+        }),
+    ))
+    .parse(i)
+    {
+        (r, Prop::EqLoc(l, l2))
+    } else {
+        let (r, v) = value(i)?;
+        (r, Prop::Eq(l, v))
+    };
+    Ok((
+        i,
+        if op == "!=" || op == "<>" {
+            Prop::Not(Box::new(p))
+        } else {
+            p
+        },
+    ))
+}
+
+fn keyword(k: &'static str) -> impl Fn(&str) -> Res<'_, &str> {
+    move |i: &str| {
+        let (r, w) = tag(k).parse(i)?;
+        if r.starts_with(is_ident_char) {
+            return Err(nom::Err::Error(nom::error::Error::new(
+                i,
+                nom::error::ErrorKind::Tag,
+            )));
+        }
+        Ok((r, w))
+    }
+}
+
+fn not_p(i: &str) -> Res<'_, Prop> {
+    let (i, _) = multispace0(i)?;
+    if let Ok((r, _)) = alt((tag("~"), keyword("not"))).parse(i) {
+        let (r, p) = not_p(r)?;
+        return Ok((r, Prop::Not(Box::new(p))));
+    }
+    atom(i)
+}
+
+fn imp_p(i: &str) -> Res<'_, Prop> {
+    let (i, a) = not_p(i)?;
+    if let Ok((r, _)) = ws(tag("=>")).parse(i) {
+        let (r, b) = imp_p(r)?;
+        return Ok((r, Prop::Implies(Box::new(a), Box::new(b))));
+    }
+    Ok((i, a))
+}
+
+fn and_p(i: &str) -> Res<'_, Prop> {
+    let (mut i, first) = imp_p(i)?;
+    let mut items = vec![first];
+    while let Ok((r, _)) = ws(tag("/\\")).parse(i) {
+        let (r, p) = imp_p(r)?;
+        items.push(p);
+        i = r;
+    }
+    Ok((
+        i,
+        if items.len() == 1 {
+            items.pop().unwrap_or(Prop::True)
+        } else {
+            Prop::And(items)
+        },
+    ))
+}
+
+/// A whole proposition.
+pub fn prop(i: &str) -> Res<'_, Prop> {
+    let (mut i, first) = and_p(i)?;
+    let mut items = vec![first];
+    while let Ok((r, _)) = ws(tag("\\/")).parse(i) {
+        let (r, p) = and_p(r)?;
+        items.push(p);
+        i = r;
+    }
+    Ok((
+        i,
+        if items.len() == 1 {
+            items.pop().unwrap_or(Prop::True)
+        } else {
+            Prop::Or(items)
+        },
+    ))
+}

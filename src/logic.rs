@@ -1,0 +1,159 @@
+//! Boolean circuits over SAT literals, with constant folding and hash-consing.
+//!
+//! Every relation entry is a [`B`]: a constant or a literal. Gates fold constants away, so
+//! everything the event structure fixes (po, fences, static sets) costs no variables or
+//! clauses, and equal gates are built once.
+
+use std::collections::HashMap;
+use varisat::{CnfFormula, ExtendFormula, Lit};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum B {
+    F,
+    T,
+    L(Lit),
+}
+
+impl B {
+    pub fn not(self) -> B {
+        match self {
+            B::F => B::T,
+            B::T => B::F,
+            B::L(l) => B::L(!l),
+        }
+    }
+    pub fn is_false(self) -> bool {
+        self == B::F
+    }
+    pub fn from_bool(b: bool) -> B {
+        if b { B::T } else { B::F }
+    }
+    /// The value under a model given as a truth table indexed by variable.
+    pub fn value(self, model: &[bool]) -> bool {
+        match self {
+            B::F => false,
+            B::T => true,
+            B::L(l) => model[l.var().index()] == l.is_positive(),
+        }
+    }
+}
+
+/// A CNF under construction, with gate caches.
+#[derive(Default)]
+pub struct Logic {
+    pub cnf: CnfFormula,
+    and_cache: HashMap<Vec<Lit>, Lit>,
+}
+
+impl Logic {
+    pub fn new() -> Logic {
+        Logic::default()
+    }
+
+    pub fn fresh(&mut self) -> Lit {
+        self.cnf.new_lit()
+    }
+
+    pub fn num_vars(&self) -> usize {
+        self.cnf.var_count()
+    }
+
+    pub fn clause(&mut self, c: &[B]) {
+        if c.contains(&B::T) {
+            return;
+        }
+        let lits: Vec<Lit> = c
+            .iter()
+            .filter_map(|b| if let B::L(l) = b { Some(*l) } else { None })
+            .collect();
+        self.cnf.add_clause(&lits);
+    }
+
+    /// Asserts `b`.
+    pub fn assert(&mut self, b: B) {
+        self.clause(&[b]);
+    }
+
+    pub fn implies(&mut self, a: B, b: B) {
+        self.clause(&[a.not(), b]);
+    }
+
+    pub fn and(&mut self, xs: &[B]) -> B {
+        let mut lits = Vec::with_capacity(xs.len());
+        for &x in xs {
+            match x {
+                B::F => return B::F,
+                B::T => {}
+                B::L(l) => lits.push(l),
+            }
+        }
+        lits.sort();
+        lits.dedup();
+        for w in lits.windows(2) {
+            if w[0].var() == w[1].var() {
+                return B::F;
+            }
+        }
+        match lits.len() {
+            0 => return B::T,
+            1 => return B::L(lits[0]),
+            _ => {}
+        }
+        if let Some(&g) = self.and_cache.get(&lits) {
+            return B::L(g);
+        }
+        let g = self.fresh();
+        for &l in &lits {
+            self.cnf.add_clause(&[!g, l]);
+        }
+        let mut big: Vec<Lit> = lits.iter().map(|&l| !l).collect();
+        big.push(g);
+        self.cnf.add_clause(&big);
+        self.and_cache.insert(lits, g);
+        B::L(g)
+    }
+
+    pub fn or(&mut self, xs: &[B]) -> B {
+        let neg: Vec<B> = xs.iter().map(|x| x.not()).collect();
+        self.and(&neg).not()
+    }
+
+    pub fn and2(&mut self, a: B, b: B) -> B {
+        self.and(&[a, b])
+    }
+
+    pub fn or2(&mut self, a: B, b: B) -> B {
+        self.or(&[a, b])
+    }
+
+    /// `a ↔ b` as a gate.
+    pub fn iff(&mut self, a: B, b: B) -> B {
+        let x = self.and2(a, b);
+        let y = self.and2(a.not(), b.not());
+        self.or2(x, y)
+    }
+
+    /// Exactly one of `xs` holds.
+    pub fn exactly_one(&mut self, xs: &[B]) {
+        self.clause(xs);
+        self.at_most_one(xs);
+    }
+
+    pub fn at_most_one(&mut self, xs: &[B]) {
+        let live: Vec<B> = xs.iter().copied().filter(|x| !x.is_false()).collect();
+        if live.len() <= 6 {
+            for i in 0..live.len() {
+                for j in i + 1..live.len() {
+                    self.clause(&[live[i].not(), live[j].not()]);
+                }
+            }
+            return;
+        }
+        // Sequential counter: linear size for long lists.
+        let mut prev = live[0];
+        for &x in &live[1..] {
+            self.clause(&[prev.not(), x.not()]);
+            prev = self.or2(prev, x);
+        }
+    }
+}

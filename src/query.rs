@@ -1,0 +1,287 @@
+//! Questions asked of the solver: the final states and execution counts herd reports.
+
+use crate::cat::{CheckOut, Program, run_model};
+use crate::diag::Diag;
+use crate::encode::exec::{self, Exec};
+use crate::events::{self, Events, SourceRef, Value};
+use crate::isa::{self, Isa};
+use crate::litmus::{CondKind, Loc, Prop, Test, Val};
+use crate::logic::{B, Logic};
+use std::collections::{BTreeMap, BTreeSet};
+use varisat::{ExtendFormula, Solver};
+
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub variants: Vec<String>,
+    pub skipchecks: Vec<String>,
+}
+
+/// One final state: values of the observed places, in herd's printing order.
+pub type State = Vec<(Loc, Val)>;
+
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub test: Test,
+    pub states: BTreeSet<StateKey>,
+    /// Executions satisfying the condition's proposition, and the others.
+    pub pos: u64,
+    pub neg: u64,
+    pub flags: BTreeSet<String>,
+    pub vars: usize,
+    pub clauses: usize,
+}
+
+/// A state with herd's sort order: places in printing order, values compared numerically.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct StateKey(pub Vec<(Loc, SortVal)>);
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum SortVal {
+    Int(i64),
+    Sym(String),
+}
+
+impl From<&Val> for SortVal {
+    fn from(v: &Val) -> SortVal {
+        match v {
+            Val::Int(i) => SortVal::Int(*i),
+            Val::Sym(s) => SortVal::Sym(s.clone()),
+        }
+    }
+}
+
+impl Outcome {
+    pub fn observation(&self) -> &'static str {
+        if self.pos == 0 {
+            "Never"
+        } else if self.neg == 0 {
+            "Always"
+        } else {
+            "Sometimes"
+        }
+    }
+    pub fn ok(&self) -> bool {
+        match self.test.cond.kind {
+            CondKind::Exists => self.pos > 0,
+            CondKind::NotExists => self.pos == 0,
+            CondKind::Forall => self.neg == 0,
+        }
+    }
+}
+
+/// Canonicalises register names through the ISA, so `t2` and `x7` are one place.
+fn canonical_loc(isa: &dyn Isa, l: &Loc) -> Result<Loc, String> {
+    match l {
+        Loc::Reg(t, r) => isa
+            .canonical_reg(r)
+            .map(|c| Loc::Reg(*t, c))
+            .ok_or_else(|| format!("unknown register '{r}'")),
+        m => Ok(m.clone()),
+    }
+}
+
+fn canonical_prop(isa: &dyn Isa, p: &Prop) -> Result<Prop, String> {
+    Ok(match p {
+        Prop::Eq(l, v) => Prop::Eq(canonical_loc(isa, l)?, v.clone()),
+        Prop::EqLoc(a, b) => Prop::EqLoc(canonical_loc(isa, a)?, canonical_loc(isa, b)?),
+        Prop::Not(q) => Prop::Not(Box::new(canonical_prop(isa, q)?)),
+        Prop::And(ps) => Prop::And(
+            ps.iter()
+                .map(|q| canonical_prop(isa, q))
+                .collect::<Result<_, _>>()?,
+        ),
+        Prop::Or(ps) => Prop::Or(
+            ps.iter()
+                .map(|q| canonical_prop(isa, q))
+                .collect::<Result<_, _>>()?,
+        ),
+        Prop::Implies(a, b) => Prop::Implies(
+            Box::new(canonical_prop(isa, a)?),
+            Box::new(canonical_prop(isa, b)?),
+        ),
+        p => p.clone(),
+    })
+}
+
+/// Parses the test's code for its ISA and canonicalises its places.
+pub fn prepare(
+    mut test: Test,
+    file: &str,
+    text: &str,
+) -> Result<(Test, &'static dyn Isa, Events), Diag> {
+    let isa = isa::for_arch(&test.arch)
+        .ok_or_else(|| Diag::file(file, format!("unsupported architecture '{}'", test.arch)))?;
+    let d = |m: String| Diag::file(file, m);
+    test.cond.prop = canonical_prop(isa, &test.cond.prop).map_err(d)?;
+    if let Some(f) = &test.filter {
+        test.filter = Some(canonical_prop(isa, f).map_err(d)?);
+    }
+    test.locations = test
+        .locations
+        .iter()
+        .map(|l| canonical_loc(isa, l))
+        .collect::<Result<_, _>>()
+        .map_err(d)?;
+    for it in &mut test.init {
+        it.loc = canonical_loc(isa, &it.loc).map_err(|m| Diag::at(file, text, it.pos, m))?;
+    }
+    let ev = events::build(&test, isa, &SourceRef { file, text })?;
+    Ok((test, isa, ev))
+}
+
+/// The places whose final values make up a state, in herd's order: registers by thread
+/// and register index, then memory by name.
+pub fn observed(test: &Test, isa: &dyn Isa) -> Vec<Loc> {
+    let mut ls = Vec::new();
+    for l in &test.locations {
+        if !ls.contains(l) {
+            ls.push(l.clone());
+        }
+    }
+    test.cond.prop.locs(&mut ls);
+    ls.sort_by_key(|l| match l {
+        Loc::Reg(t, r) => (0, *t, isa.reg_index(r), String::new()),
+        Loc::Mem(x) => (1, 0, 0, x.clone()),
+    });
+    ls.dedup();
+    ls
+}
+
+/// Literals for each possible final value of a place.
+fn place_lits(
+    ev: &Events,
+    x: &Exec,
+    l: &Loc,
+    lg: &mut Logic,
+    text_err: &dyn Fn(String) -> Diag,
+) -> Result<Vec<(Value, B)>, Diag> {
+    Ok(match l {
+        Loc::Reg(t, r) => match ev.final_regs.get(&(*t, r.clone())) {
+            Some(&v) => x.val[v].clone(),
+            None => vec![(Value::Int(0), B::T)],
+        },
+        Loc::Mem(m) => {
+            let li = ev
+                .loc_index(m)
+                .ok_or_else(|| text_err(format!("unknown location '{m}'")))?;
+            x.final_mem(ev, li, lg)
+        }
+    })
+}
+
+/// Everything one test's log needs, by enumerating executions with blocking clauses.
+pub fn run(
+    test: Test,
+    file: &str,
+    text: &str,
+    prog: &Program,
+    opts: &Options,
+) -> Result<Outcome, Diag> {
+    let (test, isa, ev) = prepare(test, file, text)?;
+    let mut lg = Logic::new();
+    let x = exec::encode(&ev, &mut lg).map_err(|m| Diag::file(file, m))?;
+    let b = exec::builtins(&ev, &x, &mut lg);
+    let checks: Vec<CheckOut> = run_model(prog, &mut lg, b, &opts.variants)?;
+    let mut flag_lits = Vec::new();
+    for c in &checks {
+        if c.name.as_ref().is_some_and(|n| opts.skipchecks.contains(n)) {
+            continue;
+        }
+        if c.flag {
+            flag_lits.push((c.name.clone().unwrap_or(c.label.clone()), c.ok.not()));
+        } else {
+            lg.assert(c.ok);
+        }
+    }
+    let shown = observed(&test, isa);
+    let mut needed = shown.clone();
+    if let Some(f) = &test.filter {
+        f.locs(&mut needed);
+    }
+    let err = |m: String| Diag::file(file, m);
+    let mut places = Vec::new();
+    for l in &needed {
+        places.push((l.clone(), place_lits(&ev, &x, l, &mut lg, &err)?));
+    }
+    let vars = lg.num_vars();
+    let clauses = lg.cnf.len();
+
+    let mut solver = Solver::new();
+    solver.add_formula(&lg.cnf);
+    let mut out = Outcome {
+        test,
+        states: BTreeSet::new(),
+        pos: 0,
+        neg: 0,
+        flags: BTreeSet::new(),
+        vars,
+        clauses,
+    };
+    loop {
+        if !solver
+            .solve()
+            .map_err(|e| err(format!("solver error: {e}")))?
+        {
+            break;
+        }
+        let model = solver.model().unwrap_or_default();
+        let mut truth = vec![false; vars.max(1)];
+        for l in &model {
+            if l.var().index() < truth.len() {
+                truth[l.var().index()] = l.is_positive();
+            }
+        }
+        let mut values: BTreeMap<Loc, Val> = BTreeMap::new();
+        for (l, lits) in &places {
+            let v = lits
+                .iter()
+                .find(|(_, b)| b.value(&truth))
+                .map(|(v, _)| ev.show_value(*v));
+            if let Some(v) = v {
+                values.insert(l.clone(), v);
+            }
+        }
+        let get = |l: &Loc| values.get(l).cloned();
+        let keep = out.test.filter.as_ref().is_none_or(|f| f.eval(&get));
+        if keep {
+            if out.test.cond.prop.eval(&get) {
+                out.pos += 1;
+            } else {
+                out.neg += 1;
+            }
+            let key = StateKey(
+                shown
+                    .iter()
+                    .map(|l| {
+                        (
+                            l.clone(),
+                            values.get(l).map(SortVal::from).unwrap_or(SortVal::Int(0)),
+                        )
+                    })
+                    .collect(),
+            );
+            out.states.insert(key);
+            for (name, b) in &flag_lits {
+                if b.value(&truth) {
+                    out.flags.insert(name.clone());
+                }
+            }
+        }
+        let block: Vec<varisat::Lit> = x
+            .primaries
+            .iter()
+            .map(|&p| {
+                if truth[p.var().index()] == p.is_positive() {
+                    !p
+                } else {
+                    p
+                }
+            })
+            .collect();
+        if block.is_empty() {
+            break;
+        }
+        solver.add_clause(&block);
+    }
+    Ok(out)
+}

@@ -1,0 +1,217 @@
+//! The relation algebra of cat, over literals.
+//!
+//! A relation is a sparse n×n matrix of [`B`] entries (absent means false); a set is a
+//! vector of n entries. Operations build gates through [`Logic`], so a relation that is
+//! fixed by the event structure stays constant and costs nothing in the CNF.
+
+use crate::logic::{B, Logic};
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Set(pub Vec<B>);
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rel {
+    pub n: usize,
+    pub m: BTreeMap<(usize, usize), B>,
+}
+
+impl Set {
+    pub fn empty(n: usize) -> Set {
+        Set(vec![B::F; n])
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub fn zip(&self, o: &Set, lg: &mut Logic, f: impl Fn(&mut Logic, B, B) -> B) -> Set {
+        Set(self
+            .0
+            .iter()
+            .zip(&o.0)
+            .map(|(&a, &b)| f(lg, a, b))
+            .collect())
+    }
+    pub fn union(&self, o: &Set, lg: &mut Logic) -> Set {
+        self.zip(o, lg, |lg, a, b| lg.or2(a, b))
+    }
+    pub fn inter(&self, o: &Set, lg: &mut Logic) -> Set {
+        self.zip(o, lg, |lg, a, b| lg.and2(a, b))
+    }
+    pub fn diff(&self, o: &Set, lg: &mut Logic) -> Set {
+        self.zip(o, lg, |lg, a, b| lg.and2(a, b.not()))
+    }
+}
+
+impl Rel {
+    pub fn empty(n: usize) -> Rel {
+        Rel {
+            n,
+            m: BTreeMap::new(),
+        }
+    }
+
+    pub fn get(&self, i: usize, j: usize) -> B {
+        self.m.get(&(i, j)).copied().unwrap_or(B::F)
+    }
+
+    pub fn set(&mut self, i: usize, j: usize, b: B) {
+        if b.is_false() {
+            self.m.remove(&(i, j));
+        } else {
+            self.m.insert((i, j), b);
+        }
+    }
+
+    pub fn from_pairs(n: usize, pairs: impl IntoIterator<Item = (usize, usize)>) -> Rel {
+        let mut r = Rel::empty(n);
+        for (i, j) in pairs {
+            r.set(i, j, B::T);
+        }
+        r
+    }
+
+    pub fn union(&self, o: &Rel, lg: &mut Logic) -> Rel {
+        let mut r = self.clone();
+        for (&k, &b) in &o.m {
+            let a = r.get(k.0, k.1);
+            r.set(k.0, k.1, lg.or2(a, b));
+        }
+        r
+    }
+
+    pub fn inter(&self, o: &Rel, lg: &mut Logic) -> Rel {
+        let mut r = Rel::empty(self.n);
+        for (&k, &a) in &self.m {
+            let b = o.get(k.0, k.1);
+            r.set(k.0, k.1, lg.and2(a, b));
+        }
+        r
+    }
+
+    pub fn diff(&self, o: &Rel, lg: &mut Logic) -> Rel {
+        let mut r = Rel::empty(self.n);
+        for (&k, &a) in &self.m {
+            let b = o.get(k.0, k.1);
+            r.set(k.0, k.1, lg.and2(a, b.not()));
+        }
+        r
+    }
+
+    pub fn inverse(&self) -> Rel {
+        Rel {
+            n: self.n,
+            m: self.m.iter().map(|(&(i, j), &b)| ((j, i), b)).collect(),
+        }
+    }
+
+    /// Relational composition `self ; o`.
+    pub fn seq(&self, o: &Rel, lg: &mut Logic) -> Rel {
+        let mut rows: Vec<Vec<(usize, B)>> = vec![Vec::new(); self.n];
+        for (&(k, j), &b) in &o.m {
+            rows[k].push((j, b));
+        }
+        let mut acc: BTreeMap<(usize, usize), Vec<B>> = BTreeMap::new();
+        for (&(i, k), &a) in &self.m {
+            for &(j, b) in &rows[k] {
+                let ab = lg.and2(a, b);
+                if !ab.is_false() {
+                    acc.entry((i, j)).or_default().push(ab);
+                }
+            }
+        }
+        let mut r = Rel::empty(self.n);
+        for (k, v) in acc {
+            let b = lg.or(&v);
+            r.set(k.0, k.1, b);
+        }
+        r
+    }
+
+    /// `[s]`.
+    pub fn id_on(s: &Set) -> Rel {
+        let mut r = Rel::empty(s.len());
+        for (i, &b) in s.0.iter().enumerate() {
+            r.set(i, i, b);
+        }
+        r
+    }
+
+    /// `a * b`.
+    pub fn product(a: &Set, b: &Set, lg: &mut Logic) -> Rel {
+        let mut r = Rel::empty(a.len());
+        for (i, &x) in a.0.iter().enumerate() {
+            if x.is_false() {
+                continue;
+            }
+            for (j, &y) in b.0.iter().enumerate() {
+                let g = lg.and2(x, y);
+                r.set(i, j, g);
+            }
+        }
+        r
+    }
+
+    /// Complement with respect to `universe * universe`.
+    pub fn complement(&self, universe: &Set, lg: &mut Logic) -> Rel {
+        let full = Rel::product(universe, universe, lg);
+        full.diff(self, lg)
+    }
+
+    pub fn domain(&self, lg: &mut Logic) -> Set {
+        let mut acc: Vec<Vec<B>> = vec![Vec::new(); self.n];
+        for (&(i, _), &b) in &self.m {
+            acc[i].push(b);
+        }
+        Set(acc.iter().map(|v| lg.or(v)).collect())
+    }
+
+    pub fn range(&self, lg: &mut Logic) -> Set {
+        self.inverse().domain(lg)
+    }
+
+    /// Transitive closure, exact in both directions (Floyd–Warshall over gates), so it may
+    /// be used under negation.
+    pub fn plus(&self, lg: &mut Logic) -> Rel {
+        let mut r = self.clone();
+        for k in 0..self.n {
+            let preds: Vec<(usize, B)> =
+                r.m.iter()
+                    .filter(|((_, j), _)| *j == k)
+                    .map(|(&(i, _), &b)| (i, b))
+                    .collect();
+            if preds.is_empty() {
+                continue;
+            }
+            let succs: Vec<(usize, B)> =
+                r.m.range((k, 0)..(k + 1, 0))
+                    .map(|(&(_, j), &b)| (j, b))
+                    .collect();
+            for &(i, a) in &preds {
+                for &(j, b) in &succs {
+                    let ab = lg.and2(a, b);
+                    let old = r.get(i, j);
+                    let nb = lg.or2(old, ab);
+                    r.set(i, j, nb);
+                }
+            }
+        }
+        r
+    }
+
+    pub fn with_id(&self, universe: &Set, lg: &mut Logic) -> Rel {
+        self.union(&Rel::id_on(universe), lg)
+    }
+
+    /// Whether the relation is empty: a literal that holds exactly when no entry does.
+    pub fn is_empty_b(&self, lg: &mut Logic) -> B {
+        let v: Vec<B> = self.m.values().copied().collect();
+        lg.or(&v).not()
+    }
+
+    pub fn diagonal(&self) -> Vec<B> {
+        (0..self.n).map(|i| self.get(i, i)).collect()
+    }
+}

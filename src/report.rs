@@ -1,0 +1,57 @@
+//! herd7's log layout.
+
+use crate::litmus::{CondKind, Val};
+use crate::query::{Outcome, SortVal, StateKey};
+use std::fmt::Write;
+
+pub fn kind_word(k: CondKind) -> &'static str {
+    match k {
+        CondKind::Exists => "Allowed",
+        CondKind::NotExists => "Forbidden",
+        CondKind::Forall => "Required",
+    }
+}
+
+pub fn state_line(s: &StateKey) -> String {
+    let mut out = String::new();
+    for (l, v) in &s.0 {
+        let v = match v {
+            SortVal::Int(i) => Val::Int(*i),
+            SortVal::Sym(x) => Val::Sym(x.clone()),
+        };
+        let _ = write!(out, "{l}={v}; ");
+    }
+    out.trim_end().to_string()
+}
+
+/// The log of one test, as herd prints it (without `Hash=`).
+pub fn herd_log(o: &Outcome, seconds: f64) -> String {
+    let t = &o.test;
+    let mut s = String::new();
+    let _ = writeln!(s, "Test {} {}", t.name, kind_word(t.cond.kind));
+    let _ = writeln!(s, "States {}", o.states.len());
+    for st in &o.states {
+        let _ = writeln!(s, "{}", state_line(st));
+    }
+    let _ = writeln!(s, "{}", if o.ok() { "Ok" } else { "No" });
+    let _ = writeln!(s, "Witnesses");
+    let (p, n) = match t.cond.kind {
+        CondKind::NotExists => (o.neg, o.pos),
+        _ => (o.pos, o.neg),
+    };
+    let _ = writeln!(s, "Positive: {p} Negative: {n}");
+    for f in &o.flags {
+        let _ = writeln!(s, "Flag {f}");
+    }
+    let _ = writeln!(s, "Condition {}", t.cond);
+    let _ = writeln!(
+        s,
+        "Observation {} {} {} {}",
+        t.name,
+        o.observation(),
+        o.pos,
+        o.neg
+    );
+    let _ = writeln!(s, "Time {} {:.2}", t.name, seconds);
+    s
+}

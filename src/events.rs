@@ -98,20 +98,20 @@ impl Events {
         if a == b && matches!(op, BinOp::Xor | BinOp::Sub) {
             return self.constant(Value::Int(0));
         }
-        if let (VExpr::Const(x), VExpr::Const(y)) = (&self.vals[a], &self.vals[b]) {
-            if let Some(v) = apply(op, *x, *y) {
-                return self.constant(v);
-            }
+        if let (VExpr::Const(x), VExpr::Const(y)) = (&self.vals[a], &self.vals[b])
+            && let Some(v) = apply(op, *x, *y)
+        {
+            return self.constant(v);
         }
-        if let VExpr::Const(Value::Int(0)) = self.vals[b] {
-            if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Xor | BinOp::Or) {
-                return a;
-            }
+        if let VExpr::Const(Value::Int(0)) = self.vals[b]
+            && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Xor | BinOp::Or)
+        {
+            return a;
         }
-        if let VExpr::Const(Value::Int(0)) = self.vals[a] {
-            if matches!(op, BinOp::Add | BinOp::Xor | BinOp::Or) {
-                return b;
-            }
+        if let VExpr::Const(Value::Int(0)) = self.vals[a]
+            && matches!(op, BinOp::Add | BinOp::Xor | BinOp::Or)
+        {
+            return b;
         }
         self.intern(VExpr::Bin(op, a, b))
     }
@@ -300,20 +300,20 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
     for (ti, th) in test.threads.iter().enumerate() {
         let mut regs: HashMap<Reg, Content> = HashMap::new();
         for it in &test.init {
-            if let Loc::Reg(t, r) = &it.loc {
-                if *t == th.id {
-                    let v = ev
-                        .value_of(&it.value)
-                        .ok_or_else(|| src.err(it.pos, "unknown location in initial value"))?;
-                    let val = ev.constant(v);
-                    regs.insert(
-                        r.clone(),
-                        Content {
-                            val,
-                            deps: BTreeSet::new(),
-                        },
-                    );
-                }
+            if let Loc::Reg(t, r) = &it.loc
+                && *t == th.id
+            {
+                let v = ev
+                    .value_of(&it.value)
+                    .ok_or_else(|| src.err(it.pos, "unknown location in initial value"))?;
+                let val = ev.constant(v);
+                regs.insert(
+                    r.clone(),
+                    Content {
+                        val,
+                        deps: BTreeSet::new(),
+                    },
+                );
             }
         }
         let zero_val = ev.constant(Value::Int(0));

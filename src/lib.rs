@@ -10,6 +10,7 @@ pub mod diag;
 pub mod driver;
 pub mod encode;
 pub mod events;
+pub mod expect;
 pub mod isa;
 pub mod litmus;
 pub mod logic;

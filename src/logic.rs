@@ -15,7 +15,7 @@ pub enum B {
 }
 
 impl B {
-    pub fn not(self) -> B {
+    pub fn negate(self) -> B {
         match self {
             B::F => B::T,
             B::T => B::F,
@@ -75,7 +75,7 @@ impl Logic {
     }
 
     pub fn implies(&mut self, a: B, b: B) {
-        self.clause(&[a.not(), b]);
+        self.clause(&[a.negate(), b]);
     }
 
     pub fn and(&mut self, xs: &[B]) -> B {
@@ -114,8 +114,8 @@ impl Logic {
     }
 
     pub fn or(&mut self, xs: &[B]) -> B {
-        let neg: Vec<B> = xs.iter().map(|x| x.not()).collect();
-        self.and(&neg).not()
+        let neg: Vec<B> = xs.iter().map(|x| x.negate()).collect();
+        self.and(&neg).negate()
     }
 
     pub fn and2(&mut self, a: B, b: B) -> B {
@@ -129,7 +129,7 @@ impl Logic {
     /// `a ↔ b` as a gate.
     pub fn iff(&mut self, a: B, b: B) -> B {
         let x = self.and2(a, b);
-        let y = self.and2(a.not(), b.not());
+        let y = self.and2(a.negate(), b.negate());
         self.or2(x, y)
     }
 
@@ -144,7 +144,7 @@ impl Logic {
         if live.len() <= 6 {
             for i in 0..live.len() {
                 for j in i + 1..live.len() {
-                    self.clause(&[live[i].not(), live[j].not()]);
+                    self.clause(&[live[i].negate(), live[j].negate()]);
                 }
             }
             return;
@@ -152,7 +152,7 @@ impl Logic {
         // Sequential counter: linear size for long lists.
         let mut prev = live[0];
         for &x in &live[1..] {
-            self.clause(&[prev.not(), x.not()]);
+            self.clause(&[prev.negate(), x.negate()]);
             prev = self.or2(prev, x);
         }
     }

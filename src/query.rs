@@ -60,6 +60,15 @@ impl Outcome {
             "Sometimes"
         }
     }
+    /// herd's `Positive:`/`Negative:` pair: for `~exists` the executions that do not
+    /// satisfy the proposition are the positive ones.
+    pub fn witnesses(&self) -> (u64, u64) {
+        match self.test.cond.kind {
+            CondKind::NotExists => (self.neg, self.pos),
+            _ => (self.pos, self.neg),
+        }
+    }
+
     pub fn ok(&self) -> bool {
         match self.test.cond.kind {
             CondKind::Exists => self.pos > 0,
@@ -188,7 +197,7 @@ pub fn run(
             continue;
         }
         if c.flag {
-            flag_lits.push((c.name.clone().unwrap_or(c.label.clone()), c.ok.not()));
+            flag_lits.push((c.name.clone().unwrap_or(c.label.clone()), c.ok.negate()));
         } else {
             lg.assert(c.ok);
         }

@@ -41,7 +41,7 @@ impl Set {
         self.zip(o, lg, |lg, a, b| lg.and2(a, b))
     }
     pub fn diff(&self, o: &Set, lg: &mut Logic) -> Set {
-        self.zip(o, lg, |lg, a, b| lg.and2(a, b.not()))
+        self.zip(o, lg, |lg, a, b| lg.and2(a, b.negate()))
     }
 }
 
@@ -95,7 +95,7 @@ impl Rel {
         let mut r = Rel::empty(self.n);
         for (&k, &a) in &self.m {
             let b = o.get(k.0, k.1);
-            r.set(k.0, k.1, lg.and2(a, b.not()));
+            r.set(k.0, k.1, lg.and2(a, b.negate()));
         }
         r
     }
@@ -208,7 +208,7 @@ impl Rel {
     /// Whether the relation is empty: a literal that holds exactly when no entry does.
     pub fn is_empty_b(&self, lg: &mut Logic) -> B {
         let v: Vec<B> = self.m.values().copied().collect();
-        lg.or(&v).not()
+        lg.or(&v).negate()
     }
 
     pub fn diagonal(&self) -> Vec<B> {

@@ -35,10 +35,7 @@ pub fn herd_log(o: &Outcome, seconds: f64) -> String {
     }
     let _ = writeln!(s, "{}", if o.ok() { "Ok" } else { "No" });
     let _ = writeln!(s, "Witnesses");
-    let (p, n) = match t.cond.kind {
-        CondKind::NotExists => (o.neg, o.pos),
-        _ => (o.pos, o.neg),
-    };
+    let (p, n) = o.witnesses();
     let _ = writeln!(s, "Positive: {p} Negative: {n}");
     for f in &o.flags {
         let _ = writeln!(s, "Flag {f}");

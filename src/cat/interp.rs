@@ -361,12 +361,12 @@ impl<'a> Interp<'a> {
         if matches!((&a, &b), (V::Empty, V::Empty)) {
             return Ok(V::Empty);
         }
-        if let (V::Coll(xs), V::Coll(ys)) = (&a, &b) {
-            if op == Op2::Union {
-                let mut v = xs.clone();
-                v.extend(ys.iter().cloned());
-                return Ok(V::Coll(v));
-            }
+        if let (V::Coll(xs), V::Coll(ys)) = (&a, &b)
+            && op == Op2::Union
+        {
+            let mut v = xs.clone();
+            v.extend(ys.iter().cloned());
+            return Ok(V::Coll(v));
         }
         let ra = self.as_rel(&a, pos)?;
         let rb = self.as_rel(&b, pos)?;
@@ -509,25 +509,23 @@ impl<'a> Interp<'a> {
     /// `with co from generate_cos(cobase)`: co is built in; the model's cobase only
     /// constrains it.
     fn with(&mut self, env: Env, x: &str, e: &Expr, pos: Pos) -> R<Env> {
-        if let Expr::App(f, arg, _) = e {
-            if let Expr::Var(fname, _) = &**f {
-                if x == "co" && (fname == "generate_cos" || fname == "generate_orders") {
-                    let base = self.eval(&env, arg)?;
-                    let base = match base {
-                        V::Tuple(mut vs) if fname == "generate_orders" && vs.len() == 2 => {
-                            vs.remove(1)
-                        }
-                        v => v,
-                    };
-                    let base = self.as_rel(&base, pos)?;
-                    let restricted = base.inter(&self.ww_loc.clone(), self.lg);
-                    for (&(i, j), &b) in &restricted.m {
-                        let c = self.co.get(i, j);
-                        self.lg.implies(b, c);
-                    }
-                    return Ok(env.bind("co", V::Rel(Rc::new(self.co.clone()))));
-                }
+        if let Expr::App(f, arg, _) = e
+            && let Expr::Var(fname, _) = &**f
+            && x == "co"
+            && (fname == "generate_cos" || fname == "generate_orders")
+        {
+            let base = self.eval(&env, arg)?;
+            let base = match base {
+                V::Tuple(mut vs) if fname == "generate_orders" && vs.len() == 2 => vs.remove(1),
+                v => v,
+            };
+            let base = self.as_rel(&base, pos)?;
+            let restricted = base.inter(&self.ww_loc.clone(), self.lg);
+            for (&(i, j), &b) in &restricted.m {
+                let c = self.co.get(i, j);
+                self.lg.implies(b, c);
             }
+            return Ok(env.bind("co", V::Rel(Rc::new(self.co.clone()))));
         }
         self.err(
             pos,
@@ -549,11 +547,11 @@ impl<'a> Interp<'a> {
             CheckKind::Acyclic => crate::encode::acyclic::selector(self.lg, &r),
             CheckKind::Irreflexive => {
                 let d = r.diagonal();
-                self.lg.or(&d).not()
+                self.lg.or(&d).negate()
             }
             CheckKind::Empty => r.is_empty_b(self.lg),
         };
-        let ok = if c.negated { holds.not() } else { holds };
+        let ok = if c.negated { holds.negate() } else { holds };
         self.checks.push(CheckOut {
             label,
             name: c.name.clone(),
@@ -645,10 +643,10 @@ pub fn run_model(
         .env
         .bind("domain", V::Prim(Prim::Domain))
         .bind("range", V::Prim(Prim::Range));
-    if let Some(std) = &prog.stdlib {
-        if *std != prog.root {
-            env = it.run_file(env, std)?;
-        }
+    if let Some(std) = &prog.stdlib
+        && *std != prog.root
+    {
+        env = it.run_file(env, std)?;
     }
     let root = prog.root.clone();
     it.run_file(env, &root)?;

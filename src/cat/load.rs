@@ -72,10 +72,10 @@ fn read(path: &str) -> Option<String> {
 impl Loader {
     fn resolve(&self, from: &str, name: &str) -> Option<String> {
         let mut dirs: Vec<PathBuf> = Vec::new();
-        if !from.starts_with(BUNDLED_PREFIX) {
-            if let Some(d) = Path::new(from).parent() {
-                dirs.push(d.to_path_buf());
-            }
+        if !from.starts_with(BUNDLED_PREFIX)
+            && let Some(d) = Path::new(from).parent()
+        {
+            dirs.push(d.to_path_buf());
         }
         dirs.extend(self.search.iter().cloned());
         for d in dirs {

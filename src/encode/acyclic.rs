@@ -100,7 +100,7 @@ pub fn selector(lg: &mut Logic, r: &Rel) -> B {
                 })
                 .unwrap_or(&0);
             if let Some(&b) = edges.get(&(k, k)) {
-                lg.clause(&[s.not(), b.not()]);
+                lg.clause(&[s.negate(), b.negate()]);
             }
             let ins: Vec<(usize, B)> = edges
                 .iter()
@@ -115,7 +115,7 @@ pub fn selector(lg: &mut Logic, r: &Rel) -> B {
             for &(i, a) in &ins {
                 for &(j, b) in &outs {
                     if i == j {
-                        lg.clause(&[s.not(), a.not(), b.not()]);
+                        lg.clause(&[s.negate(), a.negate(), b.negate()]);
                         continue;
                     }
                     let old = edges.get(&(i, j)).copied().unwrap_or(B::F);
@@ -126,8 +126,8 @@ pub fn selector(lg: &mut Logic, r: &Rel) -> B {
                                 B::T
                             } else {
                                 let e = B::L(lg.fresh());
-                                lg.clause(&[a.not(), b.not(), e]);
-                                lg.clause(&[old.not(), e]);
+                                lg.clause(&[a.negate(), b.negate(), e]);
+                                lg.clause(&[old.negate(), e]);
                                 e
                             }
                         }
@@ -149,5 +149,5 @@ pub fn exact(lg: &mut Logic, r: &Rel) -> B {
     }
     let p = r.plus(lg);
     let d = p.diagonal();
-    lg.or(&d).not()
+    lg.or(&d).negate()
 }

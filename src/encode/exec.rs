@@ -201,7 +201,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
             rf.set(w, r, b);
             for &(x, bx) in &val[ev.events[w].val] {
                 let br = lit_of(&val, e.val, x);
-                lg.clause(&[b.not(), bx.not(), br]);
+                lg.clause(&[b.negate(), bx.negate(), br]);
             }
         }
     }
@@ -234,7 +234,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
                 for &c in &nonit {
                     if a != b && b != c && a != c {
                         let (x, y, z) = (co.get(a, b), co.get(b, c), co.get(a, c));
-                        lg.clause(&[x.not(), y.not(), z]);
+                        lg.clause(&[x.negate(), y.negate(), z]);
                     }
                 }
             }
@@ -250,7 +250,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
                 .filter(|(k, x)| *k != w && x.kind == Kind::Write && x.loc == e.loc)
                 .map(|(k, _)| co.get(w, k))
                 .collect();
-            fw.0[w] = lg.or(&later).not();
+            fw.0[w] = lg.or(&later).negate();
         }
     }
     Ok(Exec {

@@ -170,7 +170,6 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
     let mut locations = Vec::new();
     let mut filter = None;
     let mut cond = None;
-    let mut rest = rest;
     loop {
         let t = rest.trim_start();
         if t.is_empty() {
@@ -240,9 +239,10 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
         };
         let (r, p) = parse_prop(&cur, s)?;
         let mut r = r.trim_start();
-        // `final P with kinds`: the kinds part is informational.
-        if let Some(s) = strip_word(r, "with") {
-            r = &s[s.len()..];
+        // `final P; with kinds`: the kinds part is informational.
+        let after = r.strip_prefix(';').unwrap_or(r).trim_start();
+        if strip_word(after, "with").is_some() {
+            r = "";
         }
         cond = Some(Condition { kind, prop: p });
         rest = r;
@@ -336,7 +336,7 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<Vec<InitItem>, Diag> {
             .unwrap_or("")
             .trim();
         let loc = match prop::loc(place) {
-            Ok((r, l)) if r.is_empty() => l,
+            Ok(("", l)) => l,
             _ => {
                 return Err(cur.err(
                     atom.trim_start(),
@@ -349,7 +349,9 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<Vec<InitItem>, Diag> {
             Some(v) => match prop::value.parse(v) {
                 Ok((r, val)) if r.trim().is_empty() => val,
                 _ => {
-                    return Err(cur.err(atom.trim_start(), format!("expected a value, found `{v}`")));
+                    return Err(
+                        cur.err(atom.trim_start(), format!("expected a value, found `{v}`"))
+                    );
                 }
             },
         };

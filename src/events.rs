@@ -26,6 +26,10 @@ pub enum VExpr {
     /// The value read by a read event.
     Read(Eid),
     Bin(BinOp, ValId, ValId),
+    /// `c ? a : b`, with `c` valued 0 or 1: register contents where paths join.
+    Ite(ValId, ValId, ValId),
+    /// A free choice of 0 or 1 (store-conditional success), numbered per test.
+    Choice(usize),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,6 +37,8 @@ pub enum Kind {
     Read,
     Write,
     Fence,
+    /// A conditional branch: herd's `B` events, which ctrl dependencies go through.
+    Branch,
 }
 
 #[derive(Clone, Debug)]
@@ -49,6 +55,9 @@ pub struct Event {
     pub tags: Vec<String>,
     /// The instruction's text, for explanations and graphs.
     pub text: String,
+    /// 1 when the event happens: a 0/1-valued expression over values read (the path
+    /// condition of its instruction, and the success of a store-conditional).
+    pub guard: ValId,
 }
 
 #[derive(Clone, Debug)]
@@ -67,6 +76,8 @@ pub struct Events {
     pub ctrl: BTreeSet<(Eid, Eid)>,
     /// Set names the ISA may use; models see unused ones as empty.
     pub known_sets: Vec<String>,
+    /// Number of [`VExpr::Choice`] variables.
+    pub choices: usize,
 }
 
 impl Events {
@@ -94,9 +105,17 @@ impl Events {
 
     /// Builds `a op b`, folding constants and the `xor r,r` / `sub r,r` idioms to zero (the
     /// dependency is tracked separately, as herd does).
-    fn bin(&mut self, op: BinOp, a: ValId, b: ValId) -> ValId {
-        if a == b && matches!(op, BinOp::Xor | BinOp::Sub) {
+    pub fn bin(&mut self, op: BinOp, a: ValId, b: ValId) -> ValId {
+        if a == b
+            && matches!(
+                op,
+                BinOp::Xor | BinOp::Sub | BinOp::Ne | BinOp::Lt | BinOp::Gt | BinOp::Ltu
+            )
+        {
             return self.constant(Value::Int(0));
+        }
+        if a == b && matches!(op, BinOp::Eq | BinOp::Ge | BinOp::Le | BinOp::Geu) {
+            return self.constant(Value::Int(1));
         }
         if let (VExpr::Const(x), VExpr::Const(y)) = (&self.vals[a], &self.vals[b])
             && let Some(v) = apply(op, *x, *y)
@@ -114,6 +133,53 @@ impl Events {
             return b;
         }
         self.intern(VExpr::Bin(op, a, b))
+    }
+
+    pub fn is_const(&self, v: ValId, x: i64) -> bool {
+        self.vals[v] == VExpr::Const(Value::Int(x))
+    }
+
+    /// `c ? a : b`, folded when `c` is constant or both sides agree.
+    pub fn ite(&mut self, c: ValId, a: ValId, b: ValId) -> ValId {
+        if a == b || self.is_const(c, 1) {
+            return a;
+        }
+        if self.is_const(c, 0) {
+            return b;
+        }
+        self.intern(VExpr::Ite(c, a, b))
+    }
+
+    pub fn and(&mut self, a: ValId, b: ValId) -> ValId {
+        if self.is_const(a, 0) || self.is_const(b, 0) {
+            return self.constant(Value::Int(0));
+        }
+        if self.is_const(a, 1) {
+            return b;
+        }
+        if self.is_const(b, 1) {
+            return a;
+        }
+        self.intern(VExpr::Bin(BinOp::And, a, b))
+    }
+
+    pub fn or(&mut self, a: ValId, b: ValId) -> ValId {
+        if self.is_const(a, 1) || self.is_const(b, 1) {
+            return self.constant(Value::Int(1));
+        }
+        if self.is_const(a, 0) {
+            return b;
+        }
+        if self.is_const(b, 0) {
+            return a;
+        }
+        self.intern(VExpr::Bin(BinOp::Or, a, b))
+    }
+
+    /// Negation of a 0/1 value.
+    pub fn not(&mut self, a: ValId) -> ValId {
+        let z = self.constant(Value::Int(0));
+        self.bin(BinOp::Eq, a, z)
     }
 
     pub fn loc_index(&self, name: &str) -> Option<usize> {
@@ -143,13 +209,29 @@ impl Events {
 
 /// Concrete semantics of [`BinOp`] on values; `None` for arithmetic on addresses.
 pub fn apply(op: BinOp, x: Value, y: Value) -> Option<Value> {
+    let b = |c: bool| Some(Value::Int(c as i64));
+    match (op, x, y) {
+        (BinOp::Eq, _, _) => return b(x == y),
+        (BinOp::Ne, _, _) => return b(x != y),
+        _ => {}
+    }
     match (x, y) {
-        (Value::Int(a), Value::Int(b)) => Some(Value::Int(match op {
-            BinOp::Add => a.wrapping_add(b),
-            BinOp::Sub => a.wrapping_sub(b),
-            BinOp::Xor => a ^ b,
-            BinOp::And => a & b,
-            BinOp::Or => a | b,
+        (Value::Int(a), Value::Int(c)) => Some(Value::Int(match op {
+            BinOp::Add => a.wrapping_add(c),
+            BinOp::Sub => a.wrapping_sub(c),
+            BinOp::Xor => a ^ c,
+            BinOp::And => a & c,
+            BinOp::Or => a | c,
+            BinOp::Shl => a.wrapping_shl(c as u32),
+            BinOp::Shr => ((a as u64).wrapping_shr(c as u32)) as i64,
+            BinOp::Mul => a.wrapping_mul(c),
+            BinOp::Lt => (a < c) as i64,
+            BinOp::Ge => (a >= c) as i64,
+            BinOp::Gt => (a > c) as i64,
+            BinOp::Le => (a <= c) as i64,
+            BinOp::Ltu => ((a as u64) < (c as u64)) as i64,
+            BinOp::Geu => ((a as u64) >= (c as u64)) as i64,
+            BinOp::Eq | BinOp::Ne => unreachable!("handled above"),
         })),
         (Value::Addr(l), Value::Int(0)) | (Value::Int(0), Value::Addr(l))
             if matches!(op, BinOp::Add | BinOp::Or | BinOp::Xor) =>
@@ -161,10 +243,17 @@ pub fn apply(op: BinOp, x: Value, y: Value) -> Option<Value> {
 }
 
 /// The register contents during interpretation: a value and the reads it depends on.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 struct Content {
     val: ValId,
     deps: BTreeSet<Eid>,
+}
+
+/// One control-flow path's state: its condition and registers.
+#[derive(Clone, Debug)]
+struct PathState {
+    guard: ValId,
+    regs: HashMap<Reg, Content>,
 }
 
 /// Where in the source a failure is, for diagnostics.
@@ -179,39 +268,92 @@ impl SourceRef<'_> {
     }
 }
 
-/// Strips a leading `LABEL:` from a cell.
-fn strip_label(s: &str) -> (&str, usize) {
+/// Splits a leading `LABEL:` off a cell.
+fn split_label(s: &str) -> (Option<&str>, &str, usize) {
     if let Some(k) = s.find(':') {
-        let lab = &s[..k];
+        let lab = s[..k].trim();
         if !lab.is_empty()
-            && lab.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+            && lab
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
             && !lab.chars().all(|c| c.is_ascii_digit())
         {
             let rest = &s[k + 1..];
             let skipped = k + 1 + (rest.len() - rest.trim_start().len());
-            return (rest.trim_start(), skipped);
+            return (Some(lab), rest.trim_start(), skipped);
         }
     }
-    (s, 0)
+    (None, s, 0)
+}
+
+/// One parsed instruction of a thread.
+struct Instr {
+    label: Option<String>,
+    ops: Vec<Op>,
+    text: String,
+    pos: Pos,
+}
+
+/// Joins two paths: the guard is the disjunction, registers that differ become
+/// `ite(g1, v1, v2)`.
+fn merge(ev: &mut Events, a: PathState, b: PathState) -> PathState {
+    if ev.is_const(a.guard, 0) {
+        return b;
+    }
+    if ev.is_const(b.guard, 0) {
+        return a;
+    }
+    let guard = ev.or(a.guard, b.guard);
+    let zero = ev.constant(Value::Int(0));
+    let mut regs = HashMap::new();
+    let names: BTreeSet<Reg> = a.regs.keys().chain(b.regs.keys()).cloned().collect();
+    for r in names {
+        let ca = a.regs.get(&r).cloned().unwrap_or(Content {
+            val: zero,
+            deps: BTreeSet::new(),
+        });
+        let cb = b.regs.get(&r).cloned().unwrap_or(Content {
+            val: zero,
+            deps: BTreeSet::new(),
+        });
+        let val = ev.ite(a.guard, ca.val, cb.val);
+        let deps = ca.deps.union(&cb.deps).copied().collect();
+        regs.insert(r, Content { val, deps });
+    }
+    PathState { guard, regs }
 }
 
 /// Parses every instruction and interprets the threads into an event structure.
 pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, Diag> {
     // Parse all code first: locations named by instructions must be known before values.
-    let mut code: Vec<Vec<(usize, Vec<Op>, String)>> = Vec::new();
+    let mut code: Vec<Vec<Instr>> = Vec::new();
     for th in &test.threads {
-        let mut ops = Vec::new();
-        for (k, cell) in th.cells.iter().enumerate() {
-            let (text, skip) = strip_label(&cell.text);
+        let mut instrs = Vec::new();
+        for cell in &th.cells {
+            let (label, text, skip) = split_label(&cell.text);
+            let pos = Pos(cell.pos.0 + skip);
             if text.is_empty() {
+                if let Some(l) = label {
+                    instrs.push(Instr {
+                        label: Some(l.to_string()),
+                        ops: Vec::new(),
+                        text: String::new(),
+                        pos,
+                    });
+                }
                 continue;
             }
-            let parsed = isa
+            let ops = isa
                 .parse(text)
-                .map_err(|e| src.err(Pos(cell.pos.0 + skip + e.offset), e.message))?;
-            ops.push((k, parsed, text.to_string()));
+                .map_err(|e| src.err(Pos(pos.0 + e.offset), e.message))?;
+            instrs.push(Instr {
+                label: label.map(str::to_string),
+                ops,
+                text: text.to_string(),
+                pos,
+            });
         }
-        code.push(ops);
+        code.push(instrs);
     }
 
     let mut names: BTreeSet<String> = BTreeSet::new();
@@ -223,19 +365,20 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
             names.insert(s.clone());
         }
     }
-    for ops in &code {
-        for (_, instr, _) in ops {
-            for op in instr {
-                match op {
-                    Op::Load {
-                        addr: Addr::Sym(x), ..
-                    }
-                    | Op::Store {
-                        addr: Addr::Sym(x), ..
-                    } => {
-                        names.insert(x.clone());
-                    }
-                    _ => {}
+    for instrs in &code {
+        for ins in instrs {
+            for op in &ins.ops {
+                if let Op::Load {
+                    addr: Addr::Sym(x), ..
+                }
+                | Op::Store {
+                    addr: Addr::Sym(x), ..
+                }
+                | Op::StoreCond {
+                    addr: Addr::Sym(x), ..
+                } = op
+                {
+                    names.insert(x.clone());
                 }
                 if let Op::Store {
                     src: Src::Addr(x), ..
@@ -260,6 +403,10 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
             names.insert(x.clone());
         }
     }
+    // Values in conditions that name locations are addresses too.
+    let mut cond_vals = Vec::new();
+    collect_syms(&test.cond.prop, &mut cond_vals);
+    names.extend(cond_vals);
 
     let mut ev = Events {
         events: Vec::new(),
@@ -272,7 +419,10 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
         data: BTreeSet::new(),
         ctrl: BTreeSet::new(),
         known_sets: isa.known_sets().iter().map(|s| s.to_string()).collect(),
+        choices: 0,
     };
+    let one = ev.constant(Value::Int(1));
+    let zero_val = ev.constant(Value::Int(0));
 
     // Initial writes, one per location.
     for l in 0..ev.locs.len() {
@@ -293,6 +443,7 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
             val,
             tags: vec![],
             text: String::new(),
+            guard: one,
         });
     }
 
@@ -316,9 +467,24 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                 );
             }
         }
-        let zero_val = ev.constant(Value::Int(0));
-        for (instr_idx, (cell_idx, ops, text)) in code[ti].iter().enumerate() {
-            let pos = th.cells[*cell_idx].pos;
+        let mut cur = PathState { guard: one, regs };
+        let mut pending: HashMap<String, Vec<PathState>> = HashMap::new();
+        let labels: Vec<Option<String>> = code[ti].iter().map(|i| i.label.clone()).collect();
+        // Reads that some earlier branch depended on: every later event depends on them.
+        let mut ctrl_src: BTreeSet<Eid> = BTreeSet::new();
+        // The location reserved by the latest exclusive load: a store-conditional can only
+        // succeed on it, and consumes it.
+        let mut reservation: Option<usize> = None;
+        for (instr_idx, ins) in code[ti].iter().enumerate() {
+            let pos = ins.pos;
+            if let Some(l) = &ins.label
+                && let Some(states) = pending.remove(l)
+            {
+                for s in states {
+                    cur = merge(&mut ev, cur, s);
+                }
+            }
+            let text = &ins.text;
             let read_src =
                 |regs: &HashMap<Reg, Content>, ev: &mut Events, s: &Src| -> Result<Content, Diag> {
                     Ok(match s {
@@ -346,7 +512,7 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                     })
                 };
             let resolve = |regs: &HashMap<Reg, Content>,
-                           ev: &Events,
+                           ev: &mut Events,
                            a: &Addr|
              -> Result<(usize, BTreeSet<Eid>), Diag> {
                 match a {
@@ -356,21 +522,20 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                         BTreeSet::new(),
                     )),
                     Addr::Reg(r, off) => {
-                        let c = regs.get(r).ok_or_else(|| {
-                            src.err(pos, format!("register '{r}' holds no address"))
-                        })?;
-                        match (&ev.vals[c.val], off) {
-                            (VExpr::Const(Value::Addr(l)), 0) => Ok((*l, c.deps.clone())),
-                            (VExpr::Const(Value::Addr(_)), _) => Err(src.err(
-                                pos,
-                                "unsupported: memory offsets (arrays and mixed-size accesses)",
-                            )),
-                            _ => Err(src.err(
-                                pos,
-                                format!(
-                                    "unsupported: address in '{r}' is computed from a loaded value"
-                                ),
-                            )),
+                        let c = regs.get(r).cloned().unwrap_or(Content {
+                            val: zero_val,
+                            deps: BTreeSet::new(),
+                        });
+                        let v = if *off == 0 {
+                            c.val
+                        } else {
+                            let o = ev.constant(Value::Int(*off));
+                            ev.bin(BinOp::Add, c.val, o)
+                        };
+                        match &ev.vals[v] {
+                            VExpr::Const(Value::Addr(l)) => Ok((*l, c.deps.clone())),
+                            VExpr::Const(Value::Int(_)) => Err(src.err(pos, format!("unsupported: register '{r}' holds no location's address (raw addresses, arrays or mixed-size accesses)"))),
+                            _ => Err(src.err(pos, format!("unsupported: the address in '{r}' depends on a loaded value"))),
                         }
                     }
                 }
@@ -380,74 +545,271 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                     regs.insert(r.clone(), c);
                 }
             };
-            for op in ops {
+            let cond_val = |regs: &HashMap<Reg, Content>,
+                            ev: &mut Events,
+                            c: &crate::isa::Cond|
+             -> Result<Content, Diag> {
+                let a = read_src(regs, ev, &c.a)?;
+                let b = read_src(regs, ev, &c.b)?;
+                let val = ev.bin(c.op, a.val, b.val);
+                Ok(Content {
+                    val,
+                    deps: a.deps.union(&b.deps).copied().collect(),
+                })
+            };
+            // Dependencies inside one instruction are herd's iico, not addr/data/ctrl.
+            let first_of_instr = ev.events.len();
+            let outside = |deps: &BTreeSet<Eid>| -> Vec<Eid> {
+                deps.iter()
+                    .copied()
+                    .filter(|&d| d < first_of_instr)
+                    .collect()
+            };
+            let push = |ev: &mut Events, e: Event, ctrl_src: &BTreeSet<Eid>| -> Eid {
                 let id = ev.events.len();
+                ev.ctrl.extend(ctrl_src.iter().map(|&d| (d, id)));
+                ev.events.push(e);
+                id
+            };
+            for op in &ins.ops {
+                let guard = cur.guard;
                 match op {
                     Op::Load { dst, addr, tags } => {
-                        let (l, adeps) = resolve(&regs, &ev, addr)?;
+                        let (l, adeps) = resolve(&cur.regs, &mut ev, addr)?;
+                        let id = ev.events.len();
                         let val = ev.intern(VExpr::Read(id));
-                        ev.events.push(Event {
-                            thread: Some(th.id),
-                            instr: instr_idx,
-                            kind: Kind::Read,
-                            loc: Some(l),
-                            val,
-                            tags: tags.clone(),
-                            text: text.clone(),
-                        });
-                        ev.addr.extend(adeps.iter().map(|&d| (d, id)));
+                        push(
+                            &mut ev,
+                            Event {
+                                thread: Some(th.id),
+                                instr: instr_idx,
+                                kind: Kind::Read,
+                                loc: Some(l),
+                                val,
+                                tags: tags.clone(),
+                                text: text.clone(),
+                                guard,
+                            },
+                            &ctrl_src,
+                        );
+                        ev.addr.extend(outside(&adeps).into_iter().map(|d| (d, id)));
                         set_reg(
-                            &mut regs,
+                            &mut cur.regs,
                             dst,
                             Content {
                                 val,
                                 deps: BTreeSet::from([id]),
                             },
                         );
+                        if tags.iter().any(|t| t == "EX") {
+                            reservation = Some(l);
+                        }
                     }
-                    Op::Store { addr, src: s, tags } => {
-                        let (l, adeps) = resolve(&regs, &ev, addr)?;
-                        let c = read_src(&regs, &mut ev, s)?;
-                        ev.events.push(Event {
-                            thread: Some(th.id),
-                            instr: instr_idx,
-                            kind: Kind::Write,
-                            loc: Some(l),
-                            val: c.val,
-                            tags: tags.clone(),
-                            text: text.clone(),
-                        });
-                        ev.addr.extend(adeps.iter().map(|&d| (d, id)));
-                        ev.data.extend(c.deps.iter().map(|&d| (d, id)));
+                    Op::Store {
+                        addr,
+                        src: s,
+                        tags,
+                        when,
+                    } => {
+                        let (l, adeps) = resolve(&cur.regs, &mut ev, addr)?;
+                        let c = read_src(&cur.regs, &mut ev, s)?;
+                        let g = match when {
+                            None => guard,
+                            Some(w) => {
+                                let cv = cond_val(&cur.regs, &mut ev, w)?;
+                                ev.and(guard, cv.val)
+                            }
+                        };
+                        if ev.is_const(g, 0) {
+                            continue;
+                        }
+                        let id = push(
+                            &mut ev,
+                            Event {
+                                thread: Some(th.id),
+                                instr: instr_idx,
+                                kind: Kind::Write,
+                                loc: Some(l),
+                                val: c.val,
+                                tags: tags.clone(),
+                                text: text.clone(),
+                                guard: g,
+                            },
+                            &ctrl_src,
+                        );
+                        ev.addr.extend(outside(&adeps).into_iter().map(|d| (d, id)));
+                        ev.data
+                            .extend(outside(&c.deps).into_iter().map(|d| (d, id)));
+                    }
+                    Op::StoreCond {
+                        addr,
+                        src: s,
+                        tags,
+                        status,
+                        ok,
+                        fail,
+                    } => {
+                        let (l, adeps) = resolve(&cur.regs, &mut ev, addr)?;
+                        let c = read_src(&cur.regs, &mut ev, s)?;
+                        let choice = if reservation.take() == Some(l) {
+                            let k = ev.choices;
+                            ev.choices += 1;
+                            ev.intern(VExpr::Choice(k))
+                        } else {
+                            zero_val
+                        };
+                        let g = ev.and(guard, choice);
+                        if let Some(st) = status {
+                            let okv = ev.constant(Value::Int(*ok));
+                            let failv = ev.constant(Value::Int(*fail));
+                            let val = ev.ite(choice, okv, failv);
+                            set_reg(
+                                &mut cur.regs,
+                                st,
+                                Content {
+                                    val,
+                                    deps: BTreeSet::new(),
+                                },
+                            );
+                        }
+                        if ev.is_const(g, 0) {
+                            continue;
+                        }
+                        let id = push(
+                            &mut ev,
+                            Event {
+                                thread: Some(th.id),
+                                instr: instr_idx,
+                                kind: Kind::Write,
+                                loc: Some(l),
+                                val: c.val,
+                                tags: tags.clone(),
+                                text: text.clone(),
+                                guard: g,
+                            },
+                            &ctrl_src,
+                        );
+                        ev.addr.extend(outside(&adeps).into_iter().map(|d| (d, id)));
+                        ev.data
+                            .extend(outside(&c.deps).into_iter().map(|d| (d, id)));
                     }
                     Op::Fence { tags } => {
-                        ev.events.push(Event {
-                            thread: Some(th.id),
-                            instr: instr_idx,
-                            kind: Kind::Fence,
-                            loc: None,
-                            val: zero_val,
-                            tags: tags.clone(),
-                            text: text.clone(),
-                        });
+                        push(
+                            &mut ev,
+                            Event {
+                                thread: Some(th.id),
+                                instr: instr_idx,
+                                kind: Kind::Fence,
+                                loc: None,
+                                val: zero_val,
+                                tags: tags.clone(),
+                                text: text.clone(),
+                                guard,
+                            },
+                            &ctrl_src,
+                        );
                     }
                     Op::Mov { dst, src: s } => {
-                        let c = read_src(&regs, &mut ev, s)?;
-                        set_reg(&mut regs, dst, c);
+                        let c = read_src(&cur.regs, &mut ev, s)?;
+                        set_reg(&mut cur.regs, dst, c);
                     }
                     Op::Bin { dst, op, a, b } => {
-                        let ca = read_src(&regs, &mut ev, a)?;
-                        let cb = read_src(&regs, &mut ev, b)?;
+                        let ca = read_src(&cur.regs, &mut ev, a)?;
+                        let cb = read_src(&cur.regs, &mut ev, b)?;
                         let val = ev.bin(*op, ca.val, cb.val);
                         let deps = ca.deps.union(&cb.deps).copied().collect();
-                        set_reg(&mut regs, dst, Content { val, deps });
+                        set_reg(&mut cur.regs, dst, Content { val, deps });
+                    }
+                    Op::Select { dst, cond, a, b } => {
+                        let c = cond_val(&cur.regs, &mut ev, cond)?;
+                        let ca = read_src(&cur.regs, &mut ev, a)?;
+                        let cb = read_src(&cur.regs, &mut ev, b)?;
+                        let val = ev.ite(c.val, ca.val, cb.val);
+                        let deps = c
+                            .deps
+                            .iter()
+                            .chain(&ca.deps)
+                            .chain(&cb.deps)
+                            .copied()
+                            .collect();
+                        set_reg(&mut cur.regs, dst, Content { val, deps });
+                    }
+                    Op::Branch { cond, target } => {
+                        let later = labels[instr_idx + 1..]
+                            .iter()
+                            .any(|l| l.as_deref() == Some(target.as_str()));
+                        if !later {
+                            let backward = labels[..=instr_idx]
+                                .iter()
+                                .any(|l| l.as_deref() == Some(target.as_str()));
+                            return Err(src.err(
+                                pos,
+                                if backward {
+                                    format!("unsupported: backward branch to '{target}' (loops)")
+                                } else {
+                                    format!("unknown label '{target}'")
+                                },
+                            ));
+                        }
+                        match cond {
+                            None => {
+                                pending.entry(target.clone()).or_default().push(cur.clone());
+                                cur.guard = zero_val;
+                            }
+                            Some(c) => {
+                                let cv = cond_val(&cur.regs, &mut ev, c)?;
+                                push(
+                                    &mut ev,
+                                    Event {
+                                        thread: Some(th.id),
+                                        instr: instr_idx,
+                                        kind: Kind::Branch,
+                                        loc: None,
+                                        val: zero_val,
+                                        tags: vec![],
+                                        text: text.clone(),
+                                        guard,
+                                    },
+                                    &ctrl_src,
+                                );
+                                let taken = ev.and(guard, cv.val);
+                                let nc = ev.not(cv.val);
+                                let fall = ev.and(guard, nc);
+                                pending.entry(target.clone()).or_default().push(PathState {
+                                    guard: taken,
+                                    regs: cur.regs.clone(),
+                                });
+                                cur.guard = fall;
+                                ctrl_src.extend(outside(&cv.deps));
+                            }
+                        }
                     }
                 }
             }
         }
-        for (r, c) in regs {
+        // Branches to a label on no instruction jump to the end.
+        for (_, states) in pending.drain() {
+            for s in states {
+                cur = merge(&mut ev, cur, s);
+            }
+        }
+        for (r, c) in cur.regs {
             ev.final_regs.insert((th.id, r), c.val);
         }
     }
     Ok(ev)
+}
+
+fn collect_syms(p: &crate::litmus::Prop, out: &mut Vec<String>) {
+    use crate::litmus::Prop;
+    match p {
+        Prop::Eq(_, Val::Sym(s)) => out.push(s.clone()),
+        Prop::Not(q) => collect_syms(q, out),
+        Prop::And(ps) | Prop::Or(ps) => ps.iter().for_each(|q| collect_syms(q, out)),
+        Prop::Implies(a, b) => {
+            collect_syms(a, out);
+            collect_syms(b, out);
+        }
+        _ => {}
+    }
 }

@@ -14,6 +14,8 @@ pub const MAX_DOMAIN: usize = 256;
 
 pub struct Exec {
     pub n: usize,
+    /// Whether each event happens.
+    pub exists: Vec<B>,
     pub rf: Rel,
     pub co: Rel,
     /// Co-last writes.
@@ -26,7 +28,12 @@ pub struct Exec {
     pub primaries: Vec<Lit>,
 }
 
-/// May-values of every expression, by fixpoint over rf candidates.
+/// May-values of every expression, by iteration over rf candidates.
+///
+/// Round k finds the values that flow along rf chains of length k. A chain that visits a
+/// read twice is a thin-air cycle, which herd's value solver never produces, so
+/// `#reads + 1` rounds reach every value an execution can have, even where a cycle
+/// (`amoadd` in both directions) would let a plain fixpoint grow without bound.
 fn domains(ev: &Events) -> Result<Vec<Vec<Value>>, String> {
     let mut dom: Vec<BTreeSet<Value>> = vec![BTreeSet::new(); ev.vals.len()];
     let writes_to = |l: usize| {
@@ -36,7 +43,8 @@ fn domains(ev: &Events) -> Result<Vec<Vec<Value>>, String> {
             .filter(move |(_, e)| e.kind == Kind::Write && e.loc == Some(l))
             .map(|(i, _)| i)
     };
-    loop {
+    let reads = ev.events.iter().filter(|e| e.kind == Kind::Read).count();
+    for _round in 0..reads + 2 {
         let mut changed = false;
         for v in 0..ev.vals.len() {
             let new: BTreeSet<Value> = match &ev.vals[v] {
@@ -47,6 +55,8 @@ fn domains(ev: &Events) -> Result<Vec<Vec<Value>>, String> {
                         .flat_map(|w| dom[ev.events[w].val].iter().copied().collect::<Vec<_>>())
                         .collect()
                 }
+                VExpr::Ite(_, a, b) => dom[*a].union(&dom[*b]).copied().collect(),
+                VExpr::Choice(_) => BTreeSet::from([Value::Int(0), Value::Int(1)]),
                 VExpr::Bin(op, a, b) => {
                     let mut s = BTreeSet::new();
                     for &x in &dom[*a] {
@@ -137,6 +147,28 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
                 lg.exactly_one(&bs);
                 ls
             }
+            VExpr::Choice(_) => {
+                let c = lg.fresh();
+                primaries.push(c);
+                vec![(Value::Int(0), B::L(!c)), (Value::Int(1), B::L(c))]
+            }
+            VExpr::Ite(c, a, b) => {
+                let c1 = val[*c]
+                    .iter()
+                    .find(|(x, _)| *x == Value::Int(1))
+                    .map(|p| p.1)
+                    .unwrap_or(B::F);
+                let mut acc: BTreeMap<Value, Vec<B>> = BTreeMap::new();
+                for &(x, bx) in &val[*a] {
+                    let g = lg.and2(c1, bx);
+                    acc.entry(x).or_default().push(g);
+                }
+                for &(x, bx) in &val[*b] {
+                    let g = lg.and2(c1.negate(), bx);
+                    acc.entry(x).or_default().push(g);
+                }
+                acc.into_iter().map(|(z, bs)| (z, lg.or(&bs))).collect()
+            }
             VExpr::Bin(op, a, b) => {
                 let mut acc: BTreeMap<Value, Vec<B>> = BTreeMap::new();
                 for &(x, bx) in &val[*a] {
@@ -160,31 +192,38 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
             .unwrap_or(B::F)
     };
 
-    // rf: each read reads from exactly one same-location write with an agreeing value.
+    let exists: Vec<B> = ev
+        .events
+        .iter()
+        .map(|e| lit_of(&val, e.guard, Value::Int(1)))
+        .collect();
+
+    // rf: each read that happens reads from exactly one same-location write that happens,
+    // with an agreeing value.
     let mut rf = Rel::empty(n);
     for (r, e) in ev.events.iter().enumerate() {
-        if e.kind != Kind::Read {
+        if e.kind != Kind::Read || exists[r].is_false() {
             continue;
         }
-        let cands: Vec<Eid> = ev
-            .events
-            .iter()
-            .enumerate()
-            .filter(|(_, w)| w.kind == Kind::Write && w.loc == e.loc)
-            .map(|(i, _)| i)
-            .collect();
         let mut choice = Vec::new();
-        for &w in &cands {
-            let wv = ev.events[w].val;
-            let possible = val[wv]
-                .iter()
-                .any(|&(x, _)| !lit_of(&val, e.val, x).is_false());
-            if !possible {
+        for (w, we) in ev.events.iter().enumerate() {
+            if we.kind != Kind::Write || we.loc != e.loc || exists[w].is_false() {
                 continue;
             }
-            choice.push(w);
+            // Within one instruction the read comes first (herd's iico order): an RMW does
+            // not read its own write.
+            if we.thread == e.thread && we.thread.is_some() && we.instr == e.instr {
+                continue;
+            }
+            let possible = val[we.val]
+                .iter()
+                .any(|&(x, _)| !lit_of(&val, e.val, x).is_false());
+            if possible {
+                choice.push(w);
+            }
         }
-        let lits: Vec<B> = if choice.len() == 1 {
+        let certain = choice.len() == 1 && exists[choice[0]] == B::T && exists[r] == B::T;
+        let lits: Vec<B> = if certain {
             vec![B::T]
         } else {
             choice
@@ -196,8 +235,13 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
                 })
                 .collect()
         };
-        lg.exactly_one(&lits);
+        let mut some = lits.clone();
+        some.push(exists[r].negate());
+        lg.clause(&some);
+        lg.at_most_one(&lits);
         for (&w, &b) in choice.iter().zip(&lits) {
+            lg.implies(b, exists[r]);
+            lg.implies(b, exists[w]);
             rf.set(w, r, b);
             for &(x, bx) in &val[ev.events[w].val] {
                 let br = lit_of(&val, e.val, x);
@@ -206,25 +250,32 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
         }
     }
 
-    // co: per location a strict total order with the initial write first.
+    // co: per location a strict total order on the writes that happen, with the initial
+    // write first. An orientation variable is false when either write does not happen, so
+    // it stays a function of the execution.
     let mut co = Rel::empty(n);
     for l in 0..ev.locs.len() {
         let ws: Vec<Eid> = ev
             .events
             .iter()
             .enumerate()
-            .filter(|(_, w)| w.kind == Kind::Write && w.loc == Some(l))
+            .filter(|(i, w)| w.kind == Kind::Write && w.loc == Some(l) && !exists[*i].is_false())
             .map(|(i, _)| i)
             .collect();
         for (a, &i) in ws.iter().enumerate() {
             for &j in &ws[a + 1..] {
                 if ev.is_init(i) {
-                    co.set(i, j, B::T);
+                    co.set(i, j, exists[j]);
                 } else {
-                    let o = lg.fresh();
-                    primaries.push(o);
-                    co.set(i, j, B::L(o));
-                    co.set(j, i, B::L(!o));
+                    let o = B::L(lg.fresh());
+                    if let B::L(ol) = o {
+                        primaries.push(ol);
+                    }
+                    lg.implies(o, exists[i]);
+                    lg.implies(o, exists[j]);
+                    co.set(i, j, o);
+                    let back = lg.and(&[o.negate(), exists[i], exists[j]]);
+                    co.set(j, i, back);
                 }
             }
         }
@@ -240,6 +291,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
             }
         }
     }
+    observed_co(ev, &exists, &rf, &co, lg);
     let mut fw = Set::empty(n);
     for (w, e) in ev.events.iter().enumerate() {
         if e.kind == Kind::Write {
@@ -250,11 +302,13 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
                 .filter(|(k, x)| *k != w && x.kind == Kind::Write && x.loc == e.loc)
                 .map(|(k, _)| co.get(w, k))
                 .collect();
-            fw.0[w] = lg.or(&later).negate();
+            let none_later = lg.or(&later).negate();
+            fw.0[w] = lg.and2(exists[w], none_later);
         }
     }
     Ok(Exec {
         n,
+        exists,
         rf,
         co,
         fw,
@@ -264,24 +318,93 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
     })
 }
 
+/// herd generates only co orders that extend what the test itself observes (its `pco`,
+/// on by default through `-optace`): for same-location accesses a, b of one thread with a
+/// before b, in program order or inside one instruction (an RMW's read before its write),
+///   W a, W b: a co b;  R a, W b: rf(w,a) ⇒ w co b;  W a, R b: rf(w,b), w ≠ a ⇒ a co w;
+///   R a, R b: rf(w,a), rf(w',b), w ≠ w' ⇒ w co w'.
+/// Coherence implies all of these but the intra-instruction case, which makes an RMW's
+/// write follow the write its read saw even in models that do not say so (herd's SC).
+fn observed_co(ev: &Events, exists: &[B], rf: &Rel, co: &Rel, lg: &mut Logic) {
+    let e = &ev.events;
+    let sources = |r: Eid| -> Vec<(Eid, B)> {
+        rf.m.iter()
+            .filter(|((_, j), _)| *j == r)
+            .map(|(&(w, _), &b)| (w, b))
+            .collect()
+    };
+    for a in 0..e.len() {
+        for b in 0..e.len() {
+            let (ea, eb) = (&e[a], &e[b]);
+            if a == b
+                || ea.thread.is_none()
+                || ea.thread != eb.thread
+                || ea.loc.is_none()
+                || ea.loc != eb.loc
+            {
+                continue;
+            }
+            if !(ea.instr < eb.instr || (ea.instr == eb.instr && a < b)) {
+                continue;
+            }
+            let both = lg.and2(exists[a], exists[b]);
+            match (ea.kind, eb.kind) {
+                (Kind::Write, Kind::Write) => lg.implies(both, co.get(a, b)),
+                (Kind::Read, Kind::Write) => {
+                    for (w, x) in sources(a) {
+                        if w != b {
+                            lg.clause(&[x.negate(), exists[b].negate(), co.get(w, b)]);
+                        }
+                    }
+                }
+                (Kind::Write, Kind::Read) => {
+                    for (w, x) in sources(b) {
+                        if w != a {
+                            lg.clause(&[x.negate(), exists[a].negate(), co.get(a, w)]);
+                        }
+                    }
+                }
+                (Kind::Read, Kind::Read) => {
+                    let (sa, sb) = (sources(a), sources(b));
+                    for &(w, x) in &sa {
+                        for &(w2, y) in &sb {
+                            if w != w2 {
+                                lg.clause(&[x.negate(), y.negate(), co.get(w, w2)]);
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
 /// The names a model can use without defining them.
 pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     let n = ev.len();
-    let set = |f: &dyn Fn(usize) -> bool| Set((0..n).map(|i| B::from_bool(f(i))).collect());
-    let rel = |f: &dyn Fn(usize, usize) -> bool| {
+    let g = &x.exists;
+    let e = &ev.events;
+    let set =
+        |f: &dyn Fn(usize) -> bool| Set((0..n).map(|i| if f(i) { g[i] } else { B::F }).collect());
+    // Static pairs, present when both events happen.
+    let rel = |lg: &mut Logic, f: &dyn Fn(usize, usize) -> bool| {
         let mut r = Rel::empty(n);
         for i in 0..n {
+            if g[i].is_false() {
+                continue;
+            }
             for j in 0..n {
                 if f(i, j) {
-                    r.set(i, j, B::T);
+                    let b = lg.and2(g[i], g[j]);
+                    r.set(i, j, b);
                 }
             }
         }
         r
     };
-    let e = &ev.events;
     let universe = set(&|_| true);
-    let mem = |i: usize| e[i].kind != Kind::Fence;
+    let mem = |i: usize| matches!(e[i].kind, Kind::Read | Kind::Write);
     let mut env = Env::default();
     let put_set = |env: &mut Env, name: &str, s: Set| *env = env.bind(name, V::Set(Rc::new(s)));
     put_set(&mut env, "_", universe.clone());
@@ -289,9 +412,10 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     put_set(&mut env, "W", set(&|i| e[i].kind == Kind::Write));
     put_set(&mut env, "M", set(&mem));
     put_set(&mut env, "F", set(&|i| e[i].kind == Kind::Fence));
+    put_set(&mut env, "B", set(&|i| e[i].kind == Kind::Branch));
+    put_set(&mut env, "BCC", set(&|i| e[i].kind == Kind::Branch));
     put_set(&mut env, "IW", set(&|i| ev.is_init(i)));
     put_set(&mut env, "FW", x.fw.clone());
-    put_set(&mut env, "B", Set::empty(n));
     put_set(&mut env, "Exp", set(&mem));
     put_set(&mut env, "NExp", Set::empty(n));
     let mut tags: BTreeSet<String> = ev.known_sets.iter().cloned().collect();
@@ -302,14 +426,22 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
         put_set(&mut env, t, set(&|i| e[i].tags.contains(t)));
     }
     let same_thread = |i: usize, j: usize| e[i].thread == e[j].thread;
-    let po = rel(&|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr < e[j].instr);
-    let loc = rel(&|i, j| mem(i) && mem(j) && e[i].loc == e[j].loc);
-    let int = rel(&|i, j| same_thread(i, j));
-    let ext = rel(&|i, j| !same_thread(i, j));
-    let id = rel(&|i, j| i == j);
-    let same_instr =
-        rel(&|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr == e[j].instr);
-    let dep = |s: &BTreeSet<(Eid, Eid)>| Rel::from_pairs(n, s.iter().copied());
+    let po = rel(lg, &|i, j| {
+        e[i].thread.is_some() && same_thread(i, j) && e[i].instr < e[j].instr
+    });
+    let loc = rel(lg, &|i, j| mem(i) && mem(j) && e[i].loc == e[j].loc);
+    let int = rel(lg, &|i, j| same_thread(i, j));
+    let ext = rel(lg, &|i, j| !same_thread(i, j));
+    let id = rel(lg, &|i, j| i == j);
+    let same_instr = rel(lg, &|i, j| {
+        e[i].thread.is_some() && same_thread(i, j) && e[i].instr == e[j].instr
+    });
+    let addr = rel(lg, &|i, j| ev.addr.contains(&(i, j)));
+    let data = rel(lg, &|i, j| ev.data.contains(&(i, j)));
+    let ctrl = rel(lg, &|i, j| ev.ctrl.contains(&(i, j)));
+    let ww_loc = rel(lg, &|i, j| {
+        i != j && e[i].kind == Kind::Write && e[j].kind == Kind::Write && e[i].loc == e[j].loc
+    });
     let fr = x.rf.inverse().seq(&x.co, lg).diff(&id, lg);
     let put = |env: &mut Env, name: &str, r: Rel| *env = env.bind(name, V::Rel(Rc::new(r)));
     put(&mut env, "po-loc", po.inter(&loc, lg));
@@ -320,26 +452,21 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     put(&mut env, "fre", fr.inter(&ext, lg));
     put(&mut env, "fri", fr.inter(&int, lg));
     put(&mut env, "po", po);
-    put(&mut env, "loc", loc.clone());
+    put(&mut env, "loc", loc);
     put(&mut env, "int", int);
     put(&mut env, "ext", ext);
     put(&mut env, "id", id.clone());
-    put(&mut env, "sm", id.clone());
+    put(&mut env, "sm", id);
     put(&mut env, "rf", x.rf.clone());
     put(&mut env, "co", x.co.clone());
     put(&mut env, "fr", fr);
-    put(&mut env, "addr", dep(&ev.addr));
-    put(&mut env, "data", dep(&ev.data));
-    put(&mut env, "ctrl", dep(&ev.ctrl));
-    put(&mut env, "rmw", Rel::empty(n));
-    put(&mut env, "amo", Rel::empty(n));
+    put(&mut env, "addr", addr);
+    put(&mut env, "data", data);
+    put(&mut env, "ctrl", ctrl);
     put(&mut env, "same-instance", same_instr.clone());
     put(&mut env, "same-instr", same_instr);
     put(&mut env, "iico_data", Rel::empty(n));
     put(&mut env, "iico_ctrl", Rel::empty(n));
-    let ww_loc = rel(&|i, j| {
-        i != j && e[i].kind == Kind::Write && e[j].kind == Kind::Write && e[i].loc == e[j].loc
-    });
     Builtins {
         env,
         universe,

@@ -34,6 +34,26 @@ pub enum BinOp {
     Xor,
     And,
     Or,
+    Shl,
+    Shr,
+    Mul,
+    /// Comparisons give 1 or 0.
+    Eq,
+    Ne,
+    Lt,
+    Ge,
+    Ltu,
+    Geu,
+    Gt,
+    Le,
+}
+
+/// A branch or store condition: `a op b` with a comparison operator.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cond {
+    pub op: BinOp,
+    pub a: Src,
+    pub b: Src,
 }
 
 /// One step of an instruction's semantics.
@@ -44,10 +64,34 @@ pub enum Op {
         addr: Addr,
         tags: Vec<String>,
     },
+    /// A store, made only when `when` holds (compare-and-swap). The events of one
+    /// instruction form herd's same-instance groups, so an RMW is a load and a store.
     Store {
         addr: Addr,
         src: Src,
         tags: Vec<String>,
+        when: Option<Cond>,
+    },
+    /// A store-conditional: the solver chooses success; `status` gets `ok` or `fail`.
+    StoreCond {
+        addr: Addr,
+        src: Src,
+        tags: Vec<String>,
+        status: Option<Reg>,
+        ok: i64,
+        fail: i64,
+    },
+    /// A forward branch to a label, conditional or not.
+    Branch {
+        cond: Option<Cond>,
+        target: String,
+    },
+    /// `dst = cond ? a : b`.
+    Select {
+        dst: Reg,
+        cond: Cond,
+        a: Src,
+        b: Src,
     },
     /// A fence event belonging to the given sets (herd's names: `MFENCE`, `Fence.rw.rw`).
     Fence {

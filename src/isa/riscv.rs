@@ -1,4 +1,4 @@
-//! RISC-V (RV32/RV64 integer), as in herd's `RISCV` tests.
+//! RISC-V (RV32/RV64 integer, A extension), as in herd's `RISCV` tests.
 
 use super::*;
 
@@ -23,15 +23,19 @@ fn reg(s: &str) -> Option<Reg> {
     (n < 32).then(|| format!("x{n}"))
 }
 
-fn reg_or_err(s: &str) -> Result<Reg, InstrError> {
+fn r(s: &str) -> Result<Reg, InstrError> {
     reg(s).ok_or_else(|| InstrError::new(format!("expected a register, found '{s}'")))
 }
 
-fn imm_or_err(s: &str) -> Result<i64, InstrError> {
+fn rs(s: &str) -> Result<Src, InstrError> {
+    r(s).map(Src::Reg)
+}
+
+fn imm(s: &str) -> Result<i64, InstrError> {
     parse_imm(s).ok_or_else(|| InstrError::new(format!("expected an immediate, found '{s}'")))
 }
 
-/// `off(reg)`.
+/// `off(reg)` or `(reg)`.
 fn mem(s: &str) -> Result<Addr, InstrError> {
     let s = s.trim();
     let open = s
@@ -40,12 +44,8 @@ fn mem(s: &str) -> Result<Addr, InstrError> {
     let close = s
         .rfind(')')
         .ok_or_else(|| InstrError::new(format!("expected `)` in '{s}'")))?;
-    let off = if open == 0 {
-        0
-    } else {
-        imm_or_err(&s[..open])?
-    };
-    Ok(Addr::Reg(reg_or_err(&s[open + 1..close])?, off))
+    let off = if open == 0 { 0 } else { imm(&s[..open])? };
+    Ok(Addr::Reg(r(&s[open + 1..close])?, off))
 }
 
 fn fence_set(s: &str) -> Option<&'static str> {
@@ -55,6 +55,33 @@ fn fence_set(s: &str) -> Option<&'static str> {
         "rw" => Some("rw"),
         _ => None,
     }
+}
+
+/// The ordering annotation of `.aq`, `.rl` and `.aq.rl`/`.aqrl` suffixes.
+fn annotation(suffixes: &[&str]) -> Vec<String> {
+    let aq = suffixes.contains(&"aq") || suffixes.contains(&"aqrl");
+    let rl = suffixes.contains(&"rl") || suffixes.contains(&"aqrl");
+    match (aq, rl) {
+        (true, true) => vec!["AcqRel".into()],
+        (true, false) => vec!["Acq".into()],
+        (false, true) => vec!["Rel".into()],
+        _ => vec![],
+    }
+}
+
+fn cond(op: BinOp, a: &str, b: &str) -> Result<Cond, InstrError> {
+    Ok(Cond {
+        op,
+        a: rs(a)?,
+        b: rs(b)?,
+    })
+}
+
+fn branch(c: Cond, target: &str) -> Vec<Op> {
+    vec![Op::Branch {
+        cond: Some(c),
+        target: target.trim().to_string(),
+    }]
 }
 
 impl Isa for RiscV {
@@ -99,55 +126,180 @@ impl Isa for RiscV {
     fn parse(&self, text: &str) -> Result<Vec<Op>, InstrError> {
         let (m, ops) = split_operands(text);
         let bad = || InstrError::unsupported(text);
-        let binop = |op: BinOp, d: &str, a: &str, b: Src| -> Result<Vec<Op>, InstrError> {
+        let parts: Vec<&str> = m.split('.').collect();
+        let base = parts[0];
+        let sfx = &parts[1..];
+        let bin = |op: BinOp, d: &str, a: &str, b: Src| -> Result<Vec<Op>, InstrError> {
             Ok(vec![Op::Bin {
-                dst: reg_or_err(d)?,
+                dst: r(d)?,
                 op,
-                a: Src::Reg(reg_or_err(a)?),
+                a: rs(a)?,
                 b,
             }])
         };
-        match (m.as_str(), ops.as_slice()) {
-            ("lw" | "ld" | "lb" | "lh" | "lwu" | "lbu" | "lhu", [d, a]) => Ok(vec![Op::Load {
-                dst: reg_or_err(d)?,
+        let z = || "x0".to_string();
+        match (base, ops.as_slice()) {
+            ("lb" | "lh" | "lw" | "ld" | "lbu" | "lhu" | "lwu", [d, a]) => Ok(vec![Op::Load {
+                dst: r(d)?,
                 addr: mem(a)?,
-                tags: vec![],
+                tags: annotation(sfx),
             }]),
-            ("sw" | "sd" | "sb" | "sh", [s, a]) => Ok(vec![Op::Store {
+            ("sb" | "sh" | "sw" | "sd", [s, a]) => Ok(vec![Op::Store {
                 addr: mem(a)?,
-                src: Src::Reg(reg_or_err(s)?),
-                tags: vec![],
+                src: rs(s)?,
+                tags: annotation(sfx),
+                when: None,
             }]),
+            ("lr", [d, a]) => {
+                let mut tags = annotation(&sfx[1.min(sfx.len())..]);
+                tags.push("EX".into());
+                Ok(vec![Op::Load {
+                    dst: r(d)?,
+                    addr: mem(a)?,
+                    tags,
+                }])
+            }
+            ("sc", [d, s, a]) => {
+                let mut tags = annotation(&sfx[1.min(sfx.len())..]);
+                tags.push("EX".into());
+                Ok(vec![Op::StoreCond {
+                    addr: mem(a)?,
+                    src: rs(s)?,
+                    tags,
+                    status: Some(r(d)?),
+                    ok: 0,
+                    fail: 1,
+                }])
+            }
+            (amo, [d, s, a]) if amo.starts_with("amo") => {
+                let mut tags = annotation(&sfx[1.min(sfx.len())..]);
+                tags.push("X".into());
+                let addr = mem(a)?;
+                let old = "%old".to_string();
+                let new = "%new".to_string();
+                let src = rs(s)?;
+                let compute = match &amo[3..] {
+                    "swap" => Op::Mov {
+                        dst: new.clone(),
+                        src: src.clone(),
+                    },
+                    "add" => Op::Bin {
+                        dst: new.clone(),
+                        op: BinOp::Add,
+                        a: Src::Reg(old.clone()),
+                        b: src.clone(),
+                    },
+                    "and" => Op::Bin {
+                        dst: new.clone(),
+                        op: BinOp::And,
+                        a: Src::Reg(old.clone()),
+                        b: src.clone(),
+                    },
+                    "or" => Op::Bin {
+                        dst: new.clone(),
+                        op: BinOp::Or,
+                        a: Src::Reg(old.clone()),
+                        b: src.clone(),
+                    },
+                    "xor" => Op::Bin {
+                        dst: new.clone(),
+                        op: BinOp::Xor,
+                        a: Src::Reg(old.clone()),
+                        b: src.clone(),
+                    },
+                    k @ ("max" | "min" | "maxu" | "minu") => {
+                        let op = match k {
+                            "max" => BinOp::Gt,
+                            "min" => BinOp::Lt,
+                            "maxu" => BinOp::Geu,
+                            _ => BinOp::Ltu,
+                        };
+                        Op::Select {
+                            dst: new.clone(),
+                            cond: Cond {
+                                op,
+                                a: Src::Reg(old.clone()),
+                                b: src.clone(),
+                            },
+                            a: Src::Reg(old.clone()),
+                            b: src.clone(),
+                        }
+                    }
+                    _ => return Err(bad()),
+                };
+                Ok(vec![
+                    Op::Load {
+                        dst: old.clone(),
+                        addr: addr.clone(),
+                        tags: tags.clone(),
+                    },
+                    compute,
+                    Op::Store {
+                        addr,
+                        src: Src::Reg(new),
+                        tags,
+                        when: None,
+                    },
+                    Op::Mov {
+                        dst: r(d)?,
+                        src: Src::Reg(old),
+                    },
+                ])
+            }
             ("li", [d, i]) => Ok(vec![Op::Mov {
-                dst: reg_or_err(d)?,
-                src: Src::Imm(imm_or_err(i)?),
+                dst: r(d)?,
+                src: Src::Imm(imm(i)?),
             }]),
-            ("mv", [d, s]) => Ok(vec![Op::Mov {
-                dst: reg_or_err(d)?,
-                src: Src::Reg(reg_or_err(s)?),
+            ("lui", [d, i]) => Ok(vec![Op::Mov {
+                dst: r(d)?,
+                src: Src::Imm(imm(i)? << 12),
             }]),
-            ("ori", [d, a, i]) => binop(BinOp::Or, d, a, Src::Imm(imm_or_err(i)?)),
-            ("addi" | "addiw", [d, a, i]) => binop(BinOp::Add, d, a, Src::Imm(imm_or_err(i)?)),
-            ("xori", [d, a, i]) => binop(BinOp::Xor, d, a, Src::Imm(imm_or_err(i)?)),
-            ("andi", [d, a, i]) => binop(BinOp::And, d, a, Src::Imm(imm_or_err(i)?)),
-            ("add" | "addw", [d, a, b]) => binop(BinOp::Add, d, a, Src::Reg(reg_or_err(b)?)),
-            ("sub" | "subw", [d, a, b]) => binop(BinOp::Sub, d, a, Src::Reg(reg_or_err(b)?)),
-            ("xor", [d, a, b]) => binop(BinOp::Xor, d, a, Src::Reg(reg_or_err(b)?)),
-            ("and", [d, a, b]) => binop(BinOp::And, d, a, Src::Reg(reg_or_err(b)?)),
-            ("or", [d, a, b]) => binop(BinOp::Or, d, a, Src::Reg(reg_or_err(b)?)),
-            ("fence", []) => Ok(vec![Op::Fence {
+            ("mv" | "sext" | "zext", [d, s]) => Ok(vec![Op::Mov {
+                dst: r(d)?,
+                src: rs(s)?,
+            }]),
+            ("nop", []) => Ok(vec![]),
+            ("ori", [d, a, i]) => bin(BinOp::Or, d, a, Src::Imm(imm(i)?)),
+            ("addi" | "addiw", [d, a, i]) => bin(BinOp::Add, d, a, Src::Imm(imm(i)?)),
+            ("xori", [d, a, i]) => bin(BinOp::Xor, d, a, Src::Imm(imm(i)?)),
+            ("andi", [d, a, i]) => bin(BinOp::And, d, a, Src::Imm(imm(i)?)),
+            ("slli" | "slliw", [d, a, i]) => bin(BinOp::Shl, d, a, Src::Imm(imm(i)?)),
+            ("srli" | "srliw", [d, a, i]) => bin(BinOp::Shr, d, a, Src::Imm(imm(i)?)),
+            ("add" | "addw", [d, a, b]) => bin(BinOp::Add, d, a, rs(b)?),
+            ("sub" | "subw", [d, a, b]) => bin(BinOp::Sub, d, a, rs(b)?),
+            ("xor", [d, a, b]) => bin(BinOp::Xor, d, a, rs(b)?),
+            ("and", [d, a, b]) => bin(BinOp::And, d, a, rs(b)?),
+            ("or", [d, a, b]) => bin(BinOp::Or, d, a, rs(b)?),
+            ("sll" | "sllw", [d, a, b]) => bin(BinOp::Shl, d, a, rs(b)?),
+            ("srl" | "srlw", [d, a, b]) => bin(BinOp::Shr, d, a, rs(b)?),
+            ("mul" | "mulw", [d, a, b]) => bin(BinOp::Mul, d, a, rs(b)?),
+            ("slt", [d, a, b]) => bin(BinOp::Lt, d, a, rs(b)?),
+            ("sltu", [d, a, b]) => bin(BinOp::Ltu, d, a, rs(b)?),
+            ("beq", [a, b, l]) => Ok(branch(cond(BinOp::Eq, a, b)?, l)),
+            ("bne", [a, b, l]) => Ok(branch(cond(BinOp::Ne, a, b)?, l)),
+            ("blt", [a, b, l]) => Ok(branch(cond(BinOp::Lt, a, b)?, l)),
+            ("bge", [a, b, l]) => Ok(branch(cond(BinOp::Ge, a, b)?, l)),
+            ("bltu", [a, b, l]) => Ok(branch(cond(BinOp::Ltu, a, b)?, l)),
+            ("bgeu", [a, b, l]) => Ok(branch(cond(BinOp::Geu, a, b)?, l)),
+            ("beqz", [a, l]) => Ok(branch(cond(BinOp::Eq, a, &z())?, l)),
+            ("bnez", [a, l]) => Ok(branch(cond(BinOp::Ne, a, &z())?, l)),
+            ("j", [l]) => Ok(vec![Op::Branch {
+                cond: None,
+                target: l.trim().to_string(),
+            }]),
+            ("fence", []) if sfx.is_empty() => Ok(vec![Op::Fence {
                 tags: vec!["Fence.rw.rw".into()],
             }]),
-            ("fence", [p, s]) => {
+            ("fence", [p, s]) if sfx.is_empty() => {
                 let (p, s) = (fence_set(p).ok_or_else(bad)?, fence_set(s).ok_or_else(bad)?);
                 Ok(vec![Op::Fence {
                     tags: vec![format!("Fence.{p}.{s}")],
                 }])
             }
-            ("fence.tso", []) => Ok(vec![Op::Fence {
+            ("fence", []) if sfx == ["tso"] => Ok(vec![Op::Fence {
                 tags: vec!["Fence.tso".into()],
             }]),
-            ("fence.i", []) => Ok(vec![Op::Fence {
+            ("fence", []) if sfx == ["i"] => Ok(vec![Op::Fence {
                 tags: vec!["Fence.i".into()],
             }]),
             _ => Err(bad()),

@@ -58,6 +58,7 @@ impl Isa for X86 {
                         addr: a,
                         src: s,
                         tags: vec![],
+                        when: None,
                     }])
                 } else if let Some(r) = reg(d) {
                     if let Some(a) = mem(s) {

@@ -39,6 +39,11 @@ fn blank_comments(text: &str) -> String {
         }
         i += 1;
     }
+    // herd's splitter reads the header region line by line, so an unterminated comment
+    // there is harmless text: leave it for the metadata skipper rather than eating the file.
+    if depth > 0 {
+        return text.to_string();
+    }
     // Blanking whole bytes keeps UTF-8 valid: every byte of a multi-byte character inside a
     // comment becomes a space, and characters outside comments are untouched.
     String::from_utf8(out).unwrap_or_else(|_| text.to_string())

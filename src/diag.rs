@@ -24,24 +24,12 @@ impl Diag {
     /// Locates `pos` in `text`. Columns count characters, not bytes.
     pub fn at(file: &str, text: &str, pos: Pos, message: impl Into<String>) -> Diag {
         let (line, col) = line_col(text, pos.0);
-        Diag {
-            file: file.to_string(),
-            line,
-            col,
-            message: message.into(),
-            context: Vec::new(),
-        }
+        Diag { file: file.to_string(), line, col, message: message.into(), context: Vec::new() }
     }
 
     /// A diagnostic about a whole file (I/O errors, limits).
     pub fn file(file: &str, message: impl Into<String>) -> Diag {
-        Diag {
-            file: file.to_string(),
-            line: 1,
-            col: 1,
-            message: message.into(),
-            context: Vec::new(),
-        }
+        Diag { file: file.to_string(), line: 1, col: 1, message: message.into(), context: Vec::new() }
     }
 
     pub fn included_from(mut self, site: String) -> Diag {
@@ -70,11 +58,7 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
 
 impl fmt::Display for Diag {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "{}:{}:{}: error: {}",
-            self.file, self.line, self.col, self.message
-        )?;
+        write!(f, "{}:{}:{}: error: {}", self.file, self.line, self.col, self.message)?;
         for c in &self.context {
             write!(f, "\n  included from {c}")?;
         }

@@ -13,12 +13,8 @@ pub fn collect_inputs(args: &[String]) -> Result<Vec<PathBuf>, Diag> {
     let mut out = Vec::new();
     for a in args {
         if let Some(list) = a.strip_prefix('@') {
-            let text = std::fs::read_to_string(list)
-                .map_err(|e| Diag::file(list, format!("cannot read list: {e}")))?;
-            let base = Path::new(list)
-                .parent()
-                .unwrap_or(Path::new(""))
-                .to_path_buf();
+            let text = std::fs::read_to_string(list).map_err(|e| Diag::file(list, format!("cannot read list: {e}")))?;
+            let base = Path::new(list).parent().unwrap_or(Path::new("")).to_path_buf();
             for line in text.lines() {
                 let l = line.trim();
                 if l.is_empty() || l.starts_with('#') {
@@ -80,9 +76,5 @@ pub fn check_file(path: &Path, prog: &Program, opts: &Options) -> FileResult {
             parse_test(&name, &text).and_then(|t| query::run(t, &name, &text, prog, opts))
         }
     };
-    FileResult {
-        path: path.to_path_buf(),
-        outcome,
-        seconds: start.elapsed().as_secs_f64(),
-    }
+    FileResult { path: path.to_path_buf(), outcome, seconds: start.elapsed().as_secs_f64() }
 }

@@ -74,6 +74,9 @@ pub struct Events {
     pub addr: BTreeSet<(Eid, Eid)>,
     pub data: BTreeSet<(Eid, Eid)>,
     pub ctrl: BTreeSet<(Eid, Eid)>,
+    /// Intra-instruction order from a read to a write (herd's iico): the write's value,
+    /// address or condition depends on the read, or the ISA sequences its atomics.
+    pub iico: BTreeSet<(Eid, Eid)>,
     /// Set names the ISA may use; models see unused ones as empty.
     pub known_sets: Vec<String>,
     /// Number of [`VExpr::Choice`] variables.
@@ -106,12 +109,7 @@ impl Events {
     /// Builds `a op b`, folding constants and the `xor r,r` / `sub r,r` idioms to zero (the
     /// dependency is tracked separately, as herd does).
     pub fn bin(&mut self, op: BinOp, a: ValId, b: ValId) -> ValId {
-        if a == b
-            && matches!(
-                op,
-                BinOp::Xor | BinOp::Sub | BinOp::Ne | BinOp::Lt | BinOp::Gt | BinOp::Ltu
-            )
-        {
+        if a == b && matches!(op, BinOp::Xor | BinOp::Sub | BinOp::Ne | BinOp::Lt | BinOp::Gt | BinOp::Ltu) {
             return self.constant(Value::Int(0));
         }
         if a == b && matches!(op, BinOp::Eq | BinOp::Ge | BinOp::Le | BinOp::Geu) {
@@ -273,9 +271,7 @@ fn split_label(s: &str) -> (Option<&str>, &str, usize) {
     if let Some(k) = s.find(':') {
         let lab = s[..k].trim();
         if !lab.is_empty()
-            && lab
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+            && lab.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
             && !lab.chars().all(|c| c.is_ascii_digit())
         {
             let rest = &s[k + 1..];
@@ -308,14 +304,8 @@ fn merge(ev: &mut Events, a: PathState, b: PathState) -> PathState {
     let mut regs = HashMap::new();
     let names: BTreeSet<Reg> = a.regs.keys().chain(b.regs.keys()).cloned().collect();
     for r in names {
-        let ca = a.regs.get(&r).cloned().unwrap_or(Content {
-            val: zero,
-            deps: BTreeSet::new(),
-        });
-        let cb = b.regs.get(&r).cloned().unwrap_or(Content {
-            val: zero,
-            deps: BTreeSet::new(),
-        });
+        let ca = a.regs.get(&r).cloned().unwrap_or(Content { val: zero, deps: BTreeSet::new() });
+        let cb = b.regs.get(&r).cloned().unwrap_or(Content { val: zero, deps: BTreeSet::new() });
         let val = ev.ite(a.guard, ca.val, cb.val);
         let deps = ca.deps.union(&cb.deps).copied().collect();
         regs.insert(r, Content { val, deps });
@@ -334,24 +324,12 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
             let pos = Pos(cell.pos.0 + skip);
             if text.is_empty() {
                 if let Some(l) = label {
-                    instrs.push(Instr {
-                        label: Some(l.to_string()),
-                        ops: Vec::new(),
-                        text: String::new(),
-                        pos,
-                    });
+                    instrs.push(Instr { label: Some(l.to_string()), ops: Vec::new(), text: String::new(), pos });
                 }
                 continue;
             }
-            let ops = isa
-                .parse(text)
-                .map_err(|e| src.err(Pos(pos.0 + e.offset), e.message))?;
-            instrs.push(Instr {
-                label: label.map(str::to_string),
-                ops,
-                text: text.to_string(),
-                pos,
-            });
+            let ops = isa.parse(text).map_err(|e| src.err(Pos(pos.0 + e.offset), e.message))?;
+            instrs.push(Instr { label: label.map(str::to_string), ops, text: text.to_string(), pos });
         }
         code.push(instrs);
     }
@@ -368,25 +346,13 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
     for instrs in &code {
         for ins in instrs {
             for op in &ins.ops {
-                if let Op::Load {
-                    addr: Addr::Sym(x), ..
-                }
-                | Op::Store {
-                    addr: Addr::Sym(x), ..
-                }
-                | Op::StoreCond {
-                    addr: Addr::Sym(x), ..
-                } = op
+                if let Op::Load { addr: Addr::Sym(x), .. }
+                | Op::Store { addr: Addr::Sym(x), .. }
+                | Op::StoreCond { addr: Addr::Sym(x), .. } = op
                 {
                     names.insert(x.clone());
                 }
-                if let Op::Store {
-                    src: Src::Addr(x), ..
-                }
-                | Op::Mov {
-                    src: Src::Addr(x), ..
-                } = op
-                {
+                if let Op::Store { src: Src::Addr(x), .. } | Op::Mov { src: Src::Addr(x), .. } = op {
                     names.insert(x.clone());
                 }
             }
@@ -418,6 +384,7 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
         addr: BTreeSet::new(),
         data: BTreeSet::new(),
         ctrl: BTreeSet::new(),
+        iico: BTreeSet::new(),
         known_sets: isa.known_sets().iter().map(|s| s.to_string()).collect(),
         choices: 0,
     };
@@ -429,9 +396,7 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
         let mut v = Value::Int(0);
         for it in &test.init {
             if it.loc == Loc::Mem(ev.locs[l].clone()) {
-                v = ev
-                    .value_of(&it.value)
-                    .ok_or_else(|| src.err(it.pos, "unknown location in initial value"))?;
+                v = ev.value_of(&it.value).ok_or_else(|| src.err(it.pos, "unknown location in initial value"))?;
             }
         }
         let val = ev.constant(v);
@@ -454,17 +419,9 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
             if let Loc::Reg(t, r) = &it.loc
                 && *t == th.id
             {
-                let v = ev
-                    .value_of(&it.value)
-                    .ok_or_else(|| src.err(it.pos, "unknown location in initial value"))?;
+                let v = ev.value_of(&it.value).ok_or_else(|| src.err(it.pos, "unknown location in initial value"))?;
                 let val = ev.constant(v);
-                regs.insert(
-                    r.clone(),
-                    Content {
-                        val,
-                        deps: BTreeSet::new(),
-                    },
-                );
+                regs.insert(r.clone(), Content { val, deps: BTreeSet::new() });
             }
         }
         let mut cur = PathState { guard: one, regs };
@@ -485,47 +442,28 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                 }
             }
             let text = &ins.text;
-            let read_src =
-                |regs: &HashMap<Reg, Content>, ev: &mut Events, s: &Src| -> Result<Content, Diag> {
-                    Ok(match s {
-                        Src::Reg(r) if Some(r.as_str()) == zero => Content {
-                            val: zero_val,
-                            deps: BTreeSet::new(),
-                        },
-                        Src::Reg(r) => regs.get(r).cloned().unwrap_or(Content {
-                            val: zero_val,
-                            deps: BTreeSet::new(),
-                        }),
-                        Src::Imm(i) => Content {
-                            val: ev.constant(Value::Int(*i)),
-                            deps: BTreeSet::new(),
-                        },
-                        Src::Addr(x) => {
-                            let l = ev
-                                .loc_index(x)
-                                .ok_or_else(|| src.err(pos, format!("unknown location '{x}'")))?;
-                            Content {
-                                val: ev.constant(Value::Addr(l)),
-                                deps: BTreeSet::new(),
-                            }
-                        }
-                    })
-                };
+            let read_src = |regs: &HashMap<Reg, Content>, ev: &mut Events, s: &Src| -> Result<Content, Diag> {
+                Ok(match s {
+                    Src::Reg(r) if Some(r.as_str()) == zero => Content { val: zero_val, deps: BTreeSet::new() },
+                    Src::Reg(r) => regs.get(r).cloned().unwrap_or(Content { val: zero_val, deps: BTreeSet::new() }),
+                    Src::Imm(i) => Content { val: ev.constant(Value::Int(*i)), deps: BTreeSet::new() },
+                    Src::Addr(x) => {
+                        let l = ev.loc_index(x).ok_or_else(|| src.err(pos, format!("unknown location '{x}'")))?;
+                        Content { val: ev.constant(Value::Addr(l)), deps: BTreeSet::new() }
+                    }
+                })
+            };
             let resolve = |regs: &HashMap<Reg, Content>,
                            ev: &mut Events,
                            a: &Addr|
              -> Result<(usize, BTreeSet<Eid>), Diag> {
                 match a {
                     Addr::Sym(x) => Ok((
-                        ev.loc_index(x)
-                            .ok_or_else(|| src.err(pos, format!("unknown location '{x}'")))?,
+                        ev.loc_index(x).ok_or_else(|| src.err(pos, format!("unknown location '{x}'")))?,
                         BTreeSet::new(),
                     )),
                     Addr::Reg(r, off) => {
-                        let c = regs.get(r).cloned().unwrap_or(Content {
-                            val: zero_val,
-                            deps: BTreeSet::new(),
-                        });
+                        let c = regs.get(r).cloned().unwrap_or(Content { val: zero_val, deps: BTreeSet::new() });
                         let v = if *off == 0 {
                             c.val
                         } else {
@@ -545,25 +483,23 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                     regs.insert(r.clone(), c);
                 }
             };
-            let cond_val = |regs: &HashMap<Reg, Content>,
-                            ev: &mut Events,
-                            c: &crate::isa::Cond|
-             -> Result<Content, Diag> {
-                let a = read_src(regs, ev, &c.a)?;
-                let b = read_src(regs, ev, &c.b)?;
-                let val = ev.bin(c.op, a.val, b.val);
-                Ok(Content {
-                    val,
-                    deps: a.deps.union(&b.deps).copied().collect(),
-                })
-            };
+            let cond_val =
+                |regs: &HashMap<Reg, Content>, ev: &mut Events, c: &crate::isa::Cond| -> Result<Content, Diag> {
+                    let a = read_src(regs, ev, &c.a)?;
+                    let b = read_src(regs, ev, &c.b)?;
+                    let val = ev.bin(c.op, a.val, b.val);
+                    Ok(Content { val, deps: a.deps.union(&b.deps).copied().collect() })
+                };
             // Dependencies inside one instruction are herd's iico, not addr/data/ctrl.
             let first_of_instr = ev.events.len();
-            let outside = |deps: &BTreeSet<Eid>| -> Vec<Eid> {
-                deps.iter()
-                    .copied()
-                    .filter(|&d| d < first_of_instr)
-                    .collect()
+            let outside =
+                |deps: &BTreeSet<Eid>| -> Vec<Eid> { deps.iter().copied().filter(|&d| d < first_of_instr).collect() };
+            let sequential = isa.rmw_sequential();
+            let iico = |ev: &mut Events, deps: &BTreeSet<Eid>, w: Eid| {
+                let reads: Vec<Eid> = (first_of_instr..w)
+                    .filter(|&r| ev.events[r].kind == Kind::Read && (sequential || deps.contains(&r)))
+                    .collect();
+                ev.iico.extend(reads.into_iter().map(|r| (r, w)));
             };
             let push = |ev: &mut Events, e: Event, ctrl_src: &BTreeSet<Eid>| -> Eid {
                 let id = ev.events.len();
@@ -593,30 +529,20 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                             &ctrl_src,
                         );
                         ev.addr.extend(outside(&adeps).into_iter().map(|d| (d, id)));
-                        set_reg(
-                            &mut cur.regs,
-                            dst,
-                            Content {
-                                val,
-                                deps: BTreeSet::from([id]),
-                            },
-                        );
+                        set_reg(&mut cur.regs, dst, Content { val, deps: BTreeSet::from([id]) });
                         if tags.iter().any(|t| t == "EX") {
                             reservation = Some(l);
                         }
                     }
-                    Op::Store {
-                        addr,
-                        src: s,
-                        tags,
-                        when,
-                    } => {
+                    Op::Store { addr, src: s, tags, when } => {
                         let (l, adeps) = resolve(&cur.regs, &mut ev, addr)?;
                         let c = read_src(&cur.regs, &mut ev, s)?;
+                        let mut inner: BTreeSet<Eid> = c.deps.union(&adeps).copied().collect();
                         let g = match when {
                             None => guard,
                             Some(w) => {
                                 let cv = cond_val(&cur.regs, &mut ev, w)?;
+                                inner.extend(cv.deps.iter().copied());
                                 ev.and(guard, cv.val)
                             }
                         };
@@ -638,17 +564,10 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                             &ctrl_src,
                         );
                         ev.addr.extend(outside(&adeps).into_iter().map(|d| (d, id)));
-                        ev.data
-                            .extend(outside(&c.deps).into_iter().map(|d| (d, id)));
+                        ev.data.extend(outside(&c.deps).into_iter().map(|d| (d, id)));
+                        iico(&mut ev, &inner, id);
                     }
-                    Op::StoreCond {
-                        addr,
-                        src: s,
-                        tags,
-                        status,
-                        ok,
-                        fail,
-                    } => {
+                    Op::StoreCond { addr, src: s, tags, status, ok, fail } => {
                         let (l, adeps) = resolve(&cur.regs, &mut ev, addr)?;
                         let c = read_src(&cur.regs, &mut ev, s)?;
                         let choice = if reservation.take() == Some(l) {
@@ -663,14 +582,7 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                             let okv = ev.constant(Value::Int(*ok));
                             let failv = ev.constant(Value::Int(*fail));
                             let val = ev.ite(choice, okv, failv);
-                            set_reg(
-                                &mut cur.regs,
-                                st,
-                                Content {
-                                    val,
-                                    deps: BTreeSet::new(),
-                                },
-                            );
+                            set_reg(&mut cur.regs, st, Content { val, deps: BTreeSet::new() });
                         }
                         if ev.is_const(g, 0) {
                             continue;
@@ -690,8 +602,7 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                             &ctrl_src,
                         );
                         ev.addr.extend(outside(&adeps).into_iter().map(|d| (d, id)));
-                        ev.data
-                            .extend(outside(&c.deps).into_iter().map(|d| (d, id)));
+                        ev.data.extend(outside(&c.deps).into_iter().map(|d| (d, id)));
                     }
                     Op::Fence { tags } => {
                         push(
@@ -725,23 +636,13 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                         let ca = read_src(&cur.regs, &mut ev, a)?;
                         let cb = read_src(&cur.regs, &mut ev, b)?;
                         let val = ev.ite(c.val, ca.val, cb.val);
-                        let deps = c
-                            .deps
-                            .iter()
-                            .chain(&ca.deps)
-                            .chain(&cb.deps)
-                            .copied()
-                            .collect();
+                        let deps = c.deps.iter().chain(&ca.deps).chain(&cb.deps).copied().collect();
                         set_reg(&mut cur.regs, dst, Content { val, deps });
                     }
                     Op::Branch { cond, target } => {
-                        let later = labels[instr_idx + 1..]
-                            .iter()
-                            .any(|l| l.as_deref() == Some(target.as_str()));
+                        let later = labels[instr_idx + 1..].iter().any(|l| l.as_deref() == Some(target.as_str()));
                         if !later {
-                            let backward = labels[..=instr_idx]
-                                .iter()
-                                .any(|l| l.as_deref() == Some(target.as_str()));
+                            let backward = labels[..=instr_idx].iter().any(|l| l.as_deref() == Some(target.as_str()));
                             return Err(src.err(
                                 pos,
                                 if backward {
@@ -775,10 +676,10 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                                 let taken = ev.and(guard, cv.val);
                                 let nc = ev.not(cv.val);
                                 let fall = ev.and(guard, nc);
-                                pending.entry(target.clone()).or_default().push(PathState {
-                                    guard: taken,
-                                    regs: cur.regs.clone(),
-                                });
+                                pending
+                                    .entry(target.clone())
+                                    .or_default()
+                                    .push(PathState { guard: taken, regs: cur.regs.clone() });
                                 cur.guard = fall;
                                 ctrl_src.extend(outside(&cv.deps));
                             }

@@ -24,13 +24,7 @@ pub fn normalise_state(line: &str) -> String {
         .split(';')
         .map(str::trim)
         .filter(|s| !s.is_empty())
-        .map(|s| {
-            if let Some(rest) = s.strip_prefix('[') {
-                rest.replacen(']', "", 1)
-            } else {
-                s.to_string()
-            }
-        })
+        .map(|s| if let Some(rest) = s.strip_prefix('[') { rest.replacen(']', "", 1) } else { s.to_string() })
         .collect();
     items.sort();
     items.join(";")
@@ -45,11 +39,8 @@ pub fn parse_tsv(text: &str) -> Vec<Expected> {
         if c.len() < 7 {
             continue;
         }
-        let mut states: Vec<String> = if c[6].is_empty() {
-            Vec::new()
-        } else {
-            c[6].split(" | ").map(normalise_state).collect()
-        };
+        let mut states: Vec<String> =
+            if c[6].is_empty() { Vec::new() } else { c[6].split(" | ").map(normalise_state).collect() };
         states.sort();
         out.push(Expected {
             path: c[0].to_string(),
@@ -80,25 +71,14 @@ pub fn compare(o: &Outcome, e: &Expected) -> Vec<String> {
     if let Some(w) = e.witnesses {
         let mine = o.witnesses();
         if mine != w {
-            d.push(format!(
-                "witnesses {} {} (expected {} {})",
-                mine.0, mine.1, w.0, w.1
-            ));
+            d.push(format!("witnesses {} {} (expected {} {})", mine.0, mine.1, w.0, w.1));
         }
     }
     if let Some(st) = &e.states {
-        let mut mine: Vec<String> = o
-            .states
-            .iter()
-            .map(|s| normalise_state(&state_line(s)))
-            .collect();
+        let mut mine: Vec<String> = o.states.iter().map(|s| normalise_state(&state_line(s))).collect();
         mine.sort();
         if &mine != st {
-            d.push(format!(
-                "states [{}] (expected [{}])",
-                mine.join(" | "),
-                st.join(" | ")
-            ));
+            d.push(format!("states [{}] (expected [{}])", mine.join(" | "), st.join(" | ")));
         }
     }
     d

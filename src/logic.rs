@@ -62,10 +62,7 @@ impl Logic {
         if c.contains(&B::T) {
             return;
         }
-        let lits: Vec<Lit> = c
-            .iter()
-            .filter_map(|b| if let B::L(l) = b { Some(*l) } else { None })
-            .collect();
+        let lits: Vec<Lit> = c.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None }).collect();
         self.cnf.add_clause(&lits);
     }
 

@@ -11,11 +11,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 #[derive(Parser)]
-#[command(
-    name = "litsat",
-    version,
-    about = "Axiomatic memory-model checking by SAT, with herd7's answers"
-)]
+#[command(name = "litsat", version, about = "Axiomatic memory-model checking by SAT, with herd7's answers")]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
@@ -55,11 +51,7 @@ enum Cmd {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {
-        Cmd::Check {
-            model,
-            inputs,
-            jobs,
-        } => check(&model, &inputs, jobs),
+        Cmd::Check { model, inputs, jobs } => check(&model, &inputs, jobs),
     }
 }
 
@@ -78,23 +70,13 @@ fn check(m: &ModelArgs, inputs: &[String], jobs: Option<usize>) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let opts = Options {
-        variants: m.variant.clone(),
-        skipchecks: m.skipchecks.clone(),
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(jobs.unwrap_or(0))
-        .build();
+    let opts = Options { variants: m.variant.clone(), skipchecks: m.skipchecks.clone() };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.unwrap_or(0)).build();
     let Ok(pool) = pool else {
         eprintln!("error: cannot start worker threads");
         return ExitCode::from(2);
     };
-    let results: Vec<_> = pool.install(|| {
-        files
-            .par_iter()
-            .map(|f| check_file(f, &prog, &opts))
-            .collect()
-    });
+    let results: Vec<_> = pool.install(|| files.par_iter().map(|f| check_file(f, &prog, &opts)).collect());
     let mut failed = 0;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -110,9 +92,5 @@ fn check(m: &ModelArgs, inputs: &[String], jobs: Option<usize>) -> ExitCode {
             }
         }
     }
-    if failed > 0 {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }

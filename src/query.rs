@@ -81,10 +81,9 @@ impl Outcome {
 /// Canonicalises register names through the ISA, so `t2` and `x7` are one place.
 fn canonical_loc(isa: &dyn Isa, l: &Loc) -> Result<Loc, String> {
     match l {
-        Loc::Reg(t, r) => isa
-            .canonical_reg(r)
-            .map(|c| Loc::Reg(*t, c))
-            .ok_or_else(|| format!("unknown register '{r}'")),
+        Loc::Reg(t, r) => {
+            isa.canonical_reg(r).map(|c| Loc::Reg(*t, c)).ok_or_else(|| format!("unknown register '{r}'"))
+        }
         m => Ok(m.clone()),
     }
 }
@@ -94,30 +93,15 @@ fn canonical_prop(isa: &dyn Isa, p: &Prop) -> Result<Prop, String> {
         Prop::Eq(l, v) => Prop::Eq(canonical_loc(isa, l)?, v.clone()),
         Prop::EqLoc(a, b) => Prop::EqLoc(canonical_loc(isa, a)?, canonical_loc(isa, b)?),
         Prop::Not(q) => Prop::Not(Box::new(canonical_prop(isa, q)?)),
-        Prop::And(ps) => Prop::And(
-            ps.iter()
-                .map(|q| canonical_prop(isa, q))
-                .collect::<Result<_, _>>()?,
-        ),
-        Prop::Or(ps) => Prop::Or(
-            ps.iter()
-                .map(|q| canonical_prop(isa, q))
-                .collect::<Result<_, _>>()?,
-        ),
-        Prop::Implies(a, b) => Prop::Implies(
-            Box::new(canonical_prop(isa, a)?),
-            Box::new(canonical_prop(isa, b)?),
-        ),
+        Prop::And(ps) => Prop::And(ps.iter().map(|q| canonical_prop(isa, q)).collect::<Result<_, _>>()?),
+        Prop::Or(ps) => Prop::Or(ps.iter().map(|q| canonical_prop(isa, q)).collect::<Result<_, _>>()?),
+        Prop::Implies(a, b) => Prop::Implies(Box::new(canonical_prop(isa, a)?), Box::new(canonical_prop(isa, b)?)),
         p => p.clone(),
     })
 }
 
 /// Parses the test's code for its ISA and canonicalises its places.
-pub fn prepare(
-    mut test: Test,
-    file: &str,
-    text: &str,
-) -> Result<(Test, &'static dyn Isa, Events), Diag> {
+pub fn prepare(mut test: Test, file: &str, text: &str) -> Result<(Test, &'static dyn Isa, Events), Diag> {
     let isa = isa::for_arch(&test.arch)
         .ok_or_else(|| Diag::file(file, format!("unsupported architecture '{}'", test.arch)))?;
     let d = |m: String| Diag::file(file, m);
@@ -125,12 +109,7 @@ pub fn prepare(
     if let Some(f) = &test.filter {
         test.filter = Some(canonical_prop(isa, f).map_err(d)?);
     }
-    test.locations = test
-        .locations
-        .iter()
-        .map(|l| canonical_loc(isa, l))
-        .collect::<Result<_, _>>()
-        .map_err(d)?;
+    test.locations = test.locations.iter().map(|l| canonical_loc(isa, l)).collect::<Result<_, _>>().map_err(d)?;
     for it in &mut test.init {
         it.loc = canonical_loc(isa, &it.loc).map_err(|m| Diag::at(file, text, it.pos, m))?;
     }
@@ -170,22 +149,14 @@ fn place_lits(
             None => vec![(Value::Int(0), B::T)],
         },
         Loc::Mem(m) => {
-            let li = ev
-                .loc_index(m)
-                .ok_or_else(|| text_err(format!("unknown location '{m}'")))?;
+            let li = ev.loc_index(m).ok_or_else(|| text_err(format!("unknown location '{m}'")))?;
             x.final_mem(ev, li, lg)
         }
     })
 }
 
 /// Everything one test's log needs, by enumerating executions with blocking clauses.
-pub fn run(
-    test: Test,
-    file: &str,
-    text: &str,
-    prog: &Program,
-    opts: &Options,
-) -> Result<Outcome, Diag> {
+pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Outcome, Diag> {
     let (test, isa, ev) = prepare(test, file, text)?;
     let mut lg = Logic::new();
     let x = exec::encode(&ev, &mut lg).map_err(|m| Diag::file(file, m))?;
@@ -217,20 +188,9 @@ pub fn run(
 
     let mut solver = Solver::new();
     solver.add_formula(&lg.cnf);
-    let mut out = Outcome {
-        test,
-        states: BTreeSet::new(),
-        pos: 0,
-        neg: 0,
-        flags: BTreeSet::new(),
-        vars,
-        clauses,
-    };
+    let mut out = Outcome { test, states: BTreeSet::new(), pos: 0, neg: 0, flags: BTreeSet::new(), vars, clauses };
     loop {
-        if !solver
-            .solve()
-            .map_err(|e| err(format!("solver error: {e}")))?
-        {
+        if !solver.solve().map_err(|e| err(format!("solver error: {e}")))? {
             break;
         }
         let model = solver.model().unwrap_or_default();
@@ -242,10 +202,7 @@ pub fn run(
         }
         let mut values: BTreeMap<Loc, Val> = BTreeMap::new();
         for (l, lits) in &places {
-            let v = lits
-                .iter()
-                .find(|(_, b)| b.value(&truth))
-                .map(|(v, _)| ev.show_value(*v));
+            let v = lits.iter().find(|(_, b)| b.value(&truth)).map(|(v, _)| ev.show_value(*v));
             if let Some(v) = v {
                 values.insert(l.clone(), v);
             }
@@ -261,12 +218,7 @@ pub fn run(
             let key = StateKey(
                 shown
                     .iter()
-                    .map(|l| {
-                        (
-                            l.clone(),
-                            values.get(l).map(SortVal::from).unwrap_or(SortVal::Int(0)),
-                        )
-                    })
+                    .map(|l| (l.clone(), values.get(l).map(SortVal::from).unwrap_or(SortVal::Int(0))))
                     .collect(),
             );
             out.states.insert(key);
@@ -276,17 +228,8 @@ pub fn run(
                 }
             }
         }
-        let block: Vec<varisat::Lit> = x
-            .primaries
-            .iter()
-            .map(|&p| {
-                if truth[p.var().index()] == p.is_positive() {
-                    !p
-                } else {
-                    p
-                }
-            })
-            .collect();
+        let block: Vec<varisat::Lit> =
+            x.primaries.iter().map(|&p| if truth[p.var().index()] == p.is_positive() { !p } else { p }).collect();
         if block.is_empty() {
             break;
         }

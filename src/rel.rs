@@ -27,12 +27,7 @@ impl Set {
         self.0.is_empty()
     }
     pub fn zip(&self, o: &Set, lg: &mut Logic, f: impl Fn(&mut Logic, B, B) -> B) -> Set {
-        Set(self
-            .0
-            .iter()
-            .zip(&o.0)
-            .map(|(&a, &b)| f(lg, a, b))
-            .collect())
+        Set(self.0.iter().zip(&o.0).map(|(&a, &b)| f(lg, a, b)).collect())
     }
     pub fn union(&self, o: &Set, lg: &mut Logic) -> Set {
         self.zip(o, lg, |lg, a, b| lg.or2(a, b))
@@ -47,10 +42,7 @@ impl Set {
 
 impl Rel {
     pub fn empty(n: usize) -> Rel {
-        Rel {
-            n,
-            m: BTreeMap::new(),
-        }
+        Rel { n, m: BTreeMap::new() }
     }
 
     pub fn get(&self, i: usize, j: usize) -> B {
@@ -101,10 +93,7 @@ impl Rel {
     }
 
     pub fn inverse(&self) -> Rel {
-        Rel {
-            n: self.n,
-            m: self.m.iter().map(|(&(i, j), &b)| ((j, i), b)).collect(),
-        }
+        Rel { n: self.n, m: self.m.iter().map(|(&(i, j), &b)| ((j, i), b)).collect() }
     }
 
     /// Relational composition `self ; o`.
@@ -177,18 +166,11 @@ impl Rel {
     pub fn plus(&self, lg: &mut Logic) -> Rel {
         let mut r = self.clone();
         for k in 0..self.n {
-            let preds: Vec<(usize, B)> =
-                r.m.iter()
-                    .filter(|((_, j), _)| *j == k)
-                    .map(|(&(i, _), &b)| (i, b))
-                    .collect();
+            let preds: Vec<(usize, B)> = r.m.iter().filter(|((_, j), _)| *j == k).map(|(&(i, _), &b)| (i, b)).collect();
             if preds.is_empty() {
                 continue;
             }
-            let succs: Vec<(usize, B)> =
-                r.m.range((k, 0)..(k + 1, 0))
-                    .map(|(&(_, j), &b)| (j, b))
-                    .collect();
+            let succs: Vec<(usize, B)> = r.m.range((k, 0)..(k + 1, 0)).map(|(&(_, j), &b)| (j, b)).collect();
             for &(i, a) in &preds {
                 for &(j, b) in &succs {
                     let ab = lg.and2(a, b);

@@ -41,14 +41,7 @@ pub fn herd_log(o: &Outcome, seconds: f64) -> String {
         let _ = writeln!(s, "Flag {f}");
     }
     let _ = writeln!(s, "Condition {}", t.cond);
-    let _ = writeln!(
-        s,
-        "Observation {} {} {} {}",
-        t.name,
-        o.observation(),
-        o.pos,
-        o.neg
-    );
+    let _ = writeln!(s, "Observation {} {} {} {}", t.name, o.observation(), o.pos, o.neg);
     let _ = writeln!(s, "Time {} {:.2}", t.name, seconds);
     s
 }

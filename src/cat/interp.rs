@@ -55,11 +55,7 @@ struct Node {
 
 impl Env {
     pub fn bind(&self, name: &str, val: V) -> Env {
-        Env(Some(Rc::new(Node {
-            name: name.to_string(),
-            val,
-            next: self.clone(),
-        })))
+        Env(Some(Rc::new(Node { name: name.to_string(), val, next: self.clone() })))
     }
     pub fn get(&self, name: &str) -> Option<&V> {
         let mut cur = &self.0;
@@ -233,9 +229,7 @@ impl<'a> Interp<'a> {
                     return self.eval(env, &arm.body);
                 }
                 (ArmPat::Cons(x, rest), V::Coll(xs)) if !xs.is_empty() => {
-                    let env2 = env
-                        .bind(x, xs[0].clone())
-                        .bind(rest, V::Coll(xs[1..].to_vec()));
+                    let env2 = env.bind(x, xs[0].clone()).bind(rest, V::Coll(xs[1..].to_vec()));
                     return self.eval(&env2, &arm.body);
                 }
                 (ArmPat::EmptySet | ArmPat::Cons(..), V::Set(_) | V::Rel(_)) => {
@@ -258,9 +252,7 @@ impl<'a> Interp<'a> {
                 let va = self.eval(env, a)?;
                 let vb = self.eval(env, b)?;
                 match (c, va, vb) {
-                    (Cond::In(..), V::Tag(t), V::Coll(xs)) => {
-                        xs.iter().any(|x| matches!(x, V::Tag(u) if *u == t))
-                    }
+                    (Cond::In(..), V::Tag(t), V::Coll(xs)) => xs.iter().any(|x| matches!(x, V::Tag(u) if *u == t)),
                     (Cond::Eq(..), V::Tag(t), V::Tag(u)) => t == u,
                     _ => return self.err(pos, "unsupported: condition on event sets or relations"),
                 }
@@ -344,10 +336,7 @@ impl<'a> Interp<'a> {
         }
         let is_set = |v: &V| matches!(v, V::Set(_));
         let is_rel = |v: &V| matches!(v, V::Rel(_));
-        if matches!(op, Op2::Union | Op2::Inter | Op2::Diff)
-            && (is_set(&a) || is_set(&b))
-            && !is_rel(&a)
-            && !is_rel(&b)
+        if matches!(op, Op2::Union | Op2::Inter | Op2::Diff) && (is_set(&a) || is_set(&b)) && !is_rel(&a) && !is_rel(&b)
         {
             let sa = self.as_set(&a, pos)?;
             let sb = self.as_set(&b, pos)?;
@@ -427,14 +416,9 @@ impl<'a> Interp<'a> {
                 }
                 return Ok(e);
             }
-            let symbolic = vals
-                .iter()
-                .any(|v| matches!(v, V::Rel(r) if r.m.values().any(|b| matches!(b, B::L(_)))));
+            let symbolic = vals.iter().any(|v| matches!(v, V::Rel(r) if r.m.values().any(|b| matches!(b, B::L(_)))));
             if symbolic {
-                return self.err(
-                    bs[0].pos,
-                    "unsupported: `let rec` over relations that depend on the execution",
-                );
+                return self.err(bs[0].pos, "unsupported: `let rec` over relations that depend on the execution");
             }
         }
         self.err(bs[0].pos, "`let rec` did not reach a fixpoint")
@@ -468,9 +452,7 @@ impl<'a> Interp<'a> {
                 Ok(env)
             }
             Stmt::Call(name, arg, _as, pos) => {
-                let Some((_, p, body)) =
-                    self.procs.iter().rev().find(|(n, _, _)| n == name).cloned()
-                else {
+                let Some((_, p, body)) = self.procs.iter().rev().find(|(n, _, _)| n == name).cloned() else {
                     return self.err(*pos, format!("unknown procedure '{name}'"));
                 };
                 let a = self.eval(&env, arg)?;
@@ -498,10 +480,7 @@ impl<'a> Interp<'a> {
                     self.stmts(env, b)
                 }
             }
-            Stmt::Enum(name, tags) => Ok(env.bind(
-                name,
-                V::Coll(tags.iter().map(|t| V::Tag(t.clone())).collect()),
-            )),
+            Stmt::Enum(name, tags) => Ok(env.bind(name, V::Coll(tags.iter().map(|t| V::Tag(t.clone())).collect()))),
             Stmt::Unsupported(kw, pos) => self.err(*pos, format!("unsupported construct `{kw}`")),
         }
     }
@@ -527,20 +506,14 @@ impl<'a> Interp<'a> {
             }
             return Ok(env.bind("co", V::Rel(Rc::new(self.co.clone()))));
         }
-        self.err(
-            pos,
-            "unsupported: `with … from …` other than `with co from generate_cos(…)`",
-        )
+        self.err(pos, "unsupported: `with … from …` other than `with co from generate_cos(…)`")
     }
 
     fn check(&mut self, env: &Env, c: &Check) -> R<()> {
         let v = self.eval(env, &c.expr)?;
         let r = self.as_rel(&v, c.pos)?;
         let (l, _) = crate::diag::line_col(self.text(), c.pos.0);
-        let label = c
-            .name
-            .clone()
-            .unwrap_or_else(|| format!("{}:{l}", self.file.trim_start_matches("<bundled>/")));
+        let label = c.name.clone().unwrap_or_else(|| format!("{}:{l}", self.file.trim_start_matches("<bundled>/")));
         let exact = c.flag || c.negated;
         let holds = match c.kind {
             CheckKind::Acyclic if exact => crate::encode::acyclic::exact(self.lg, &r),
@@ -589,13 +562,7 @@ fn bind_rec_closures(env: &Env, recs: &Rc<Vec<Binding>>, file: &str) -> Env {
         };
         e = e.bind(
             &b.name,
-            V::Func(Rc::new(Closure {
-                pat,
-                body,
-                env: env.clone(),
-                recs: Some(recs.clone()),
-                file: file.to_string(),
-            })),
+            V::Func(Rc::new(Closure { pat, body, env: env.clone(), recs: Some(recs.clone()), file: file.to_string() })),
         );
     }
     e
@@ -621,12 +588,7 @@ fn expr_pos(e: &Expr) -> Pos {
 }
 
 /// Runs the model (after the implicit stdlib) on one test, returning its checks.
-pub fn run_model(
-    prog: &Program,
-    lg: &mut Logic,
-    b: Builtins,
-    variants: &[String],
-) -> R<Vec<CheckOut>> {
+pub fn run_model(prog: &Program, lg: &mut Logic, b: Builtins, variants: &[String]) -> R<Vec<CheckOut>> {
     let mut it = Interp {
         prog,
         lg,
@@ -639,10 +601,7 @@ pub fn run_model(
         checks: Vec::new(),
         file: prog.root.clone(),
     };
-    let mut env = b
-        .env
-        .bind("domain", V::Prim(Prim::Domain))
-        .bind("range", V::Prim(Prim::Range));
+    let mut env = b.env.bind("domain", V::Prim(Prim::Domain)).bind("range", V::Prim(Prim::Range));
     if let Some(std) = &prog.stdlib
         && *std != prog.root
     {

@@ -30,8 +30,8 @@ fn ident(i: &str) -> IResult<&str, &str> {
 }
 
 const SYMS: &[&str] = &[
-    "^-1", "||", "++", "->", "&&", "|", ";", "\\", "&", "*", "+", "?", "~", "[", "]", "(", ")",
-    "{", "}", ",", "=", "^", "!", "-",
+    "^-1", "||", "++", "->", "&&", "|", ";", "\\", "&", "*", "+", "?", "~", "[", "]", "(", ")", "{", "}", ",", "=",
+    "^", "!", "-",
 ];
 
 fn sym(i: &str) -> IResult<&str, &'static str> {
@@ -40,10 +40,7 @@ fn sym(i: &str) -> IResult<&str, &'static str> {
             return Ok((r, s));
         }
     }
-    Err(nom::Err::Error(nom::error::Error::new(
-        i,
-        nom::error::ErrorKind::Tag,
-    )))
+    Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Tag)))
 }
 
 fn token(i: &str) -> IResult<&str, Tok> {
@@ -54,17 +51,12 @@ fn token(i: &str) -> IResult<&str, Tok> {
                 char('\''),
                 recognize(pair(
                     satisfy(|c| c.is_ascii_alphabetic() || c == '_'),
-                    take_while(|c: char| {
-                        c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '-'
-                    }),
+                    take_while(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.' || c == '-'),
                 )),
             ),
             |s: &str| Tok::Tag(s.to_string()),
         ),
-        map(
-            delimited(char('"'), take_while(|c| c != '"'), char('"')),
-            |s: &str| Tok::Str(s.to_string()),
-        ),
+        map(delimited(char('"'), take_while(|c| c != '"'), char('"')), |s: &str| Tok::Str(s.to_string())),
         map(digit1, |d: &str| Tok::Int(d.parse().unwrap_or(i64::MAX))),
         map(tag("_"), |_| Tok::Ident("_".to_string())),
         map(sym, Tok::Sym),
@@ -128,12 +120,7 @@ pub fn lex(file: &str, text: &str) -> Result<Vec<(Tok, Pos)>, Diag> {
             }
             Err(_) => {
                 let c = i.chars().next().unwrap_or(' ');
-                return Err(Diag::at(
-                    file,
-                    text,
-                    pos,
-                    format!("unexpected character '{c}'"),
-                ));
+                return Err(Diag::at(file, text, pos, format!("unexpected character '{c}'")));
             }
         }
     }

@@ -21,11 +21,7 @@ pub const BUNDLED: &[(&str, &str)] = &[
 const BUNDLED_PREFIX: &str = "<bundled>/";
 
 pub fn bundled_names() -> Vec<&'static str> {
-    BUNDLED
-        .iter()
-        .filter(|(n, _)| *n != "stdlib.cat")
-        .map(|(n, _)| n.trim_end_matches(".cat"))
-        .collect()
+    BUNDLED.iter().filter(|(n, _)| *n != "stdlib.cat").map(|(n, _)| n.trim_end_matches(".cat")).collect()
 }
 
 #[derive(Clone, Debug)]
@@ -61,10 +57,7 @@ struct Loader {
 
 fn read(path: &str) -> Option<String> {
     if let Some(name) = path.strip_prefix(BUNDLED_PREFIX) {
-        return BUNDLED
-            .iter()
-            .find(|(n, _)| *n == name)
-            .map(|(_, t)| t.to_string());
+        return BUNDLED.iter().find(|(n, _)| *n == name).map(|(_, t)| t.to_string());
     }
     std::fs::read_to_string(path).ok()
 }
@@ -96,27 +89,15 @@ impl Loader {
         let model = parse_model(path, &text)?;
         let mut names = Vec::new();
         collect_includes(&model.stmts, &mut names);
-        self.prog.files.insert(
-            path.to_string(),
-            SourceFile {
-                path: path.to_string(),
-                text: text.into(),
-                model: Arc::new(model),
-            },
-        );
+        self.prog
+            .files
+            .insert(path.to_string(), SourceFile { path: path.to_string(), text: text.into(), model: Arc::new(model) });
         for (name, pos) in names {
             let target = self.resolve(path, &name).ok_or_else(|| {
                 let f = &self.prog.files[path];
-                Diag::at(
-                    path,
-                    &f.text,
-                    pos,
-                    format!("cannot find included file \"{name}\""),
-                )
+                Diag::at(path, &f.text, pos, format!("cannot find included file \"{name}\""))
             })?;
-            self.prog
-                .includes
-                .insert((path.to_string(), name.clone()), target.clone());
+            self.prog.includes.insert((path.to_string(), name.clone()), target.clone());
             self.load(&target).map_err(|d| {
                 let f = &self.prog.files[path];
                 let (l, c) = crate::diag::line_col(&f.text, pos.0);
@@ -153,10 +134,7 @@ pub fn load_program(model: &str, include_dirs: &[PathBuf]) -> Result<Program, Di
         if read(&p).is_none() {
             return Err(Diag::file(
                 model,
-                format!(
-                    "unknown bundled model '{model}' (bundled: {})",
-                    bundled_names().join(", ")
-                ),
+                format!("unknown bundled model '{model}' (bundled: {})", bundled_names().join(", ")),
             ));
         }
         p
@@ -165,12 +143,7 @@ pub fn load_program(model: &str, include_dirs: &[PathBuf]) -> Result<Program, Di
     };
     let mut l = Loader {
         search,
-        prog: Program {
-            root: root.clone(),
-            files: HashMap::new(),
-            includes: HashMap::new(),
-            stdlib: None,
-        },
+        prog: Program { root: root.clone(), files: HashMap::new(), includes: HashMap::new(), stdlib: None },
     };
     l.load(&root)?;
     if let Some(std) = l.resolve(&root, "stdlib.cat") {

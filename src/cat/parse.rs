@@ -79,10 +79,7 @@ impl<'a> P<'a> {
         self.toks.get(self.i + k).map(|t| &t.0)
     }
     fn pos(&self) -> Pos {
-        self.toks
-            .get(self.i)
-            .map(|t| t.1)
-            .unwrap_or(Pos(self.text.len()))
+        self.toks.get(self.i).map(|t| t.1).unwrap_or(Pos(self.text.len()))
     }
     fn err<T>(&self, msg: impl Into<String>) -> R<T> {
         let found = match self.peek() {
@@ -93,12 +90,7 @@ impl<'a> P<'a> {
             Some(Tok::Int(n)) => format!("`{n}`"),
             None => "end of file".to_string(),
         };
-        Err(Diag::at(
-            self.file,
-            self.text,
-            self.pos(),
-            format!("{}, found {found}", msg.into()),
-        ))
+        Err(Diag::at(self.file, self.text, self.pos(), format!("{}, found {found}", msg.into())))
     }
     fn is_kw(&self, k: &str) -> bool {
         matches!(self.peek(), Some(Tok::Ident(s)) if s == k)
@@ -123,18 +115,10 @@ impl<'a> P<'a> {
         }
     }
     fn expect_kw(&mut self, k: &str) -> R<()> {
-        if self.eat_kw(k) {
-            Ok(())
-        } else {
-            self.err(format!("expected `{k}`"))
-        }
+        if self.eat_kw(k) { Ok(()) } else { self.err(format!("expected `{k}`")) }
     }
     fn expect_sym(&mut self, k: &str) -> R<()> {
-        if self.eat_sym(k) {
-            Ok(())
-        } else {
-            self.err(format!("expected `{k}`"))
-        }
+        if self.eat_sym(k) { Ok(()) } else { self.err(format!("expected `{k}`")) }
     }
     fn name(&mut self) -> R<String> {
         match self.peek() {
@@ -150,9 +134,7 @@ impl<'a> P<'a> {
     fn at_stmt_start(&self) -> bool {
         match self.peek() {
             None => true,
-            Some(Tok::Ident(s)) => {
-                STMT_KW.contains(&s.as_str()) || s == "if" || s == "end" || s == "else"
-            }
+            Some(Tok::Ident(s)) => STMT_KW.contains(&s.as_str()) || s == "if" || s == "end" || s == "else",
             Some(Tok::Sym("~")) => {
                 matches!(self.peek_at(1), Some(Tok::Ident(s)) if s == "acyclic" || s == "irreflexive" || s == "empty")
             }
@@ -213,11 +195,7 @@ impl<'a> P<'a> {
         if self.eat_kw("call") {
             let name = self.name()?;
             let arg = self.postfix()?;
-            let as_name = if self.eat_kw("as") {
-                Some(self.name_or_kw()?)
-            } else {
-                None
-            };
+            let as_name = if self.eat_kw("as") { Some(self.name_or_kw()?) } else { None };
             return Ok(Stmt::Call(name, arg, as_name, pos));
         }
         if self.eat_kw("forall") {
@@ -238,11 +216,7 @@ impl<'a> P<'a> {
         if self.eat_kw("if") {
             let c = self.cond()?;
             let then = self.stmts(&["else", "end"])?;
-            let els = if self.eat_kw("else") {
-                self.stmts(&["end"])?
-            } else {
-                Vec::new()
-            };
+            let els = if self.eat_kw("else") { self.stmts(&["end"])? } else { Vec::new() };
             self.expect_kw("end")?;
             return Ok(Stmt::IfVariant(c, then, els));
         }
@@ -287,9 +261,7 @@ impl<'a> P<'a> {
         if let Some(c) = self.check_body(flag, pos)? {
             return Ok(Stmt::Check(c));
         }
-        self.err(
-            "expected a statement (`let`, `include`, `acyclic`, `irreflexive`, `empty`, `show`, …)",
-        )
+        self.err("expected a statement (`let`, `include`, `acyclic`, `irreflexive`, `empty`, `show`, …)")
     }
 
     fn name_or_kw(&mut self) -> R<String> {
@@ -317,19 +289,8 @@ impl<'a> P<'a> {
             return Ok(None);
         };
         let expr = self.expr()?;
-        let name = if self.eat_kw("as") {
-            Some(self.name_or_kw()?)
-        } else {
-            None
-        };
-        Ok(Some(Check {
-            kind,
-            negated,
-            flag,
-            expr,
-            name,
-            pos,
-        }))
+        let name = if self.eat_kw("as") { Some(self.name_or_kw()?) } else { None };
+        Ok(Some(Check { kind, negated, flag, expr, name, pos }))
     }
 
     fn pattern(&mut self) -> R<Pat> {
@@ -342,11 +303,7 @@ impl<'a> P<'a> {
                 }
             }
             self.expect_sym(")")?;
-            return Ok(if names.len() == 1 {
-                Pat::Var(names.remove(0))
-            } else {
-                Pat::Tuple(names)
-            });
+            return Ok(if names.len() == 1 { Pat::Var(names.remove(0)) } else { Pat::Tuple(names) });
         }
         Ok(Pat::Var(self.name()?))
     }
@@ -356,19 +313,10 @@ impl<'a> P<'a> {
         loop {
             let pos = self.pos();
             let name = self.name()?;
-            let params = if self.is_sym("=") {
-                None
-            } else {
-                Some(self.pattern()?)
-            };
+            let params = if self.is_sym("=") { None } else { Some(self.pattern()?) };
             self.expect_sym("=")?;
             let body = self.expr()?;
-            out.push(Binding {
-                name,
-                params,
-                body,
-                pos,
-            });
+            out.push(Binding { name, params, body, pos });
             if !self.eat_kw("and") {
                 return Ok(out);
             }
@@ -457,11 +405,7 @@ impl<'a> P<'a> {
             if !self.eat_sym(sym) {
                 return Ok(a);
             }
-            let b = if right {
-                self.bin(op, sym, next, right)?
-            } else {
-                next(self)?
-            };
+            let b = if right { self.bin(op, sym, next, right)? } else { next(self)? };
             a = Expr::Op2(op, Box::new(a), Box::new(b), pos);
             if right {
                 return Ok(a);
@@ -644,12 +588,7 @@ impl<'a> P<'a> {
 
 pub fn parse_model(file: &str, text: &str) -> R<Model> {
     let toks = lex(file, text)?;
-    let mut p = P {
-        file,
-        text,
-        toks,
-        i: 0,
-    };
+    let mut p = P { file, text, toks, i: 0 };
     let mut header = Vec::new();
     while !p.at_stmt_start() {
         match p.peek().cloned() {

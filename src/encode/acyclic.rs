@@ -102,16 +102,10 @@ pub fn selector(lg: &mut Logic, r: &Rel) -> B {
             if let Some(&b) = edges.get(&(k, k)) {
                 lg.clause(&[s.negate(), b.negate()]);
             }
-            let ins: Vec<(usize, B)> = edges
-                .iter()
-                .filter(|((a, b), _)| *b == k && *a != k)
-                .map(|(&(a, _), &x)| (a, x))
-                .collect();
-            let outs: Vec<(usize, B)> = edges
-                .iter()
-                .filter(|((a, b), _)| *a == k && *b != k)
-                .map(|(&(_, b), &x)| (b, x))
-                .collect();
+            let ins: Vec<(usize, B)> =
+                edges.iter().filter(|((a, b), _)| *b == k && *a != k).map(|(&(a, _), &x)| (a, x)).collect();
+            let outs: Vec<(usize, B)> =
+                edges.iter().filter(|((a, b), _)| *a == k && *b != k).map(|(&(_, b), &x)| (b, x)).collect();
             for &(i, a) in &ins {
                 for &(j, b) in &outs {
                     if i == j {

@@ -37,11 +37,7 @@ pub struct Exec {
 fn domains(ev: &Events) -> Result<Vec<Vec<Value>>, String> {
     let mut dom: Vec<BTreeSet<Value>> = vec![BTreeSet::new(); ev.vals.len()];
     let writes_to = |l: usize| {
-        ev.events
-            .iter()
-            .enumerate()
-            .filter(move |(_, e)| e.kind == Kind::Write && e.loc == Some(l))
-            .map(|(i, _)| i)
+        ev.events.iter().enumerate().filter(move |(_, e)| e.kind == Kind::Write && e.loc == Some(l)).map(|(i, _)| i)
     };
     let reads = ev.events.iter().filter(|e| e.kind == Kind::Read).count();
     for _round in 0..reads + 2 {
@@ -51,9 +47,7 @@ fn domains(ev: &Events) -> Result<Vec<Vec<Value>>, String> {
                 VExpr::Const(c) => BTreeSet::from([*c]),
                 VExpr::Read(e) => {
                     let l = ev.events[*e].loc.unwrap_or(0);
-                    writes_to(l)
-                        .flat_map(|w| dom[ev.events[w].val].iter().copied().collect::<Vec<_>>())
-                        .collect()
+                    writes_to(l).flat_map(|w| dom[ev.events[w].val].iter().copied().collect::<Vec<_>>()).collect()
                 }
                 VExpr::Ite(_, a, b) => dom[*a].union(&dom[*b]).copied().collect(),
                 VExpr::Choice(_) => BTreeSet::from([Value::Int(0), Value::Int(1)]),
@@ -89,19 +83,12 @@ fn domains(ev: &Events) -> Result<Vec<Vec<Value>>, String> {
 
 impl Exec {
     pub fn lit_of(&self, v: ValId, x: Value) -> B {
-        self.val[v]
-            .iter()
-            .find(|(y, _)| *y == x)
-            .map(|(_, b)| *b)
-            .unwrap_or(B::F)
+        self.val[v].iter().find(|(y, _)| *y == x).map(|(_, b)| *b).unwrap_or(B::F)
     }
 
     /// The value of `v` under a model.
     pub fn value_in(&self, v: ValId, model: &[bool]) -> Option<Value> {
-        self.val[v]
-            .iter()
-            .find(|(_, b)| b.value(model))
-            .map(|(x, _)| *x)
+        self.val[v].iter().find(|(_, b)| b.value(model)).map(|(x, _)| *x)
     }
 
     /// Literals for "the final value of location `l` is x", for every possible x.
@@ -132,16 +119,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
             VExpr::Read(_) => {
                 let ls: Vec<(Value, B)> = domains[v]
                     .iter()
-                    .map(|&x| {
-                        (
-                            x,
-                            if domains[v].len() == 1 {
-                                B::T
-                            } else {
-                                B::L(lg.fresh())
-                            },
-                        )
-                    })
+                    .map(|&x| (x, if domains[v].len() == 1 { B::T } else { B::L(lg.fresh()) }))
                     .collect();
                 let bs: Vec<B> = ls.iter().map(|p| p.1).collect();
                 lg.exactly_one(&bs);
@@ -153,11 +131,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
                 vec![(Value::Int(0), B::L(!c)), (Value::Int(1), B::L(c))]
             }
             VExpr::Ite(c, a, b) => {
-                let c1 = val[*c]
-                    .iter()
-                    .find(|(x, _)| *x == Value::Int(1))
-                    .map(|p| p.1)
-                    .unwrap_or(B::F);
+                let c1 = val[*c].iter().find(|(x, _)| *x == Value::Int(1)).map(|p| p.1).unwrap_or(B::F);
                 let mut acc: BTreeMap<Value, Vec<B>> = BTreeMap::new();
                 for &(x, bx) in &val[*a] {
                     let g = lg.and2(c1, bx);
@@ -185,18 +159,10 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
         val.push(lits);
     }
     let lit_of = |val: &Vec<Vec<(Value, B)>>, v: ValId, x: Value| {
-        val[v]
-            .iter()
-            .find(|(y, _)| *y == x)
-            .map(|(_, b)| *b)
-            .unwrap_or(B::F)
+        val[v].iter().find(|(y, _)| *y == x).map(|(_, b)| *b).unwrap_or(B::F)
     };
 
-    let exists: Vec<B> = ev
-        .events
-        .iter()
-        .map(|e| lit_of(&val, e.guard, Value::Int(1)))
-        .collect();
+    let exists: Vec<B> = ev.events.iter().map(|e| lit_of(&val, e.guard, Value::Int(1))).collect();
 
     // rf: each read that happens reads from exactly one same-location write that happens,
     // with an agreeing value.
@@ -215,9 +181,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
             if we.thread == e.thread && we.thread.is_some() && we.instr == e.instr {
                 continue;
             }
-            let possible = val[we.val]
-                .iter()
-                .any(|&(x, _)| !lit_of(&val, e.val, x).is_false());
+            let possible = val[we.val].iter().any(|&(x, _)| !lit_of(&val, e.val, x).is_false());
             if possible {
                 choice.push(w);
             }
@@ -306,45 +270,28 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
             fw.0[w] = lg.and2(exists[w], none_later);
         }
     }
-    Ok(Exec {
-        n,
-        exists,
-        rf,
-        co,
-        fw,
-        domains,
-        val,
-        primaries,
-    })
+    Ok(Exec { n, exists, rf, co, fw, domains, val, primaries })
 }
 
 /// herd generates only co orders that extend what the test itself observes (its `pco`,
 /// on by default through `-optace`): for same-location accesses a, b of one thread with a
-/// before b, in program order or inside one instruction (an RMW's read before its write),
+/// before b, in program order or inside one instruction (an RMW's read iico-before its
+/// write),
 ///   W a, W b: a co b;  R a, W b: rf(w,a) ⇒ w co b;  W a, R b: rf(w,b), w ≠ a ⇒ a co w;
 ///   R a, R b: rf(w,a), rf(w',b), w ≠ w' ⇒ w co w'.
 /// Coherence implies all of these but the intra-instruction case, which makes an RMW's
 /// write follow the write its read saw even in models that do not say so (herd's SC).
 fn observed_co(ev: &Events, exists: &[B], rf: &Rel, co: &Rel, lg: &mut Logic) {
     let e = &ev.events;
-    let sources = |r: Eid| -> Vec<(Eid, B)> {
-        rf.m.iter()
-            .filter(|((_, j), _)| *j == r)
-            .map(|(&(w, _), &b)| (w, b))
-            .collect()
-    };
+    let sources =
+        |r: Eid| -> Vec<(Eid, B)> { rf.m.iter().filter(|((_, j), _)| *j == r).map(|(&(w, _), &b)| (w, b)).collect() };
     for a in 0..e.len() {
         for b in 0..e.len() {
             let (ea, eb) = (&e[a], &e[b]);
-            if a == b
-                || ea.thread.is_none()
-                || ea.thread != eb.thread
-                || ea.loc.is_none()
-                || ea.loc != eb.loc
-            {
+            if a == b || ea.thread.is_none() || ea.thread != eb.thread || ea.loc.is_none() || ea.loc != eb.loc {
                 continue;
             }
-            if !(ea.instr < eb.instr || (ea.instr == eb.instr && a < b)) {
+            if !(ea.instr < eb.instr || (ea.instr == eb.instr && ev.iico.contains(&(a, b)))) {
                 continue;
             }
             let both = lg.and2(exists[a], exists[b]);
@@ -385,8 +332,7 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     let n = ev.len();
     let g = &x.exists;
     let e = &ev.events;
-    let set =
-        |f: &dyn Fn(usize) -> bool| Set((0..n).map(|i| if f(i) { g[i] } else { B::F }).collect());
+    let set = |f: &dyn Fn(usize) -> bool| Set((0..n).map(|i| if f(i) { g[i] } else { B::F }).collect());
     // Static pairs, present when both events happen.
     let rel = |lg: &mut Logic, f: &dyn Fn(usize, usize) -> bool| {
         let mut r = Rel::empty(n);
@@ -426,22 +372,17 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
         put_set(&mut env, t, set(&|i| e[i].tags.contains(t)));
     }
     let same_thread = |i: usize, j: usize| e[i].thread == e[j].thread;
-    let po = rel(lg, &|i, j| {
-        e[i].thread.is_some() && same_thread(i, j) && e[i].instr < e[j].instr
-    });
+    let po = rel(lg, &|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr < e[j].instr);
     let loc = rel(lg, &|i, j| mem(i) && mem(j) && e[i].loc == e[j].loc);
     let int = rel(lg, &|i, j| same_thread(i, j));
     let ext = rel(lg, &|i, j| !same_thread(i, j));
     let id = rel(lg, &|i, j| i == j);
-    let same_instr = rel(lg, &|i, j| {
-        e[i].thread.is_some() && same_thread(i, j) && e[i].instr == e[j].instr
-    });
+    let same_instr = rel(lg, &|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr == e[j].instr);
     let addr = rel(lg, &|i, j| ev.addr.contains(&(i, j)));
     let data = rel(lg, &|i, j| ev.data.contains(&(i, j)));
     let ctrl = rel(lg, &|i, j| ev.ctrl.contains(&(i, j)));
-    let ww_loc = rel(lg, &|i, j| {
-        i != j && e[i].kind == Kind::Write && e[j].kind == Kind::Write && e[i].loc == e[j].loc
-    });
+    let ww_loc =
+        rel(lg, &|i, j| i != j && e[i].kind == Kind::Write && e[j].kind == Kind::Write && e[i].loc == e[j].loc);
     let fr = x.rf.inverse().seq(&x.co, lg).diff(&id, lg);
     let put = |env: &mut Env, name: &str, r: Rel| *env = env.bind(name, V::Rel(Rc::new(r)));
     put(&mut env, "po-loc", po.inter(&loc, lg));
@@ -467,10 +408,5 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     put(&mut env, "same-instr", same_instr);
     put(&mut env, "iico_data", Rel::empty(n));
     put(&mut env, "iico_ctrl", Rel::empty(n));
-    Builtins {
-        env,
-        universe,
-        co: x.co.clone(),
-        ww_loc,
-    }
+    Builtins { env, universe, co: x.co.clone(), ww_loc }
 }

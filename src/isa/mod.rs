@@ -4,8 +4,11 @@
 //! architecture-neutral language; [`crate::events`] interprets that language. Adding an ISA
 //! means adding a module here and a line in [`for_arch`]; the encoder never changes.
 
+mod aarch64;
+mod lisa;
 mod riscv;
 mod x86;
+mod x86_64;
 
 /// A register name as the ISA canonicalises it (herd's printing name).
 pub type Reg = String;
@@ -118,10 +121,7 @@ pub struct InstrError {
 
 impl InstrError {
     pub fn new(message: impl Into<String>) -> InstrError {
-        InstrError {
-            offset: 0,
-            message: message.into(),
-        }
+        InstrError { offset: 0, message: message.into() }
     }
     pub fn unsupported(instr: &str) -> InstrError {
         InstrError::new(format!("unsupported instruction '{}'", instr.trim()))
@@ -138,6 +138,12 @@ pub trait Isa: Sync {
     fn canonical_reg(&self, r: &str) -> Option<Reg>;
     /// herd's order of registers inside a state line.
     fn reg_index(&self, r: &str) -> usize;
+    /// Whether an instruction's write is ordered after its read even when its value does
+    /// not depend on it (herd sequences RISC-V and Arm atomics; X86's XCHG reads and
+    /// writes in parallel). The order matters to the co herd generates.
+    fn rmw_sequential(&self) -> bool {
+        true
+    }
     /// A register that always reads as zero and ignores writes (RISC-V `x0`).
     fn zero_reg(&self) -> Option<&'static str> {
         None
@@ -152,6 +158,9 @@ pub fn for_arch(arch: &str) -> Option<&'static dyn Isa> {
     match arch {
         "X86" => Some(&x86::X86),
         "RISCV" => Some(&riscv::RiscV),
+        "AArch64" | "AARCH64" => Some(&aarch64::AArch64),
+        "LISA" => Some(&lisa::Lisa),
+        "X86_64" => Some(&x86_64::X86_64),
         _ => None,
     }
 }
@@ -163,11 +172,7 @@ pub fn split_operands(text: &str) -> (String, Vec<String>) {
         Some(k) => (&t[..k], t[k..].trim()),
         None => (t, ""),
     };
-    let ops = if rest.is_empty() {
-        Vec::new()
-    } else {
-        rest.split(',').map(|s| s.trim().to_string()).collect()
-    };
+    let ops = if rest.is_empty() { Vec::new() } else { rest.split(',').map(|s| s.trim().to_string()).collect() };
     (m.to_ascii_lowercase(), ops)
 }
 

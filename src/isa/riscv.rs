@@ -5,9 +5,8 @@ use super::*;
 pub struct RiscV;
 
 const ABI: &[&str] = &[
-    "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4",
-    "a5", "a6", "a7", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4",
-    "t5", "t6",
+    "zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "s0", "s1", "a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "s2",
+    "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
 ];
 
 /// herd prints RISC-V registers as `xN`, whatever name the test used.
@@ -38,12 +37,8 @@ fn imm(s: &str) -> Result<i64, InstrError> {
 /// `off(reg)` or `(reg)`.
 fn mem(s: &str) -> Result<Addr, InstrError> {
     let s = s.trim();
-    let open = s
-        .find('(')
-        .ok_or_else(|| InstrError::new(format!("expected `offset(register)`, found '{s}'")))?;
-    let close = s
-        .rfind(')')
-        .ok_or_else(|| InstrError::new(format!("expected `)` in '{s}'")))?;
+    let open = s.find('(').ok_or_else(|| InstrError::new(format!("expected `offset(register)`, found '{s}'")))?;
+    let close = s.rfind(')').ok_or_else(|| InstrError::new(format!("expected `)` in '{s}'")))?;
     let off = if open == 0 { 0 } else { imm(&s[..open])? };
     Ok(Addr::Reg(r(&s[open + 1..close])?, off))
 }
@@ -70,18 +65,11 @@ fn annotation(suffixes: &[&str]) -> Vec<String> {
 }
 
 fn cond(op: BinOp, a: &str, b: &str) -> Result<Cond, InstrError> {
-    Ok(Cond {
-        op,
-        a: rs(a)?,
-        b: rs(b)?,
-    })
+    Ok(Cond { op, a: rs(a)?, b: rs(b)? })
 }
 
 fn branch(c: Cond, target: &str) -> Vec<Op> {
-    vec![Op::Branch {
-        cond: Some(c),
-        target: target.trim().to_string(),
-    }]
+    vec![Op::Branch { cond: Some(c), target: target.trim().to_string() }]
 }
 
 impl Isa for RiscV {
@@ -130,46 +118,25 @@ impl Isa for RiscV {
         let base = parts[0];
         let sfx = &parts[1..];
         let bin = |op: BinOp, d: &str, a: &str, b: Src| -> Result<Vec<Op>, InstrError> {
-            Ok(vec![Op::Bin {
-                dst: r(d)?,
-                op,
-                a: rs(a)?,
-                b,
-            }])
+            Ok(vec![Op::Bin { dst: r(d)?, op, a: rs(a)?, b }])
         };
         let z = || "x0".to_string();
         match (base, ops.as_slice()) {
-            ("lb" | "lh" | "lw" | "ld" | "lbu" | "lhu" | "lwu", [d, a]) => Ok(vec![Op::Load {
-                dst: r(d)?,
-                addr: mem(a)?,
-                tags: annotation(sfx),
-            }]),
-            ("sb" | "sh" | "sw" | "sd", [s, a]) => Ok(vec![Op::Store {
-                addr: mem(a)?,
-                src: rs(s)?,
-                tags: annotation(sfx),
-                when: None,
-            }]),
+            ("lb" | "lh" | "lw" | "ld" | "lbu" | "lhu" | "lwu", [d, a]) => {
+                Ok(vec![Op::Load { dst: r(d)?, addr: mem(a)?, tags: annotation(sfx) }])
+            }
+            ("sb" | "sh" | "sw" | "sd", [s, a]) => {
+                Ok(vec![Op::Store { addr: mem(a)?, src: rs(s)?, tags: annotation(sfx), when: None }])
+            }
             ("lr", [d, a]) => {
                 let mut tags = annotation(&sfx[1.min(sfx.len())..]);
                 tags.push("EX".into());
-                Ok(vec![Op::Load {
-                    dst: r(d)?,
-                    addr: mem(a)?,
-                    tags,
-                }])
+                Ok(vec![Op::Load { dst: r(d)?, addr: mem(a)?, tags }])
             }
             ("sc", [d, s, a]) => {
                 let mut tags = annotation(&sfx[1.min(sfx.len())..]);
                 tags.push("EX".into());
-                Ok(vec![Op::StoreCond {
-                    addr: mem(a)?,
-                    src: rs(s)?,
-                    tags,
-                    status: Some(r(d)?),
-                    ok: 0,
-                    fail: 1,
-                }])
+                Ok(vec![Op::StoreCond { addr: mem(a)?, src: rs(s)?, tags, status: Some(r(d)?), ok: 0, fail: 1 }])
             }
             (amo, [d, s, a]) if amo.starts_with("amo") => {
                 let mut tags = annotation(&sfx[1.min(sfx.len())..]);
@@ -179,34 +146,11 @@ impl Isa for RiscV {
                 let new = "%new".to_string();
                 let src = rs(s)?;
                 let compute = match &amo[3..] {
-                    "swap" => Op::Mov {
-                        dst: new.clone(),
-                        src: src.clone(),
-                    },
-                    "add" => Op::Bin {
-                        dst: new.clone(),
-                        op: BinOp::Add,
-                        a: Src::Reg(old.clone()),
-                        b: src.clone(),
-                    },
-                    "and" => Op::Bin {
-                        dst: new.clone(),
-                        op: BinOp::And,
-                        a: Src::Reg(old.clone()),
-                        b: src.clone(),
-                    },
-                    "or" => Op::Bin {
-                        dst: new.clone(),
-                        op: BinOp::Or,
-                        a: Src::Reg(old.clone()),
-                        b: src.clone(),
-                    },
-                    "xor" => Op::Bin {
-                        dst: new.clone(),
-                        op: BinOp::Xor,
-                        a: Src::Reg(old.clone()),
-                        b: src.clone(),
-                    },
+                    "swap" => Op::Mov { dst: new.clone(), src: src.clone() },
+                    "add" => Op::Bin { dst: new.clone(), op: BinOp::Add, a: Src::Reg(old.clone()), b: src.clone() },
+                    "and" => Op::Bin { dst: new.clone(), op: BinOp::And, a: Src::Reg(old.clone()), b: src.clone() },
+                    "or" => Op::Bin { dst: new.clone(), op: BinOp::Or, a: Src::Reg(old.clone()), b: src.clone() },
+                    "xor" => Op::Bin { dst: new.clone(), op: BinOp::Xor, a: Src::Reg(old.clone()), b: src.clone() },
                     k @ ("max" | "min" | "maxu" | "minu") => {
                         let op = match k {
                             "max" => BinOp::Gt,
@@ -216,11 +160,7 @@ impl Isa for RiscV {
                         };
                         Op::Select {
                             dst: new.clone(),
-                            cond: Cond {
-                                op,
-                                a: Src::Reg(old.clone()),
-                                b: src.clone(),
-                            },
+                            cond: Cond { op, a: Src::Reg(old.clone()), b: src.clone() },
                             a: Src::Reg(old.clone()),
                             b: src.clone(),
                         }
@@ -228,36 +168,15 @@ impl Isa for RiscV {
                     _ => return Err(bad()),
                 };
                 Ok(vec![
-                    Op::Load {
-                        dst: old.clone(),
-                        addr: addr.clone(),
-                        tags: tags.clone(),
-                    },
+                    Op::Load { dst: old.clone(), addr: addr.clone(), tags: tags.clone() },
                     compute,
-                    Op::Store {
-                        addr,
-                        src: Src::Reg(new),
-                        tags,
-                        when: None,
-                    },
-                    Op::Mov {
-                        dst: r(d)?,
-                        src: Src::Reg(old),
-                    },
+                    Op::Store { addr, src: Src::Reg(new), tags, when: None },
+                    Op::Mov { dst: r(d)?, src: Src::Reg(old) },
                 ])
             }
-            ("li", [d, i]) => Ok(vec![Op::Mov {
-                dst: r(d)?,
-                src: Src::Imm(imm(i)?),
-            }]),
-            ("lui", [d, i]) => Ok(vec![Op::Mov {
-                dst: r(d)?,
-                src: Src::Imm(imm(i)? << 12),
-            }]),
-            ("mv" | "sext" | "zext", [d, s]) => Ok(vec![Op::Mov {
-                dst: r(d)?,
-                src: rs(s)?,
-            }]),
+            ("li", [d, i]) => Ok(vec![Op::Mov { dst: r(d)?, src: Src::Imm(imm(i)?) }]),
+            ("lui", [d, i]) => Ok(vec![Op::Mov { dst: r(d)?, src: Src::Imm(imm(i)? << 12) }]),
+            ("mv" | "sext" | "zext", [d, s]) => Ok(vec![Op::Mov { dst: r(d)?, src: rs(s)? }]),
             ("nop", []) => Ok(vec![]),
             ("ori", [d, a, i]) => bin(BinOp::Or, d, a, Src::Imm(imm(i)?)),
             ("addi" | "addiw", [d, a, i]) => bin(BinOp::Add, d, a, Src::Imm(imm(i)?)),
@@ -283,25 +202,14 @@ impl Isa for RiscV {
             ("bgeu", [a, b, l]) => Ok(branch(cond(BinOp::Geu, a, b)?, l)),
             ("beqz", [a, l]) => Ok(branch(cond(BinOp::Eq, a, &z())?, l)),
             ("bnez", [a, l]) => Ok(branch(cond(BinOp::Ne, a, &z())?, l)),
-            ("j", [l]) => Ok(vec![Op::Branch {
-                cond: None,
-                target: l.trim().to_string(),
-            }]),
-            ("fence", []) if sfx.is_empty() => Ok(vec![Op::Fence {
-                tags: vec!["Fence.rw.rw".into()],
-            }]),
+            ("j", [l]) => Ok(vec![Op::Branch { cond: None, target: l.trim().to_string() }]),
+            ("fence", []) if sfx.is_empty() => Ok(vec![Op::Fence { tags: vec!["Fence.rw.rw".into()] }]),
             ("fence", [p, s]) if sfx.is_empty() => {
                 let (p, s) = (fence_set(p).ok_or_else(bad)?, fence_set(s).ok_or_else(bad)?);
-                Ok(vec![Op::Fence {
-                    tags: vec![format!("Fence.{p}.{s}")],
-                }])
+                Ok(vec![Op::Fence { tags: vec![format!("Fence.{p}.{s}")] }])
             }
-            ("fence", []) if sfx == ["tso"] => Ok(vec![Op::Fence {
-                tags: vec!["Fence.tso".into()],
-            }]),
-            ("fence", []) if sfx == ["i"] => Ok(vec![Op::Fence {
-                tags: vec!["Fence.i".into()],
-            }]),
+            ("fence", []) if sfx == ["tso"] => Ok(vec![Op::Fence { tags: vec!["Fence.tso".into()] }]),
+            ("fence", []) if sfx == ["i"] => Ok(vec![Op::Fence { tags: vec!["Fence.i".into()] }]),
             _ => Err(bad()),
         }
     }

@@ -60,17 +60,7 @@ impl<'a> Cursor<'a> {
     }
 }
 
-const COND_WORDS: &[&str] = &[
-    "exists",
-    "~exists",
-    "~",
-    "forall",
-    "final",
-    "locations",
-    "filter",
-    "observed",
-    "not",
-];
+const COND_WORDS: &[&str] = &["exists", "~exists", "~", "forall", "final", "locations", "filter", "observed", "not"];
 
 fn starts_with_word(s: &str, w: &str) -> bool {
     s.len() >= w.len()
@@ -89,29 +79,19 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
     let line_end = rest.find('\n').unwrap_or(rest.len());
     let header = &rest[..line_end];
     let mut toks = header.split_whitespace();
-    let arch = toks
-        .next()
-        .ok_or_else(|| cur.err(rest, "expected a header `ARCH NAME`"))?
-        .to_string();
-    let name = toks
-        .next()
-        .ok_or_else(|| cur.err(header, "expected a test name after the architecture"))?;
+    let arch = toks.next().ok_or_else(|| cur.err(rest, "expected a header `ARCH NAME`"))?.to_string();
+    let name = toks.next().ok_or_else(|| cur.err(header, "expected a test name after the architecture"))?;
     let name = if name == "--" {
-        std::path::Path::new(file)
-            .file_stem()
-            .map(|s| s.to_string_lossy().to_string())
-            .unwrap_or_default()
+        std::path::Path::new(file).file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default()
     } else {
         name.to_string()
     };
     let mut rest = &rest[line_end..];
 
     // Doc string and metadata, up to the init block. Quotes may hold braces.
-    let open = find_outside_quotes(rest, '{')
-        .ok_or_else(|| cur.err(rest, "expected the initial state `{ ... }`"))?;
+    let open = find_outside_quotes(rest, '{').ok_or_else(|| cur.err(rest, "expected the initial state `{ ... }`"))?;
     rest = &rest[open..];
-    let close = matching_brace(rest)
-        .ok_or_else(|| cur.err(rest, "unterminated initial state: expected `}`"))?;
+    let close = matching_brace(rest).ok_or_else(|| cur.err(rest, "unterminated initial state: expected `}`"))?;
     let init_text = &rest[1..close];
     let init = parse_init(&cur, init_text)?;
     rest = &rest[close + 1..];
@@ -133,10 +113,7 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
             .strip_prefix('P')
             .and_then(|n| n.parse::<usize>().ok())
             .ok_or_else(|| cur.err(cell, format!("expected a thread name `P<n>`, found `{c}`")))?;
-        threads.push(ThreadCode {
-            id,
-            cells: Vec::new(),
-        });
+        threads.push(ThreadCode { id, cells: Vec::new() });
     }
     if threads.is_empty() {
         return Err(cur.err(header_row, "expected at least one thread"));
@@ -152,14 +129,7 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
         let (row, r) = split_row(&cur, rest)?;
         let cells: Vec<&str> = row.split('|').collect();
         if cells.len() > threads.len() {
-            return Err(cur.err(
-                row,
-                format!(
-                    "row has {} cells but there are {} threads",
-                    cells.len(),
-                    threads.len()
-                ),
-            ));
+            return Err(cur.err(row, format!("row has {} cells but there are {} threads", cells.len(), threads.len())));
         }
         for (k, th) in threads.iter_mut().enumerate() {
             let (txt, pos) = match cells.get(k) {
@@ -182,12 +152,8 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
         }
         if let Some(s) = strip_word(t, "locations") {
             let s = s.trim_start();
-            let s = s
-                .strip_prefix('[')
-                .ok_or_else(|| cur.err(s, "expected `[` after `locations`"))?;
-            let end = s
-                .find(']')
-                .ok_or_else(|| cur.err(s, "expected `]` closing `locations`"))?;
+            let s = s.strip_prefix('[').ok_or_else(|| cur.err(s, "expected `[` after `locations`"))?;
+            let end = s.find(']').ok_or_else(|| cur.err(s, "expected `]` closing `locations`"))?;
             for item in s[..end].split(';') {
                 let it = item.trim();
                 if it.is_empty() {
@@ -196,10 +162,7 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
                 match prop::loc(it) {
                     Ok((r, l)) if r.trim().is_empty() => locations.push(l),
                     _ => {
-                        return Err(cur.err(
-                            item.trim_start(),
-                            format!("expected a location, found `{it}`"),
-                        ));
+                        return Err(cur.err(item.trim_start(), format!("expected a location, found `{it}`")));
                     }
                 }
             }
@@ -225,22 +188,14 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
             (CondKind::Forall, s)
         } else if let Some(s) = strip_word(t, "final") {
             (CondKind::Exists, s)
-        } else if let Some(s) = t
-            .strip_prefix('~')
-            .and_then(|s| strip_word(s.trim_start(), "exists"))
-        {
+        } else if let Some(s) = t.strip_prefix('~').and_then(|s| strip_word(s.trim_start(), "exists")) {
             (CondKind::NotExists, s)
-        } else if let Some(s) =
-            strip_word(t, "not").and_then(|s| strip_word(s.trim_start(), "exists"))
-        {
+        } else if let Some(s) = strip_word(t, "not").and_then(|s| strip_word(s.trim_start(), "exists")) {
             (CondKind::NotExists, s)
         } else if t.starts_with('(') {
             (CondKind::Exists, t)
         } else {
-            return Err(cur.err(
-                t,
-                "expected `exists`, `~exists`, `forall`, `locations` or `filter`",
-            ));
+            return Err(cur.err(t, "expected `exists`, `~exists`, `forall`, `locations` or `filter`"));
         };
         let (r, p) = parse_prop(&cur, s)?;
         let mut r = r.trim_start();
@@ -252,38 +207,22 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
         cond = Some(Condition { kind, prop: p });
         rest = r;
     }
-    let cond = cond.unwrap_or(Condition {
-        kind: CondKind::Forall,
-        prop: Prop::True,
-    });
-    Ok(Test {
-        arch,
-        name,
-        init,
-        threads,
-        locations,
-        filter,
-        cond,
-    })
+    let cond = cond.unwrap_or(Condition { kind: CondKind::Forall, prop: Prop::True });
+    Ok(Test { arch, name, init, threads, locations, filter, cond })
 }
 
 fn parse_prop<'a>(cur: &Cursor<'a>, s: &'a str) -> Result<(&'a str, Prop), Diag> {
     match prop::prop(s) {
         Ok((r, p)) => Ok((r, p)),
-        Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) => Err(cur.err(
-            e.input,
-            "expected a proposition: `loc=value`, `/\\`, `\\/`, `~`, `=>` or parentheses",
-        )),
+        Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) => {
+            Err(cur.err(e.input, "expected a proposition: `loc=value`, `/\\`, `\\/`, `~`, `=>` or parentheses"))
+        }
         Err(nom::Err::Incomplete(_)) => Err(cur.err(s, "incomplete proposition")),
     }
 }
 
 fn strip_word<'a>(s: &'a str, w: &str) -> Option<&'a str> {
-    if starts_with_word(s, w) {
-        Some(&s[w.len()..])
-    } else {
-        None
-    }
+    if starts_with_word(s, w) { Some(&s[w.len()..]) } else { None }
 }
 
 fn find_outside_quotes(s: &str, target: char) -> Option<usize> {
@@ -316,9 +255,7 @@ fn matching_brace(s: &str) -> Option<usize> {
 }
 
 fn split_row<'a>(cur: &Cursor<'a>, s: &'a str) -> Result<(&'a str, &'a str), Diag> {
-    let end = s
-        .find(';')
-        .ok_or_else(|| cur.err(s.trim_start(), "expected `;` at the end of a code row"))?;
+    let end = s.find(';').ok_or_else(|| cur.err(s.trim_start(), "expected `;` at the end of a code row"))?;
     Ok((&s[..end], &s[end + 1..]))
 }
 
@@ -335,18 +272,13 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<Vec<InitItem>, Diag> {
             None => (a, None),
         };
         // The place is the last token of the left side; earlier tokens are C-like types.
-        let place = lhs
-            .rsplit(|c: char| c.is_whitespace() || c == '*')
-            .next()
-            .unwrap_or("")
-            .trim();
+        let place = lhs.rsplit(|c: char| c.is_whitespace() || c == '*').next().unwrap_or("").trim();
         let loc = match prop::loc(place) {
             Ok(("", l)) => l,
             _ => {
-                return Err(cur.err(
-                    atom.trim_start(),
-                    format!("expected an initial-state item `loc=value`, found `{a}`"),
-                ));
+                return Err(
+                    cur.err(atom.trim_start(), format!("expected an initial-state item `loc=value`, found `{a}`"))
+                );
             }
         };
         let value = match rhs {
@@ -354,9 +286,7 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<Vec<InitItem>, Diag> {
             Some(v) => match prop::value.parse(v) {
                 Ok((r, val)) if r.trim().is_empty() => val,
                 _ => {
-                    return Err(
-                        cur.err(atom.trim_start(), format!("expected a value, found `{v}`"))
-                    );
+                    return Err(cur.err(atom.trim_start(), format!("expected a value, found `{v}`")));
                 }
             },
         };

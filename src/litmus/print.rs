@@ -49,11 +49,7 @@ fn write_at(p: &Prop, min: u8, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             write!(f, ")")
         }
         Prop::Or(ps) | Prop::And(ps) => {
-            let (sep, lvl) = if matches!(p, Prop::Or(_)) {
-                (" \\/ ", 1)
-            } else {
-                (" /\\ ", 2)
-            };
+            let (sep, lvl) = if matches!(p, Prop::Or(_)) { (" \\/ ", 1) } else { (" /\\ ", 2) };
             for (k, q) in ps.iter().enumerate() {
                 if k > 0 {
                     write!(f, "{sep}")?;

@@ -37,38 +37,21 @@ pub fn ident(i: &str) -> Res<'_, &str> {
 pub fn number(i: &str) -> Res<'_, i64> {
     let (i, neg) = opt(char('-')).parse(i)?;
     let (i, v) = alt((
-        map(
-            preceded(
-                tag_no_case("0x"),
-                take_while1(|c: char| c.is_ascii_hexdigit()),
-            ),
-            |h: &str| u64::from_str_radix(h, 16).map(|v| v as i64).ok(),
-        ),
-        map(digit1, |d: &str| {
-            d.parse::<i64>()
-                .ok()
-                .or_else(|| d.parse::<u64>().ok().map(|v| v as i64))
+        map(preceded(tag_no_case("0x"), take_while1(|c: char| c.is_ascii_hexdigit())), |h: &str| {
+            u64::from_str_radix(h, 16).map(|v| v as i64).ok()
         }),
+        map(digit1, |d: &str| d.parse::<i64>().ok().or_else(|| d.parse::<u64>().ok().map(|v| v as i64))),
     ))
     .parse(i)?;
     match v {
         Some(v) => Ok((i, if neg.is_some() { v.wrapping_neg() } else { v })),
-        None => Err(nom::Err::Error(nom::error::Error::new(
-            i,
-            nom::error::ErrorKind::Digit,
-        ))),
+        None => Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Digit))),
     }
 }
 
 /// A value: a number or a location's address (`x` or `&x`).
 pub fn value(i: &str) -> Res<'_, Val> {
-    alt((
-        map(number, Val::Int),
-        map(preceded(opt(char('&')), ident), |s: &str| {
-            Val::Sym(s.to_string())
-        }),
-    ))
-    .parse(i)
+    alt((map(number, Val::Int), map(preceded(opt(char('&')), ident), |s: &str| Val::Sym(s.to_string())))).parse(i)
 }
 
 fn thread_reg(i: &str) -> Res<'_, Loc> {
@@ -84,9 +67,7 @@ fn thread_reg(i: &str) -> Res<'_, Loc> {
 pub fn loc(i: &str) -> Res<'_, Loc> {
     alt((
         thread_reg,
-        map(delimited(char('['), ws(ident), ws(char(']'))), |s: &str| {
-            Loc::Mem(s.to_string())
-        }),
+        map(delimited(char('['), ws(ident), ws(char(']'))), |s: &str| Loc::Mem(s.to_string())),
         map(ident, |s: &str| Loc::Mem(s.to_string())),
     ))
     .parse(i)
@@ -107,37 +88,23 @@ fn atom(i: &str) -> Res<'_, Prop> {
     let (i, op) = ws(alt((tag("=="), tag("!="), tag("<>"), tag("=")))).parse(i)?;
     let (i, _) = multispace0(i)?;
     // `loc = loc` only when the right side cannot be a value: `0:r1` or `[x]`.
-    let (i, p) = if let Ok((r, l2)) = alt((
-        thread_reg,
-        map(delimited(char('['), ws(ident), ws(char(']'))), |s: &str| {
-            Loc::Mem(s.to_string())
-        }),
-    ))
-    .parse(i)
+    let (i, p) = if let Ok((r, l2)) =
+        alt((thread_reg, map(delimited(char('['), ws(ident), ws(char(']'))), |s: &str| Loc::Mem(s.to_string()))))
+            .parse(i)
     {
         (r, Prop::EqLoc(l, l2))
     } else {
         let (r, v) = value(i)?;
         (r, Prop::Eq(l, v))
     };
-    Ok((
-        i,
-        if op == "!=" || op == "<>" {
-            Prop::Not(Box::new(p))
-        } else {
-            p
-        },
-    ))
+    Ok((i, if op == "!=" || op == "<>" { Prop::Not(Box::new(p)) } else { p }))
 }
 
 fn keyword(k: &'static str) -> impl Fn(&str) -> Res<'_, &str> {
     move |i: &str| {
         let (r, w) = tag(k).parse(i)?;
         if r.starts_with(is_ident_char) {
-            return Err(nom::Err::Error(nom::error::Error::new(
-                i,
-                nom::error::ErrorKind::Tag,
-            )));
+            return Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Tag)));
         }
         Ok((r, w))
     }
@@ -169,14 +136,7 @@ fn and_p(i: &str) -> Res<'_, Prop> {
         items.push(p);
         i = r;
     }
-    Ok((
-        i,
-        if items.len() == 1 {
-            items.pop().unwrap_or(Prop::True)
-        } else {
-            Prop::And(items)
-        },
-    ))
+    Ok((i, if items.len() == 1 { items.pop().unwrap_or(Prop::True) } else { Prop::And(items) }))
 }
 
 /// A whole proposition.
@@ -188,12 +148,5 @@ pub fn prop(i: &str) -> Res<'_, Prop> {
         items.push(p);
         i = r;
     }
-    Ok((
-        i,
-        if items.len() == 1 {
-            items.pop().unwrap_or(Prop::True)
-        } else {
-            Prop::Or(items)
-        },
-    ))
+    Ok((i, if items.len() == 1 { items.pop().unwrap_or(Prop::True) } else { Prop::Or(items) }))
 }

@@ -1,0 +1,152 @@
+//! X86_64 in AT&T syntax, as in herd's `X86_64` tests. The semantics are X86's; this
+//! module only reads AT&T operands (source first) and names registers as herd does.
+
+use super::x86::{Opnd, semantics, strip_lock};
+use super::*;
+
+pub struct X86_64;
+
+const REGS: &[&str] =
+    &["rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15"];
+
+/// herd names every width of a register by its 64-bit name (`%eax` is `rax`).
+fn reg(s: &str) -> Option<Reg> {
+    let s = s.trim().trim_start_matches('%').to_ascii_lowercase();
+    let wide = match s.as_str() {
+        "eax" | "ax" | "al" => "rax",
+        "ebx" | "bx" | "bl" => "rbx",
+        "ecx" | "cx" | "cl" => "rcx",
+        "edx" | "dx" | "dl" => "rdx",
+        "esi" | "si" => "rsi",
+        "edi" | "di" => "rdi",
+        "ebp" | "bp" => "rbp",
+        "esp" | "sp" => "rsp",
+        other => {
+            let base = other.trim_end_matches(['d', 'w', 'b']);
+            return REGS
+                .contains(&base)
+                .then(|| base.to_string())
+                .or_else(|| REGS.contains(&other).then(|| other.to_string()));
+        }
+    };
+    Some(wide.to_string())
+}
+
+fn operand(s: &str) -> Result<Opnd, InstrError> {
+    let s = s.trim();
+    if let Some(i) = s.strip_prefix('$') {
+        return parse_imm(i)
+            .map(Opnd::Imm)
+            .ok_or_else(|| InstrError::new(format!("expected an immediate, found '{s}'")));
+    }
+    if s.starts_with('%') {
+        return reg(s).map(Opnd::Reg).ok_or_else(|| InstrError::new(format!("unknown register '{s}'")));
+    }
+    if let Some(open) = s.find('(') {
+        let close = s.rfind(')').ok_or_else(|| InstrError::new(format!("expected `)` in '{s}'")))?;
+        let off = s[..open].trim();
+        let inner = s[open + 1..close].trim();
+        if inner.contains(',') {
+            return Err(InstrError::new(format!("unsupported: indexed addressing '{s}' (arrays)")));
+        }
+        let off = if off.is_empty() {
+            0
+        } else {
+            parse_imm(off).ok_or_else(|| InstrError::new(format!("unsupported: offset '{off}'")))?
+        };
+        return Ok(Opnd::Mem(match reg(inner) {
+            Some(r) => Addr::Reg(r, off),
+            None if off == 0 => Addr::Sym(inner.to_string()),
+            None => return Err(InstrError::new(format!("unsupported: offset on '{inner}'"))),
+        }));
+    }
+    if let Some(i) = parse_imm(s) {
+        return Ok(Opnd::Imm(i));
+    }
+    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        return Ok(Opnd::Label(s.to_string()));
+    }
+    Err(InstrError::new(format!("expected an operand, found '{s}'")))
+}
+
+/// Drops AT&T's width suffix (`movl` → `mov`); byte and word accesses are mixed-size.
+fn base_mnemonic(m: &str) -> Result<&str, InstrError> {
+    const BASES: &[&str] = &[
+        "mov", "xchg", "add", "sub", "xor", "and", "or", "inc", "dec", "xadd", "cmpxchg", "cmp", "shl", "shr", "sal",
+        "nop",
+    ];
+    if BASES.contains(&m) || !m.ends_with(['b', 'w', 'l', 'q']) {
+        return Ok(m);
+    }
+    let base = &m[..m.len() - 1];
+    if !BASES.contains(&base) {
+        return Ok(m);
+    }
+    if m.ends_with(['b', 'w']) && base != "nop" {
+        return Err(InstrError::new(format!("unsupported: mixed-size access '{m}'")));
+    }
+    Ok(base)
+}
+
+impl Isa for X86_64 {
+    fn name(&self) -> &'static str {
+        "X86_64"
+    }
+
+    fn canonical_reg(&self, r: &str) -> Option<Reg> {
+        reg(r)
+    }
+
+    fn reg_index(&self, r: &str) -> usize {
+        REGS.iter().position(|&x| x == r).unwrap_or(REGS.len())
+    }
+
+    fn known_sets(&self) -> &'static [&'static str] {
+        &["MFENCE", "SFENCE", "LFENCE", "X"]
+    }
+
+    fn rmw_sequential(&self) -> bool {
+        false
+    }
+
+    fn parse(&self, text: &str) -> Result<Vec<Op>, InstrError> {
+        let (locked, rest) = strip_lock(text);
+        let (m, raw) = split_att(rest);
+        let m = base_mnemonic(&m)?;
+        if m.starts_with("nop") {
+            return Ok(vec![]);
+        }
+        let mut ops = raw.iter().map(|o| operand(o)).collect::<Result<Vec<_>, _>>()?;
+        ops.reverse();
+        semantics(m, locked, &ops, text)
+    }
+}
+
+/// Like [`split_operands`], but commas inside `( … )` belong to one operand.
+fn split_att(text: &str) -> (String, Vec<String>) {
+    let t = text.trim();
+    let (m, rest) = match t.find(char::is_whitespace) {
+        Some(k) => (&t[..k], t[k..].trim()),
+        None => (t, ""),
+    };
+    let mut out = Vec::new();
+    let mut depth = 0;
+    let mut cur = String::new();
+    for c in rest.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(cur.trim().to_string());
+                cur.clear();
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    (m.to_ascii_lowercase(), out)
+}

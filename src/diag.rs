@@ -10,8 +10,21 @@ use std::fmt;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Pos(pub usize);
 
+/// What kind of failure a diagnostic reports, so runners can count them apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum DiagKind {
+    /// Malformed input.
+    #[default]
+    Error,
+    /// Well-formed input using something litsat does not support.
+    Unsupported,
+    /// A limit stopped the test (`--timeout`, `--max-events`).
+    Limit,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diag {
+    pub kind: DiagKind,
     pub file: String,
     pub line: usize,
     pub col: usize,
@@ -24,18 +37,28 @@ impl Diag {
     /// Locates `pos` in `text`. Columns count characters, not bytes.
     pub fn at(file: &str, text: &str, pos: Pos, message: impl Into<String>) -> Diag {
         let (line, col) = line_col(text, pos.0);
-        Diag { file: file.to_string(), line, col, message: message.into(), context: Vec::new() }
+        let message = message.into();
+        Diag { kind: kind_of(&message), file: file.to_string(), line, col, message, context: Vec::new() }
     }
 
     /// A diagnostic about a whole file (I/O errors, limits).
     pub fn file(file: &str, message: impl Into<String>) -> Diag {
-        Diag { file: file.to_string(), line: 1, col: 1, message: message.into(), context: Vec::new() }
+        let message = message.into();
+        Diag { kind: kind_of(&message), file: file.to_string(), line: 1, col: 1, message, context: Vec::new() }
+    }
+
+    pub fn limit(file: &str, message: impl Into<String>) -> Diag {
+        Diag { kind: DiagKind::Limit, ..Diag::file(file, message) }
     }
 
     pub fn included_from(mut self, site: String) -> Diag {
         self.context.push(site);
         self
     }
+}
+
+fn kind_of(message: &str) -> DiagKind {
+    if message.starts_with("unsupported") { DiagKind::Unsupported } else { DiagKind::Error }
 }
 
 pub fn line_col(text: &str, offset: usize) -> (usize, usize) {

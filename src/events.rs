@@ -352,8 +352,15 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                 {
                     names.insert(x.clone());
                 }
-                if let Op::Store { src: Src::Addr(x), .. } | Op::Mov { src: Src::Addr(x), .. } = op {
-                    names.insert(x.clone());
+                let srcs: Vec<&Src> = match op {
+                    Op::Store { src, .. } | Op::StoreCond { src, .. } | Op::Mov { src, .. } => vec![src],
+                    Op::Bin { a, b, .. } | Op::Select { a, b, .. } => vec![a, b],
+                    _ => vec![],
+                };
+                for s in srcs {
+                    if let Src::Addr(x) = s {
+                        names.insert(x.clone());
+                    }
                 }
             }
         }
@@ -582,7 +589,11 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                             let okv = ev.constant(Value::Int(*ok));
                             let failv = ev.constant(Value::Int(*fail));
                             let val = ev.ite(choice, okv, failv);
-                            set_reg(&mut cur.regs, st, Content { val, deps: BTreeSet::new() });
+                            // herd's status register depends on the store itself: data
+                            // from it reaches later uses (a dependency through success).
+                            let deps =
+                                if ev.is_const(g, 0) { BTreeSet::new() } else { BTreeSet::from([ev.events.len()]) };
+                            set_reg(&mut cur.regs, st, Content { val, deps });
                         }
                         if ev.is_const(g, 0) {
                             continue;

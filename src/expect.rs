@@ -1,14 +1,47 @@
 //! Expected results to compare against: herd's answers as the shared corpus records them.
 
 use crate::query::Outcome;
-use crate::report::state_line;
+use crate::report::{kind_word, state_line};
+use serde::{Deserialize, Serialize};
+
+/// What an expectation can be compared with: a test's answer, as herd's log gives it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Answer {
+    /// `Allowed`, `Forbidden` or `Required`.
+    pub kind: String,
+    pub observation: String,
+    pub ok: bool,
+    /// herd's `Positive:`/`Negative:` pair.
+    pub witnesses: (u64, u64),
+    /// Normalised states, sorted.
+    pub states: Vec<String>,
+}
+
+impl Answer {
+    pub fn of(o: &Outcome) -> Answer {
+        let mut states: Vec<String> = o.states.iter().map(|s| normalise_state(&state_line(s))).collect();
+        states.sort();
+        Answer {
+            kind: kind_word(o.test.cond.kind).to_string(),
+            observation: o.observation().to_string(),
+            ok: o.ok(),
+            witnesses: o.witnesses(),
+            states,
+        }
+    }
+}
 use std::collections::BTreeMap;
 
-/// One expected result.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One expected result. Entries from herd logs and `kinds.txt` have no path; they
+/// match by name.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Expected {
     pub path: String,
     pub name: String,
+    /// herd's `Ok`/`No` (a Dat3M CSV's 1/0: the condition as written holds).
+    pub ok: Option<bool>,
+    /// A `kinds.txt` verdict: `Allow`, `Forbid` or `Require`.
+    pub verdict: Option<String>,
     pub kind: Option<String>,
     pub observation: Option<String>,
     /// herd's `Positive:`/`Negative:` Witnesses pair.
@@ -49,37 +82,176 @@ pub fn parse_tsv(text: &str) -> Vec<Expected> {
             observation: Some(c[3].to_string()),
             witnesses: c[4].parse().ok().zip(c[5].parse().ok()),
             states: Some(states),
+            ..Expected::default()
         });
     }
     out
 }
 
-/// The differences between an outcome and an expectation, empty when they agree.
-pub fn compare(o: &Outcome, e: &Expected) -> Vec<String> {
+/// Parses a Dat3M CSV: `path,1|0`.
+pub fn parse_csv(text: &str) -> Vec<Expected> {
+    text.lines()
+        .filter_map(|l| {
+            let (p, v) = l.trim().rsplit_once(',')?;
+            let ok = match v.trim() {
+                "1" => true,
+                "0" => false,
+                _ => return None,
+            };
+            let name = p.rsplit('/').next().unwrap_or(p).trim_end_matches(".litmus").to_string();
+            Some(Expected { path: p.trim().to_string(), name, ok: Some(ok), ..Expected::default() })
+        })
+        .collect()
+}
+
+/// Parses herd's `kinds.txt`: `NAME Allowed|Forbidden|Required` (or `Allow|Forbid|Require`).
+pub fn parse_kinds(text: &str) -> Vec<Expected> {
+    text.lines()
+        .filter_map(|l| {
+            let mut it = l.split_whitespace();
+            let name = it.next()?;
+            let v = match it.next()? {
+                "Allow" | "Allowed" => "Allow",
+                "Forbid" | "Forbidden" => "Forbid",
+                "Require" | "Required" => "Require",
+                _ => return None,
+            };
+            Some(Expected { name: name.to_string(), verdict: Some(v.to_string()), ..Expected::default() })
+        })
+        .collect()
+}
+
+/// Parses a herd log: per test its kind, States, Ok/No, Witnesses and Observation.
+pub fn parse_herd_log(text: &str) -> Vec<Expected> {
+    let mut out = Vec::new();
+    let mut cur: Option<Expected> = None;
+    let mut in_states = false;
+    for line in text.lines() {
+        let l = line.trim_end();
+        if let Some(rest) = l.strip_prefix("Test ") {
+            let mut it = rest.split_whitespace();
+            cur = Some(Expected {
+                name: it.next().unwrap_or("").to_string(),
+                kind: it.next().map(str::to_string),
+                states: Some(Vec::new()),
+                ..Expected::default()
+            });
+            in_states = false;
+            continue;
+        }
+        let Some(e) = cur.as_mut() else { continue };
+        if l.starts_with("States ") {
+            in_states = true;
+        } else if l == "Ok" || l == "No" || l == "Undef" {
+            in_states = false;
+            e.ok = Some(l == "Ok");
+        } else if in_states {
+            if let Some(st) = e.states.as_mut() {
+                st.push(normalise_state(l));
+            }
+        } else if let Some(rest) = l.strip_prefix("Positive: ") {
+            let v: Vec<&str> = rest.split_whitespace().collect();
+            if let (Some(p), Some(n)) = (v.first(), v.get(2)) {
+                e.witnesses = p.parse().ok().zip(n.parse().ok());
+            }
+        } else if let Some(rest) = l.strip_prefix("Observation ") {
+            e.observation = rest.split_whitespace().nth(1).map(str::to_string);
+            if let Some(mut done) = cur.take() {
+                if let Some(st) = done.states.as_mut() {
+                    st.sort();
+                }
+                out.push(done);
+            }
+        }
+    }
+    out
+}
+
+/// Reads an expectation file in any of the formats, chosen by its name and content.
+pub fn parse_any(path: &str, text: &str) -> Vec<Expected> {
+    if path.ends_with(".tsv") {
+        parse_tsv(text)
+    } else if path.ends_with(".csv") {
+        parse_csv(text)
+    } else if text.lines().any(|l| l.starts_with("Observation ")) {
+        parse_herd_log(text)
+    } else {
+        parse_kinds(text)
+    }
+}
+
+/// Matches expectations to tests. An entry with a path goes to the test sharing the
+/// longest tail of path components with it; one with only a name goes to the test of that
+/// name when exactly one has it. Returns, per test, the index of its entry, and the
+/// entries that matched no test or several equally well.
+pub fn match_entries(tests: &[(String, String)], entries: &[Expected]) -> (Vec<Option<usize>>, Vec<String>) {
+    let comps = |p: &str| -> Vec<String> {
+        p.split(['/', '\\']).filter(|c| !c.is_empty() && *c != ".").map(str::to_string).collect()
+    };
+    let test_comps: Vec<Vec<String>> = tests.iter().map(|(p, _)| comps(p)).collect();
+    let mut assigned: Vec<Option<usize>> = vec![None; tests.len()];
+    let mut problems = Vec::new();
+    for (k, e) in entries.iter().enumerate() {
+        let candidates: Vec<usize> = if e.path.is_empty() {
+            tests.iter().enumerate().filter(|(_, t)| t.1 == e.name).map(|(i, _)| i).collect()
+        } else {
+            let ec = comps(&e.path);
+            let score = |tc: &Vec<String>| tc.iter().rev().zip(ec.iter().rev()).take_while(|(a, b)| a == b).count();
+            let best = test_comps.iter().map(score).max().unwrap_or(0);
+            if best == 0 { Vec::new() } else { (0..tests.len()).filter(|&i| score(&test_comps[i]) == best).collect() }
+        };
+        match candidates.as_slice() {
+            [] => problems
+                .push(format!("expectation for {} matches no test", if e.path.is_empty() { &e.name } else { &e.path })),
+            [i] => assigned[*i] = Some(k),
+            many => problems.push(format!(
+                "expectation for {} matches {} tests",
+                if e.path.is_empty() { &e.name } else { &e.path },
+                many.len()
+            )),
+        }
+    }
+    (assigned, problems)
+}
+
+/// The differences between an answer and an expectation, empty when they agree.
+pub fn compare(a: &Answer, e: &Expected) -> Vec<String> {
     let mut d = Vec::new();
-    if let Some(obs) = &e.observation
-        && o.observation() != obs
+    let word = |ok: bool| if ok { "Ok" } else { "No" };
+    if let Some(ok) = e.ok
+        && a.ok != ok
     {
-        d.push(format!("observation {} (expected {obs})", o.observation()));
+        d.push(format!("{} (expected {})", word(a.ok), word(ok)));
     }
-    if let Some(k) = &e.kind {
-        let mine = crate::report::kind_word(o.test.cond.kind);
-        if mine != k {
-            d.push(format!("kind {mine} (expected {k})"));
+    if let Some(v) = &e.verdict {
+        let holds = match v.as_str() {
+            "Allow" => a.observation != "Never",
+            "Forbid" => a.observation == "Never",
+            _ => a.observation == "Always",
+        };
+        if !holds {
+            d.push(format!("observation {} (expected {v})", a.observation));
         }
     }
-    if let Some(w) = e.witnesses {
-        let mine = o.witnesses();
-        if mine != w {
-            d.push(format!("witnesses {} {} (expected {} {})", mine.0, mine.1, w.0, w.1));
-        }
+    if let Some(obs) = &e.observation
+        && &a.observation != obs
+    {
+        d.push(format!("observation {} (expected {obs})", a.observation));
     }
-    if let Some(st) = &e.states {
-        let mut mine: Vec<String> = o.states.iter().map(|s| normalise_state(&state_line(s))).collect();
-        mine.sort();
-        if &mine != st {
-            d.push(format!("states [{}] (expected [{}])", mine.join(" | "), st.join(" | ")));
-        }
+    if let Some(k) = &e.kind
+        && &a.kind != k
+    {
+        d.push(format!("kind {} (expected {k})", a.kind));
+    }
+    if let Some(w) = e.witnesses
+        && a.witnesses != w
+    {
+        d.push(format!("witnesses {} {} (expected {} {})", a.witnesses.0, a.witnesses.1, w.0, w.1));
+    }
+    if let Some(st) = &e.states
+        && &a.states != st
+    {
+        d.push(format!("states [{}] (expected [{}])", a.states.join(" | "), st.join(" | ")));
     }
     d
 }

@@ -17,3 +17,4 @@ pub mod logic;
 pub mod query;
 pub mod rel;
 pub mod report;
+pub mod runner;

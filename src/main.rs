@@ -1,14 +1,18 @@
-//! The `litsat` command line.
+//! The `litsat` command line: argument parsing and I/O only; the work is in the library.
 
-use clap::{Parser, Subcommand};
-use litsat::cat::load_program;
+use clap::{Parser, Subcommand, ValueEnum};
+use litsat::cat::{Program, load_program};
+use litsat::diag::Diag;
 use litsat::driver::{check_file, collect_inputs};
+use litsat::expect::parse_any;
 use litsat::query::Options;
 use litsat::report::herd_log;
+use litsat::runner::{Record, run_all, shard, success, summary};
 use rayon::prelude::*;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 #[derive(Parser)]
 #[command(name = "litsat", version, about = "Axiomatic memory-model checking by SAT, with herd7's answers")]
@@ -19,7 +23,7 @@ struct Cli {
 
 #[derive(clap::Args, Clone)]
 struct ModelArgs {
-    /// A bundled model (sc, tso, relaxed) or a path to a .cat file.
+    /// A bundled model (sc, tso, relaxed, rvwmo, aarch64) or a path to a .cat file.
     #[arg(short, long)]
     model: String,
     /// Extra folders searched for included .cat files, in order.
@@ -31,6 +35,21 @@ struct ModelArgs {
     /// Checks (by `as` name) to skip, comma-separated.
     #[arg(long, value_delimiter = ',')]
     skipchecks: Vec<String>,
+    /// Stop a test after this many seconds (it is reported as a timeout).
+    #[arg(long, value_name = "S")]
+    timeout: Option<f64>,
+    /// Refuse tests with more events than this.
+    #[arg(long, value_name = "N")]
+    max_events: Option<usize>,
+    /// Worker threads (default: all cores).
+    #[arg(short = 'j', long)]
+    jobs: Option<usize>,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Herd,
+    Json,
 }
 
 #[derive(Subcommand)]
@@ -42,44 +61,72 @@ enum Cmd {
         /// Test files, folders of tests, or @LIST files.
         #[arg(required = true)]
         inputs: Vec<String>,
-        /// Worker threads (default: all cores).
-        #[arg(short = 'j', long)]
-        jobs: Option<usize>,
+    },
+    /// Runs a corpus, compares with expectations and prints a summary.
+    Run {
+        #[command(flatten)]
+        model: ModelArgs,
+        /// Test files, folders of tests, or @LIST files.
+        #[arg(required = true)]
+        inputs: Vec<String>,
+        /// Expected results: a herd log, a kinds.txt, a Dat3M CSV or a corpus TSV.
+        #[arg(long, value_name = "FILE")]
+        expect: Option<PathBuf>,
+        /// Output per test: herd's log or JSON lines.
+        #[arg(long, value_enum, default_value = "herd")]
+        format: Format,
+        /// Write the herd logs to FILE (standard output then has only the summary).
+        #[arg(long, value_name = "FILE")]
+        log: Option<PathBuf>,
+        /// Run only shard I of N (1-based), split deterministically by input position.
+        #[arg(long, value_name = "I/N")]
+        shard: Option<String>,
+    },
+    /// Combines the JSON results of shards into one summary.
+    Merge {
+        /// JSON-lines files written by `litsat run --format json`.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
     },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    match cli.cmd {
-        Cmd::Check { model, inputs, jobs } => check(&model, &inputs, jobs),
+    let r = match cli.cmd {
+        Cmd::Check { model, inputs } => check(&model, &inputs),
+        Cmd::Run { model, inputs, expect, format, log, shard } => run(&model, &inputs, expect, format, log, shard),
+        Cmd::Merge { files } => merge(&files),
+    };
+    match r {
+        Ok(code) => code,
+        Err(d) => {
+            eprintln!("{d}");
+            ExitCode::from(2)
+        }
     }
 }
 
-fn check(m: &ModelArgs, inputs: &[String], jobs: Option<usize>) -> ExitCode {
-    let prog = match load_program(&m.model, &m.include) {
-        Ok(p) => p,
-        Err(d) => {
-            eprintln!("{d}");
-            return ExitCode::from(2);
-        }
+fn setup(m: &ModelArgs) -> Result<(Program, Options), Diag> {
+    let prog = load_program(&m.model, &m.include)?;
+    let opts = Options {
+        variants: m.variant.clone(),
+        skipchecks: m.skipchecks.clone(),
+        timeout: m.timeout.map(Duration::from_secs_f64),
+        max_events: m.max_events,
     };
-    let files = match collect_inputs(inputs) {
-        Ok(f) => f,
-        Err(d) => {
-            eprintln!("{d}");
-            return ExitCode::from(2);
-        }
-    };
-    let opts = Options { variants: m.variant.clone(), skipchecks: m.skipchecks.clone() };
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(jobs.unwrap_or(0)).build();
-    let Ok(pool) = pool else {
-        eprintln!("error: cannot start worker threads");
-        return ExitCode::from(2);
-    };
-    let results: Vec<_> = pool.install(|| files.par_iter().map(|f| check_file(f, &prog, &opts)).collect());
+    if let Some(j) = m.jobs {
+        // Only the first call configures the global pool; later ones are harmless.
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(j).build_global();
+    }
+    Ok((prog, opts))
+}
+
+fn check(m: &ModelArgs, inputs: &[String]) -> Result<ExitCode, Diag> {
+    let (prog, opts) = setup(m)?;
+    let files = collect_inputs(inputs)?;
+    let results: Vec<_> = files.par_iter().map(|f| check_file(f, &prog, &opts)).collect();
     let mut failed = 0;
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
+    let mut out = std::io::stdout().lock();
     for r in results {
         match r.outcome {
             Ok(o) => {
@@ -92,5 +139,88 @@ fn check(m: &ModelArgs, inputs: &[String], jobs: Option<usize>) -> ExitCode {
             }
         }
     }
-    if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
+}
+
+fn run(
+    m: &ModelArgs,
+    inputs: &[String],
+    expect: Option<PathBuf>,
+    format: Format,
+    log: Option<PathBuf>,
+    shard_arg: Option<String>,
+) -> Result<ExitCode, Diag> {
+    let (prog, opts) = setup(m)?;
+    let mut files = collect_inputs(inputs)?;
+    if let Some(s) = &shard_arg {
+        let parsed = s.split_once('/').and_then(|(i, n)| Some((i.parse::<usize>().ok()?, n.parse::<usize>().ok()?)));
+        let Some((i, n)) = parsed.filter(|&(i, n)| i >= 1 && i <= n) else {
+            return Err(Diag::file("--shard", format!("expected I/N with 1 <= I <= N, found '{s}'")));
+        };
+        files = shard(files, i, n);
+    }
+    let expected = match &expect {
+        Some(p) => {
+            let name = p.to_string_lossy().to_string();
+            let text = std::fs::read_to_string(p).map_err(|e| Diag::file(&name, format!("cannot read: {e}")))?;
+            Some(parse_any(&name, &text))
+        }
+        None => None,
+    };
+    let bar = std::io::stderr().is_terminal().then(|| {
+        let b = indicatif::ProgressBar::new(files.len() as u64);
+        if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} tests, ETA {eta}") {
+            b.set_style(style);
+        }
+        b
+    });
+    let tick = || {
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    };
+    let (records, problems) = run_all(&files, &prog, &opts, expected.as_deref(), &tick);
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    let mut out = std::io::stdout().lock();
+    if let Some(path) = &log {
+        let text: String = records.iter().map(|r| format!("{}\n", r.log)).collect();
+        std::fs::write(path, text)
+            .map_err(|e| Diag::file(&path.to_string_lossy(), format!("cannot write log: {e}")))?;
+    }
+    let sum = summary(&records, &problems);
+    match format {
+        Format::Json => {
+            for r in &records {
+                let _ = writeln!(out, "{}", serde_json::to_string(r).unwrap_or_default());
+            }
+            eprint!("{sum}");
+        }
+        Format::Herd => {
+            if log.is_none() {
+                for r in records.iter().filter(|r| !r.log.is_empty()) {
+                    let _ = writeln!(out, "{}", r.log);
+                }
+            }
+            let _ = write!(out, "{sum}");
+        }
+    }
+    Ok(if success(&records, &problems) { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn merge(files: &[PathBuf]) -> Result<ExitCode, Diag> {
+    let mut records: Vec<Record> = Vec::new();
+    for f in files {
+        let name = f.to_string_lossy().to_string();
+        let text = std::fs::read_to_string(f).map_err(|e| Diag::file(&name, format!("cannot read: {e}")))?;
+        for (k, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let r: Record = serde_json::from_str(line)
+                .map_err(|e| Diag { line: k + 1, ..Diag::file(&name, format!("not a litsat JSON record: {e}")) })?;
+            records.push(r);
+        }
+    }
+    records.sort_by(|a, b| a.path.cmp(&b.path));
+    print!("{}", summary(&records, &[]));
+    Ok(if success(&records, &[]) { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

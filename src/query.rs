@@ -14,6 +14,11 @@ use varisat::{ExtendFormula, Solver};
 pub struct Options {
     pub variants: Vec<String>,
     pub skipchecks: Vec<String>,
+    /// Stop with a limit diagnostic after this long (checked between solver calls: a
+    /// varisat solve cannot be interrupted, and litmus-sized ones are short).
+    pub timeout: Option<std::time::Duration>,
+    /// Refuse tests with more events than this.
+    pub max_events: Option<usize>,
 }
 
 /// One final state: values of the observed places, in herd's printing order.
@@ -60,6 +65,7 @@ impl Outcome {
             "Sometimes"
         }
     }
+
     /// herd's `Positive:`/`Negative:` pair: for `~exists` the executions that do not
     /// satisfy the proposition are the positive ones.
     pub fn witnesses(&self) -> (u64, u64) {
@@ -157,7 +163,13 @@ fn place_lits(
 
 /// Everything one test's log needs, by enumerating executions with blocking clauses.
 pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Outcome, Diag> {
+    let started = std::time::Instant::now();
     let (test, isa, ev) = prepare(test, file, text)?;
+    if let Some(max) = opts.max_events
+        && ev.len() > max
+    {
+        return Err(Diag::limit(file, format!("limit: {} events, more than --max-events {max}", ev.len())));
+    }
     let mut lg = Logic::new();
     let x = exec::encode(&ev, &mut lg).map_err(|m| Diag::file(file, m))?;
     let b = exec::builtins(&ev, &x, &mut lg);
@@ -190,6 +202,9 @@ pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -
     solver.add_formula(&lg.cnf);
     let mut out = Outcome { test, states: BTreeSet::new(), pos: 0, neg: 0, flags: BTreeSet::new(), vars, clauses };
     loop {
+        if opts.timeout.is_some_and(|t| started.elapsed() > t) {
+            return Err(Diag::limit(file, "timeout: the test ran past --timeout"));
+        }
         if !solver.solve().map_err(|e| err(format!("solver error: {e}")))? {
             break;
         }

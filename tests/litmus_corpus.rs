@@ -10,14 +10,10 @@ use std::path::Path;
 fn expected_observations() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus");
     let table = std::fs::read_to_string(root.join("expected.tsv")).expect("litmus/expected.tsv");
-    let mut lines = table
-        .lines()
-        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
+    let mut lines = table.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
     let header: Vec<&str> = lines.next().expect("header").split('\t').collect();
-    let models: Vec<_> = header[1..]
-        .iter()
-        .map(|m| (m.to_string(), load_program(m, &[]).expect("bundled model")))
-        .collect();
+    let models: Vec<_> =
+        header[1..].iter().map(|m| (m.to_string(), load_program(m, &[]).expect("bundled model"))).collect();
     let mut failures = Vec::new();
     let mut checked = 0;
     for line in lines {
@@ -31,19 +27,12 @@ fn expected_observations() {
             checked += 1;
             match r.outcome {
                 Ok(o) if o.observation() == *want => {}
-                Ok(o) => failures.push(format!(
-                    "{} under {name}: {} (expected {want})",
-                    cols[0],
-                    o.observation()
-                )),
+                Ok(o) => failures.push(format!("{} under {name}: {} (expected {want})", cols[0], o.observation())),
                 Err(d) => failures.push(format!("{} under {name}: error {d}", cols[0])),
             }
         }
     }
-    println!(
-        "litmus/: {checked} observations checked, {} wrong",
-        failures.len()
-    );
+    println!("litmus/: {checked} observations checked, {} wrong", failures.len());
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked >= 200, "too few expectations checked: {checked}");
 }

@@ -31,7 +31,32 @@ pub enum V {
 pub enum Prim {
     Domain,
     Range,
+    /// herd primitives over event sets that only enumeration can compute (`linearisations`,
+    /// `classes-loc`, …): bound so models that merely name them load, refused when applied.
+    Enumerative(&'static str),
 }
+
+/// herd's primitives that litsat does not compile; applying one is a located error.
+const ENUMERATIVE: &[&str] = &[
+    "classes-loc",
+    "classes",
+    "linearisations",
+    "lift",
+    "delift",
+    "deliftinter",
+    "bisimulation",
+    "fromto",
+    "different-values",
+    "same-oa",
+    "at-least-one-writable",
+    "tag2scope",
+    "tag2level",
+    "tag2events",
+    "tag2fenced",
+    "loc2events",
+    "fail",
+    "as_transitive",
+];
 
 #[derive(Debug)]
 pub struct Closure {
@@ -297,6 +322,12 @@ impl<'a> Interp<'a> {
                 let r = self.as_rel(&a, pos)?;
                 Ok(V::Set(Rc::new(r.range(self.lg))))
             }
+            V::Prim(Prim::Enumerative(name)) => self.err(
+                pos,
+                format!(
+                    "unsupported: herd primitive `{name}` (it enumerates candidates; litsat compiles models to SAT)"
+                ),
+            ),
             _ => self.err(pos, "type error: applying something that is not a function"),
         }
     }
@@ -397,6 +428,15 @@ impl<'a> Interp<'a> {
     /// `let rec` over relations: Kleene iteration from the empty relation. Exact only when
     /// the iteration becomes constant; a symbolic fixpoint is refused rather than guessed.
     fn fixpoint(&mut self, env: &Env, bs: &[Binding]) -> R<Env> {
+        // `r = a | b | … | r;r` has the least fixpoint `(a | b | …)+`, exactly.
+        if let [b] = bs
+            && let Some(base) = closure_base(&b.name, &b.body)
+        {
+            let v = self.eval(env, &base)?;
+            let r = self.as_rel(&v, b.pos)?;
+            let plus = r.plus(self.lg);
+            return Ok(env.bind(&b.name, V::Rel(Rc::new(plus))));
+        }
         let mut vals: Vec<V> = bs.iter().map(|_| V::Empty).collect();
         for _ in 0..=self.n() * self.n() + 1 {
             let mut e = env.clone();
@@ -511,6 +551,11 @@ impl<'a> Interp<'a> {
 
     fn check(&mut self, env: &Env, c: &Check) -> R<()> {
         let v = self.eval(env, &c.expr)?;
+        // `empty S` on a set asks the same as on the identity over it.
+        let v = match (c.kind, v) {
+            (CheckKind::Empty, V::Set(s)) => V::Rel(Rc::new(Rel::id_on(&s))),
+            (_, v) => v,
+        };
         let r = self.as_rel(&v, c.pos)?;
         let (l, _) = crate::diag::line_col(self.text(), c.pos.0);
         let label = c.name.clone().unwrap_or_else(|| format!("{}:{l}", self.file.trim_start_matches("<bundled>/")));
@@ -549,6 +594,45 @@ impl<'a> Interp<'a> {
         let r = self.stmts(env, &model.stmts);
         self.file = saved;
         r
+    }
+}
+
+/// For `name = t1 | … | tn` where one term is `name;name` and no other mentions `name`,
+/// the union of the other terms.
+fn closure_base(name: &str, body: &Expr) -> Option<Expr> {
+    fn terms<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+        match e {
+            Expr::Op2(Op2::Union, a, b, _) => {
+                terms(a, out);
+                terms(b, out);
+            }
+            e => out.push(e),
+        }
+    }
+    let mut ts = Vec::new();
+    terms(body, &mut ts);
+    let is_self = |e: &Expr| matches!(e, Expr::Var(x, _) if x == name);
+    let (rec, rest): (Vec<&Expr>, Vec<&Expr>) =
+        ts.into_iter().partition(|t| matches!(t, Expr::Op2(Op2::Seq, a, b, _) if is_self(a) && is_self(b)));
+    if rec.is_empty() || rest.is_empty() || rest.iter().any(|t| mentions(t, name)) {
+        return None;
+    }
+    let pos = Pos(0);
+    rest.into_iter().cloned().reduce(|a, b| Expr::Op2(Op2::Union, Box::new(a), Box::new(b), pos))
+}
+
+/// Whether `e` refers to `name` anywhere (ignoring shadowing, which only makes this
+/// conservative).
+fn mentions(e: &Expr, name: &str) -> bool {
+    match e {
+        Expr::Var(x, _) => x == name,
+        Expr::Empty | Expr::Tag(_) | Expr::Str(_) => false,
+        Expr::Op1(_, a) | Expr::IdSet(a) | Expr::Fun(_, a) => mentions(a, name),
+        Expr::Op2(_, a, b, _) | Expr::App(a, b, _) | Expr::Try(a, b) => mentions(a, name) || mentions(b, name),
+        Expr::SetLit(xs) | Expr::Tuple(xs) => xs.iter().any(|x| mentions(x, name)),
+        Expr::Let(_, bs, body) => bs.iter().any(|b| mentions(&b.body, name)) || mentions(body, name),
+        Expr::Match(e, arms, _) => mentions(e, name) || arms.iter().any(|a| mentions(&a.body, name)),
+        Expr::If(_, a, b) => mentions(a, name) || mentions(b, name),
     }
 }
 
@@ -602,6 +686,9 @@ pub fn run_model(prog: &Program, lg: &mut Logic, b: Builtins, variants: &[String
         file: prog.root.clone(),
     };
     let mut env = b.env.bind("domain", V::Prim(Prim::Domain)).bind("range", V::Prim(Prim::Range));
+    for p in ENUMERATIVE {
+        env = env.bind(p, V::Prim(Prim::Enumerative(p)));
+    }
     if let Some(std) = &prog.stdlib
         && *std != prog.root
     {

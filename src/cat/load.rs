@@ -16,6 +16,7 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("sc.cat", include_str!("../../cat/sc.cat")),
     ("tso.cat", include_str!("../../cat/tso.cat")),
     ("relaxed.cat", include_str!("../../cat/relaxed.cat")),
+    ("rvwmo.cat", include_str!("../../cat/rvwmo.cat")),
 ];
 
 const BUNDLED_PREFIX: &str = "<bundled>/";

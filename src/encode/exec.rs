@@ -364,6 +364,10 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     put_set(&mut env, "FW", x.fw.clone());
     put_set(&mut env, "Exp", set(&mem));
     put_set(&mut env, "NExp", Set::empty(n));
+    // Register events and herd's dependency marker sets: litsat has no register events.
+    for name in ["ADDR", "DATA", "Rreg", "Wreg", "SPEC", "SPURIOUS", "PRED"] {
+        put_set(&mut env, name, Set::empty(n));
+    }
     let mut tags: BTreeSet<String> = ev.known_sets.iter().cloned().collect();
     for ev in e {
         tags.extend(ev.tags.iter().cloned());
@@ -397,7 +401,8 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     put(&mut env, "int", int);
     put(&mut env, "ext", ext);
     put(&mut env, "id", id.clone());
-    put(&mut env, "sm", id);
+    put(&mut env, "sm", id.clone());
+    put(&mut env, "si", id);
     put(&mut env, "rf", x.rf.clone());
     put(&mut env, "co", x.co.clone());
     put(&mut env, "fr", fr);

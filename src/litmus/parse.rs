@@ -60,7 +60,8 @@ impl<'a> Cursor<'a> {
     }
 }
 
-const COND_WORDS: &[&str] = &["exists", "~exists", "~", "forall", "final", "locations", "filter", "observed", "not"];
+const COND_WORDS: &[&str] =
+    &["exists", "~exists", "~", "forall", "final", "locations", "filter", "observed", "not", "scopes:", "regions:"];
 
 fn starts_with_word(s: &str, w: &str) -> bool {
     s.len() >= w.len()
@@ -139,6 +140,24 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
             th.cells.push(Cell { text: txt, pos });
         }
         rest = r;
+    }
+
+    // LISA's `scopes:` and `regions:` sections describe scope trees and memory regions for
+    // GPU-style models; they do not change the candidate executions.
+    for kw in ["scopes:", "regions:"] {
+        let t = rest.trim_start();
+        if let Some(after) = t.strip_prefix(kw) {
+            let end = after.find(['\n']).unwrap_or(after.len());
+            let mut tail = &after[end..];
+            // A scope tree may span lines: skip to its balancing parenthesis.
+            let mut depth: i32 = after[..end].matches('(').count() as i32 - after[..end].matches(')').count() as i32;
+            while depth > 0 && !tail.is_empty() {
+                let e = tail[1..].find('\n').map(|k| k + 1).unwrap_or(tail.len());
+                depth += tail[..e].matches('(').count() as i32 - tail[..e].matches(')').count() as i32;
+                tail = &tail[e..];
+            }
+            rest = tail;
+        }
     }
 
     // Constraints: locations, filter, condition.

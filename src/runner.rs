@@ -1,0 +1,150 @@
+//! The corpus regression runner behind `litsat run` and `litsat merge`.
+
+use crate::cat::Program;
+use crate::diag::DiagKind;
+use crate::driver::check_file;
+use crate::expect::{Answer, Expected, compare, match_entries};
+use crate::query::Options;
+use crate::report::herd_log;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Answered and agreeing with its expectation.
+    Pass,
+    /// Answered, and disagreeing.
+    Fail,
+    /// Answered, with no expectation to compare.
+    Done,
+    /// Rejected: unreadable, malformed or unsupported.
+    Error,
+    /// Stopped by `--timeout` or `--max-events`.
+    Timeout,
+}
+
+/// One test's result: what JSON lines hold, and what the summary counts.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Record {
+    pub name: String,
+    pub path: String,
+    pub model: String,
+    pub status: Status,
+    /// herd's answer, when the test was answered.
+    #[serde(flatten)]
+    pub answer: Option<Answer>,
+    pub time: f64,
+    /// The disagreement or the diagnostic.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub detail: String,
+    #[serde(skip)]
+    pub log: String,
+}
+
+/// Keeps the tests of shard `i` of `n` (1-based), by position in the sorted input.
+pub fn shard<T>(items: Vec<T>, i: usize, n: usize) -> Vec<T> {
+    items.into_iter().enumerate().filter(|(k, _)| n == 0 || k % n == i.saturating_sub(1)).map(|(_, t)| t).collect()
+}
+
+/// Runs every file, in parallel, and returns records in input order. `progress` is
+/// called once per finished test.
+pub fn run_all(
+    files: &[PathBuf],
+    prog: &Program,
+    opts: &Options,
+    expected: Option<&[Expected]>,
+    progress: &(dyn Fn() + Sync),
+) -> (Vec<Record>, Vec<String>) {
+    let model = prog.display_name();
+    let mut records: Vec<Record> = files
+        .par_iter()
+        .map(|f| {
+            let r = check_file(f, prog, opts);
+            progress();
+            let path = f.to_string_lossy().to_string();
+            let stem = f.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+            match r.outcome {
+                Ok(o) => Record {
+                    name: o.test.name.clone(),
+                    path,
+                    model: model.clone(),
+                    status: Status::Done,
+                    answer: Some(Answer::of(&o)),
+                    time: r.seconds,
+                    detail: String::new(),
+                    log: herd_log(&o, r.seconds),
+                },
+                Err(d) => Record {
+                    name: stem,
+                    path,
+                    model: model.clone(),
+                    status: if d.kind == DiagKind::Limit { Status::Timeout } else { Status::Error },
+                    answer: None,
+                    time: r.seconds,
+                    detail: d.to_string(),
+                    log: String::new(),
+                },
+            }
+        })
+        .collect();
+    let mut problems = Vec::new();
+    if let Some(entries) = expected {
+        let keys: Vec<(String, String)> = records.iter().map(|r| (r.path.clone(), r.name.clone())).collect();
+        let (assigned, p) = match_entries(&keys, entries);
+        problems = p;
+        for (rec, a) in records.iter_mut().zip(assigned) {
+            let (Some(k), Status::Done) = (a, rec.status) else { continue };
+            let Some(a) = &rec.answer else { continue };
+            let d = compare(a, &entries[k]);
+            if d.is_empty() {
+                rec.status = Status::Pass;
+            } else {
+                rec.status = Status::Fail;
+                rec.detail = d.join("; ");
+            }
+        }
+    }
+    (records, problems)
+}
+
+/// The closing table: counts by status, total and slowest times.
+pub fn summary(records: &[Record], problems: &[String]) -> String {
+    let count = |s: Status| records.iter().filter(|r| r.status == s).count();
+    let mut out = String::new();
+    out.push_str(&format!(
+        "Summary: {} tests: {} passed, {} failed, {} answered without expectation, {} errors, {} timeouts\n",
+        records.len(),
+        count(Status::Pass),
+        count(Status::Fail),
+        count(Status::Done),
+        count(Status::Error),
+        count(Status::Timeout)
+    ));
+    for p in problems {
+        out.push_str(&format!("Expectation: {p}\n"));
+    }
+    for r in records.iter().filter(|r| matches!(r.status, Status::Fail | Status::Error | Status::Timeout)) {
+        let word = match r.status {
+            Status::Fail => "FAIL",
+            Status::Timeout => "TIMEOUT",
+            _ => "ERROR",
+        };
+        out.push_str(&format!("{word} {} {}\n", r.path, r.detail));
+    }
+    let total: f64 = records.iter().map(|r| r.time).sum();
+    out.push_str(&format!("Time: {total:.2} s in tests\n"));
+    let mut slow: Vec<&Record> = records.iter().collect();
+    slow.sort_by(|a, b| b.time.total_cmp(&a.time));
+    for r in slow.iter().take(5) {
+        out.push_str(&format!("Slowest: {:.3} s {}\n", r.time, r.path));
+    }
+    out
+}
+
+/// Whether a run succeeded: nothing failed, errored or timed out, and every expectation
+/// matched one test.
+pub fn success(records: &[Record], problems: &[String]) -> bool {
+    problems.is_empty() && records.iter().all(|r| matches!(r.status, Status::Pass | Status::Done))
+}

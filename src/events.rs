@@ -79,8 +79,9 @@ pub struct Events {
     pub iico: BTreeSet<(Eid, Eid)>,
     /// Set names the ISA may use; models see unused ones as empty.
     pub known_sets: Vec<String>,
-    /// Number of [`VExpr::Choice`] variables.
-    pub choices: usize,
+    /// For each [`VExpr::Choice`], the path condition of its store-conditional: a choice
+    /// is only made on a path that reaches it, or skipped stores would count twice.
+    pub choice_guards: Vec<ValId>,
 }
 
 impl Events {
@@ -393,7 +394,7 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
         ctrl: BTreeSet::new(),
         iico: BTreeSet::new(),
         known_sets: isa.known_sets().iter().map(|s| s.to_string()).collect(),
-        choices: 0,
+        choice_guards: Vec::new(),
     };
     let one = ev.constant(Value::Int(1));
     let zero_val = ev.constant(Value::Int(0));
@@ -578,8 +579,8 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                         let (l, adeps) = resolve(&cur.regs, &mut ev, addr)?;
                         let c = read_src(&cur.regs, &mut ev, s)?;
                         let choice = if reservation.take() == Some(l) {
-                            let k = ev.choices;
-                            ev.choices += 1;
+                            let k = ev.choice_guards.len();
+                            ev.choice_guards.push(guard);
                             ev.intern(VExpr::Choice(k))
                         } else {
                             zero_val
@@ -589,10 +590,14 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                             let okv = ev.constant(Value::Int(*ok));
                             let failv = ev.constant(Value::Int(*fail));
                             let val = ev.ite(choice, okv, failv);
-                            // herd's status register depends on the store itself: data
-                            // from it reaches later uses (a dependency through success).
-                            let deps =
-                                if ev.is_const(g, 0) { BTreeSet::new() } else { BTreeSet::from([ev.events.len()]) };
+                            // In herd's RISC-V semantics the status register depends on
+                            // the store itself (a dependency through success); in its
+                            // AArch64 semantics it does not.
+                            let deps = if ev.is_const(g, 0) || !isa.status_depends_on_store() {
+                                BTreeSet::new()
+                            } else {
+                                BTreeSet::from([ev.events.len()])
+                            };
                             set_reg(&mut cur.regs, st, Content { val, deps });
                         }
                         if ev.is_const(g, 0) {

@@ -167,9 +167,29 @@ pub fn parse_herd_log(text: &str) -> Vec<Expected> {
     out
 }
 
+/// Parses a table of Observations per model, as `litmus/expected.tsv` holds them: a
+/// header `path<TAB>model…`, then a row per test.
+pub fn parse_observation_table(text: &str, model: &str) -> Vec<Expected> {
+    let mut lines = text.lines().filter(|l| !l.trim().is_empty() && !l.starts_with('#'));
+    let Some(header) = lines.next() else { return Vec::new() };
+    let cols: Vec<&str> = header.split('\t').collect();
+    let Some(k) = cols.iter().position(|c| *c == model) else { return Vec::new() };
+    lines
+        .filter_map(|l| {
+            let c: Vec<&str> = l.split('\t').collect();
+            let obs = c.get(k).filter(|o| matches!(**o, "Never" | "Sometimes" | "Always"))?;
+            let name = c[0].rsplit('/').next().unwrap_or(c[0]).trim_end_matches(".litmus").to_string();
+            Some(Expected { path: c[0].to_string(), name, observation: Some(obs.to_string()), ..Expected::default() })
+        })
+        .collect()
+}
+
 /// Reads an expectation file in any of the formats, chosen by its name and content.
-pub fn parse_any(path: &str, text: &str) -> Vec<Expected> {
-    if path.ends_with(".tsv") {
+/// `model` picks the column of an Observation table.
+pub fn parse_any(path: &str, text: &str, model: &str) -> Vec<Expected> {
+    if text.starts_with("path\t") {
+        parse_observation_table(text, model)
+    } else if path.ends_with(".tsv") {
         parse_tsv(text)
     } else if path.ends_with(".csv") {
         parse_csv(text)

@@ -163,7 +163,7 @@ fn run(
         Some(p) => {
             let name = p.to_string_lossy().to_string();
             let text = std::fs::read_to_string(p).map_err(|e| Diag::file(&name, format!("cannot read: {e}")))?;
-            Some(parse_any(&name, &text))
+            Some(parse_any(&name, &text, prog.display_name().trim_end_matches(".cat")))
         }
         None => None,
     };

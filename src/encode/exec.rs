@@ -125,9 +125,12 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
                 lg.exactly_one(&bs);
                 ls
             }
-            VExpr::Choice(_) => {
+            VExpr::Choice(k) => {
                 let c = lg.fresh();
                 primaries.push(c);
+                let g = ev.choice_guards[*k];
+                let reached = val[g].iter().find(|(x, _)| *x == Value::Int(1)).map(|p| p.1).unwrap_or(B::F);
+                lg.implies(B::L(c), reached);
                 vec![(Value::Int(0), B::L(!c)), (Value::Int(1), B::L(c))]
             }
             VExpr::Ite(c, a, b) => {

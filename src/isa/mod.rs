@@ -144,6 +144,11 @@ pub trait Isa: Sync {
     fn rmw_sequential(&self) -> bool {
         true
     }
+    /// Whether a store-conditional's status register carries a dependency on the store
+    /// (herd's RISC-V semantics do, its AArch64 semantics do not).
+    fn status_depends_on_store(&self) -> bool {
+        false
+    }
     /// A register that always reads as zero and ignores writes (RISC-V `x0`).
     fn zero_reg(&self) -> Option<&'static str> {
         None

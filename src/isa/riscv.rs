@@ -85,6 +85,10 @@ impl Isa for RiscV {
         r.trim_start_matches('x').parse().unwrap_or(usize::MAX)
     }
 
+    fn status_depends_on_store(&self) -> bool {
+        true
+    }
+
     fn zero_reg(&self) -> Option<&'static str> {
         Some("x0")
     }

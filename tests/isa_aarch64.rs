@@ -1,0 +1,201 @@
+//! The AArch64 plug-in: register names, the ops and sets of each instruction family, and
+//! small end-to-end tests of the atomics the shared corpus does not exercise.
+
+use litsat::cat::load_program;
+use litsat::driver::check_file;
+use litsat::isa::{Addr, BinOp, Isa, Op, Src, for_arch};
+use litsat::query::Options;
+
+fn isa() -> &'static dyn Isa {
+    for_arch("AArch64").expect("AArch64 plug-in")
+}
+
+fn ops(text: &str) -> Vec<Op> {
+    isa().parse(text).unwrap_or_else(|e| panic!("{text}: {}", e.message))
+}
+
+fn error(text: &str) -> String {
+    match isa().parse(text) {
+        Ok(ops) => panic!("{text} parsed as {ops:?}"),
+        Err(e) => e.message,
+    }
+}
+
+/// The tags of every memory or fence event, in order.
+fn tags(text: &str) -> Vec<Vec<String>> {
+    ops(text)
+        .into_iter()
+        .filter_map(|op| match op {
+            Op::Load { tags, .. } | Op::Store { tags, .. } | Op::StoreCond { tags, .. } | Op::Fence { tags } => {
+                Some(tags)
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn t(v: &[&[&str]]) -> Vec<Vec<String>> {
+    v.iter().map(|s| s.iter().map(|x| x.to_string()).collect()).collect()
+}
+
+#[test]
+fn registers() {
+    let a = isa();
+    assert_eq!(a.canonical_reg("W5").as_deref(), Some("X5"));
+    assert_eq!(a.canonical_reg("X30").as_deref(), Some("X30"));
+    assert_eq!(a.canonical_reg("WZR").as_deref(), Some("XZR"));
+    assert_eq!(a.canonical_reg("XZR").as_deref(), Some("XZR"));
+    assert_eq!(a.canonical_reg("X31"), None);
+    assert_eq!(a.canonical_reg("EAX"), None);
+    assert_eq!(a.zero_reg(), Some("XZR"));
+    assert!(a.reg_index("X2") < a.reg_index("X10"));
+}
+
+#[test]
+fn plain_and_ordered_accesses() {
+    assert_eq!(ops("LDR W0,[X1]"), vec![Op::Load { dst: "X0".into(), addr: Addr::Reg("X1".into(), 0), tags: vec![] }]);
+    assert_eq!(tags("STR X0,[X1,#0]"), t(&[&[]]));
+    assert_eq!(tags("LDAR W0,[X1]"), t(&[&["A"]]));
+    assert_eq!(tags("LDAPR W0,[X1]"), t(&[&["Q"]]));
+    assert_eq!(tags("STLR W0,[X1]"), t(&[&["L"]]));
+    assert_eq!(tags("LDXR W0,[X1]"), t(&[&["EX"]]));
+    assert_eq!(tags("LDAXR W0,[X1]"), t(&[&["A", "EX"]]));
+    assert_eq!(tags("STLXR W3,W2,[X0]"), t(&[&["L", "EX"]]));
+    let Op::StoreCond { status, ok, fail, src, .. } = &ops("STXR W7,W5,[X4]")[0] else { panic!() };
+    assert_eq!((status.as_deref(), *ok, *fail), (Some("X7"), 0, 1));
+    assert_eq!(src, &Src::Reg("X5".into()));
+}
+
+#[test]
+fn register_offsets_go_through_a_temporary() {
+    let o = ops("LDR W5,[X4,W2,SXTW]");
+    assert_eq!(
+        o,
+        vec![
+            Op::Bin { dst: "%a".into(), op: BinOp::Add, a: Src::Reg("X4".into()), b: Src::Reg("X2".into()) },
+            Op::Load { dst: "X5".into(), addr: Addr::Reg("%a".into(), 0), tags: vec![] },
+        ]
+    );
+    assert_eq!(ops("STR W1,[X4,X2,LSL #3]").len(), 3);
+}
+
+#[test]
+fn unsupported_forms_say_why() {
+    assert!(error("LDRB W0,[X1]").contains("mixed-size"));
+    assert!(error("STRH W0,[X1]").contains("mixed-size"));
+    assert!(error("LDADDB W0,W1,[X2]").contains("mixed-size"));
+    assert!(error("LDP X0,X1,[X2]").contains("mixed-size"));
+    assert!(error("LDR W0,[X1,#4]").contains("offset"));
+    assert!(error("LDR W0,[X1],#4").contains("post-indexed"));
+    assert!(error("FROB X0").contains("unsupported instruction"));
+}
+
+#[test]
+fn atomics_carry_herds_sets() {
+    assert_eq!(tags("SWP W0,W1,[X2]"), t(&[&["X"], &["X"]]));
+    assert_eq!(tags("SWPAL W0,W1,[X2]"), t(&[&["A", "X"], &["L", "X"]]));
+    assert_eq!(tags("LDADDA W0,W1,[X2]"), t(&[&["A", "X"], &["X"]]));
+    assert_eq!(tags("LDCLRL W0,W1,[X2]"), t(&[&["X"], &["L", "X"]]));
+    // No-return forms: herd tags the read NoRet (and drops the acquire).
+    assert_eq!(tags("STADD W0,[X2]"), t(&[&["NoRet", "X"], &["X"]]));
+    assert_eq!(tags("STSETL W0,[X2]"), t(&[&["NoRet", "X"], &["L", "X"]]));
+    assert_eq!(tags("LDADDAL W0,WZR,[X2]"), t(&[&["NoRet", "X"], &["L", "X"]]));
+    assert_eq!(tags("CASA X0,X1,[X2]"), t(&[&["A", "X"], &["X"]]));
+    let cas = ops("CAS X0,X1,[X2]");
+    assert!(matches!(&cas[1], Op::Store { when: Some(c), .. } if c.op == BinOp::Eq));
+    assert_eq!(cas[2], Op::Mov { dst: "X0".into(), src: Src::Reg("%old".into()) });
+}
+
+#[test]
+fn barriers() {
+    assert_eq!(tags("DMB SY"), t(&[&["DMB.SY"]]));
+    assert_eq!(tags("DMB ISHLD"), t(&[&["DMB.ISHLD"]]));
+    assert_eq!(tags("DSB ST"), t(&[&["DSB.ST"]]));
+    assert_eq!(tags("ISB"), t(&[&["ISB"]]));
+    for s in ["DMB.SY", "DMB.ISH", "DSB.OSHST", "ISB", "A", "L", "Q", "X", "EX", "NoRet"] {
+        assert!(isa().known_sets().contains(&s), "{s}");
+    }
+}
+
+/// Runs `text` under herd's sc and returns the Observation and Witnesses.
+fn check(name: &str, text: &str) -> (String, u64, u64) {
+    let dir = std::env::temp_dir().join(format!("litsat-isa-aarch64-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("{name}.litmus"));
+    std::fs::write(&path, text).unwrap();
+    let prog = load_program("sc", &[]).expect("bundled sc");
+    let r = check_file(&path, &prog, &Options::default());
+    let o = r.outcome.unwrap_or_else(|d| panic!("{name}: {d}"));
+    let (p, n) = o.witnesses();
+    (o.observation().to_string(), p, n)
+}
+
+#[test]
+fn atomic_races_under_sc() {
+    let cas = "AArch64 cas-race
+{ 0:X1=x; 0:X0=0; 0:X2=1; 1:X1=x; 1:X0=0; 1:X2=2; }
+ P0             | P1               ;
+ CAS X0,X2,[X1] | CASAL W0,W2,[X1] ;
+exists (0:X0=0 /\\ 1:X0=0)
+";
+    assert_eq!(check("cas", cas), ("Never".into(), 0, 2));
+    let add = "AArch64 ldadd-race
+{ 0:X1=x; 0:X2=1; 1:X1=x; 1:X2=1; }
+ P0                 | P1            ;
+ LDADDAL W2,W3,[X1] | STADD W2,[X1] ;
+exists (x=2)
+";
+    assert_eq!(check("ldadd", add), ("Always".into(), 2, 0));
+    let swp = "AArch64 swp-race
+{ 0:X1=x; 0:X2=1; 1:X1=x; 1:X2=2; }
+ P0              | P1              ;
+ SWPA W2,W3,[X1] | SWPL W2,W3,[X1] ;
+exists (0:X3=0 /\\ 1:X3=0)
+";
+    assert_eq!(check("swp", swp), ("Never".into(), 0, 2));
+}
+
+#[test]
+fn arithmetic_and_flags() {
+    let text = "AArch64 ops
+{ x=7; y=3; z=3; 0:X1=x; 0:X2=2; 0:X4=y; 0:X5=5; 0:X7=z; }
+ P0                 ;
+ LDCLR W2,W3,[X1]   ;
+ LDSMAX W5,W6,[X4]  ;
+ LDEORL W5,W8,[X7]  ;
+ CMP W3,#7          ;
+ CSINC W9,WZR,W3,NE ;
+ CSET W10,EQ        ;
+ MOV WZR,#5         ;
+ ADD W11,WZR,#1     ;
+ B.GT L0            ;
+ MOV W12,#1         ;
+ L0:                ;
+forall (x=5 /\\ y=5 /\\ z=6 /\\ 0:X3=7 /\\ 0:X6=3 /\\ 0:X8=3 /\\ 0:X9=8 /\\ 0:X10=1 /\\ 0:X11=1 /\\ 0:X12=1)
+";
+    assert_eq!(check("ops", text), ("Always".into(), 1, 0));
+}
+
+/// herd's `HAND/ATOM01`: a store-exclusive skipped by an earlier failure must not count its
+/// success choice twice (herd: `Never 0 8`).
+#[test]
+#[ignore = "events.rs/exec.rs: a skipped STXR's Choice variable stays free and doubles the count"]
+fn skipped_store_exclusive_is_not_a_choice() {
+    let text = "AArch64 ATOM01
+{ ok=1; 0:X1=x; 0:X3=y; 1:X0=y; 1:X3=x; 1:X6=ok; }
+ P0          | P1              ;
+ MOV W0,#1   | LDXR W1,[X0]    ;
+ STR W0,[X1] | STXR W2,W1,[X0] ;
+ DMB SY      | CBNZ W2,Fail1   ;
+ MOV W2,#1   | LDXR W4,[X3]    ;
+ STR W2,[X3] | STXR W2,W4,[X3] ;
+             | CBNZ W2,Fail1   ;
+             | B Exit1         ;
+             | Fail1:          ;
+             | MOV W5,#0       ;
+             | STR W5,[X6]     ;
+             | Exit1:          ;
+exists (ok=1 /\\ x=1 /\\ y=1 /\\ 1:X1=1 /\\ 1:X4=0)
+";
+    assert_eq!(check("atom01", text), ("Never".into(), 0, 8));
+}

@@ -6,6 +6,7 @@
 //! [`query`] (solving) → [`report`] (herd's log). The CLI in `main.rs` only does I/O.
 
 pub mod cat;
+pub mod cli;
 pub mod diag;
 pub mod driver;
 pub mod encode;

@@ -1,49 +1,22 @@
 //! The `litsat` command line: argument parsing and I/O only; the work is in the library.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use litsat::cat::{Program, load_program};
+use litsat::cli::args::{ModelArgs, setup};
 use litsat::diag::Diag;
 use litsat::driver::{check_file, collect_inputs};
 use litsat::expect::parse_any;
-use litsat::query::Options;
 use litsat::report::herd_log;
 use litsat::runner::{Record, run_all, shard, success, summary};
 use rayon::prelude::*;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::time::Duration;
 
 #[derive(Parser)]
 #[command(name = "litsat", version, about = "Axiomatic memory-model checking by SAT, with herd7's answers")]
 struct Cli {
     #[command(subcommand)]
     cmd: Cmd,
-}
-
-#[derive(clap::Args, Clone)]
-struct ModelArgs {
-    /// A bundled model (sc, tso, relaxed, rvwmo, aarch64) or a path to a .cat file.
-    #[arg(short, long)]
-    model: String,
-    /// Extra folders searched for included .cat files, in order.
-    #[arg(short = 'I', value_name = "DIR")]
-    include: Vec<PathBuf>,
-    /// Variants set for `if "variant"` in models, comma-separated.
-    #[arg(long, value_delimiter = ',')]
-    variant: Vec<String>,
-    /// Checks (by `as` name) to skip, comma-separated.
-    #[arg(long, value_delimiter = ',')]
-    skipchecks: Vec<String>,
-    /// Stop a test after this many seconds (it is reported as a timeout).
-    #[arg(long, value_name = "S")]
-    timeout: Option<f64>,
-    /// Refuse tests with more events than this.
-    #[arg(long, value_name = "N")]
-    max_events: Option<usize>,
-    /// Worker threads (default: all cores).
-    #[arg(short = 'j', long)]
-    jobs: Option<usize>,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -82,6 +55,14 @@ enum Cmd {
         #[arg(long, value_name = "I/N")]
         shard: Option<String>,
     },
+    /// Explains why an outcome is forbidden (the checks and a cycle), or shows a witness.
+    Explain(litsat::cli::explain::Args),
+    /// Lists the tests whose Observation differs between two models.
+    Diff(litsat::cli::diff::Args),
+    /// Writes families of litmus tests (co, sb, iriw, mp) that grow with a parameter.
+    Gen(litsat::cli::generate::Args),
+    /// Measures throughput over a corpus and cost over growing test families.
+    Bench(litsat::cli::bench::Args),
     /// Combines the JSON results of shards into one summary.
     Merge {
         /// JSON-lines files written by `litsat run --format json`.
@@ -96,6 +77,10 @@ fn main() -> ExitCode {
         Cmd::Check { model, inputs } => check(&model, &inputs),
         Cmd::Run { model, inputs, expect, format, log, shard } => run(&model, &inputs, expect, format, log, shard),
         Cmd::Merge { files } => merge(&files),
+        Cmd::Explain(a) => litsat::cli::explain::main(a),
+        Cmd::Diff(a) => litsat::cli::diff::main(a),
+        Cmd::Gen(a) => litsat::cli::generate::main(a),
+        Cmd::Bench(a) => litsat::cli::bench::main(a),
     };
     match r {
         Ok(code) => code,
@@ -104,21 +89,6 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-fn setup(m: &ModelArgs) -> Result<(Program, Options), Diag> {
-    let prog = load_program(&m.model, &m.include)?;
-    let opts = Options {
-        variants: m.variant.clone(),
-        skipchecks: m.skipchecks.clone(),
-        timeout: m.timeout.map(Duration::from_secs_f64),
-        max_events: m.max_events,
-    };
-    if let Some(j) = m.jobs {
-        // Only the first call configures the global pool; later ones are harmless.
-        let _ = rayon::ThreadPoolBuilder::new().num_threads(j).build_global();
-    }
-    Ok((prog, opts))
 }
 
 fn check(m: &ModelArgs, inputs: &[String]) -> Result<ExitCode, Diag> {

@@ -19,6 +19,8 @@ pub struct Options {
     pub timeout: Option<std::time::Duration>,
     /// Refuse tests with more events than this.
     pub max_events: Option<usize>,
+    /// Decide only the Observation, by at most two solver calls.
+    pub fast: bool,
 }
 
 /// One final state: values of the observed places, in herd's printing order.
@@ -34,6 +36,8 @@ pub struct Outcome {
     pub flags: BTreeSet<String>,
     pub vars: usize,
     pub clauses: usize,
+    /// Under `--fast`, the Observation decided without counting.
+    pub fast: Option<&'static str>,
 }
 
 /// A state with herd's sort order: places in printing order, values compared numerically.
@@ -57,6 +61,9 @@ impl From<&Val> for SortVal {
 
 impl Outcome {
     pub fn observation(&self) -> &'static str {
+        if let Some(w) = self.fast {
+            return w;
+        }
         if self.pos == 0 {
             "Never"
         } else if self.neg == 0 {
@@ -76,10 +83,11 @@ impl Outcome {
     }
 
     pub fn ok(&self) -> bool {
+        let obs = self.observation();
         match self.test.cond.kind {
-            CondKind::Exists => self.pos > 0,
-            CondKind::NotExists => self.pos == 0,
-            CondKind::Forall => self.neg == 0,
+            CondKind::Exists => obs != "Never",
+            CondKind::NotExists => obs == "Never",
+            CondKind::Forall => obs == "Always",
         }
     }
 }
@@ -161,6 +169,45 @@ fn place_lits(
     })
 }
 
+/// A literal for a proposition over the places' final values.
+fn prop_lit(p: &Prop, places: &[(Loc, Vec<(Value, B)>)], ev: &Events, lg: &mut Logic) -> B {
+    let lits = |l: &Loc| places.iter().find(|(q, _)| q == l).map(|(_, v)| v.clone()).unwrap_or_default();
+    match p {
+        Prop::True => B::T,
+        Prop::False => B::F,
+        Prop::Eq(l, v) => {
+            let want = ev.value_of(v);
+            lits(l).iter().find(|(x, _)| Some(*x) == want).map(|p| p.1).unwrap_or(B::F)
+        }
+        Prop::EqLoc(a, b) => {
+            let (la, lb) = (lits(a), lits(b));
+            let mut any = Vec::new();
+            for (x, bx) in &la {
+                for (y, by) in &lb {
+                    if x == y {
+                        any.push(lg.and2(*bx, *by));
+                    }
+                }
+            }
+            lg.or(&any)
+        }
+        Prop::Not(q) => prop_lit(q, places, ev, lg).negate(),
+        Prop::And(qs) => {
+            let v: Vec<B> = qs.iter().map(|q| prop_lit(q, places, ev, lg)).collect();
+            lg.and(&v)
+        }
+        Prop::Or(qs) => {
+            let v: Vec<B> = qs.iter().map(|q| prop_lit(q, places, ev, lg)).collect();
+            lg.or(&v)
+        }
+        Prop::Implies(a, b) => {
+            let x = prop_lit(a, places, ev, lg);
+            let y = prop_lit(b, places, ev, lg);
+            lg.or2(x.negate(), y)
+        }
+    }
+}
+
 /// Everything one test's log needs, by enumerating executions with blocking clauses.
 pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Outcome, Diag> {
     let started = std::time::Instant::now();
@@ -198,9 +245,35 @@ pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -
     let vars = lg.num_vars();
     let clauses = lg.cnf.len();
 
+    let mut out =
+        Outcome { test, states: BTreeSet::new(), pos: 0, neg: 0, flags: BTreeSet::new(), vars, clauses, fast: None };
+    if opts.fast {
+        let p = prop_lit(&out.test.cond.prop, &places, &ev, &mut lg);
+        if let Some(f) = &out.test.filter {
+            let fl = prop_lit(f, &places, &ev, &mut lg);
+            lg.assert(fl);
+        }
+        let mut solver = Solver::new();
+        solver.add_formula(&lg.cnf);
+        let mut sat_with = |b: B| -> Result<bool, Diag> {
+            match b {
+                B::T => solver.assume(&[]),
+                B::F => return Ok(false),
+                B::L(l) => solver.assume(&[l]),
+            }
+            solver.solve().map_err(|e| err(format!("solver error: {e}")))
+        };
+        let some_p = sat_with(p)?;
+        let some_not_p = if some_p { sat_with(p.negate())? } else { true };
+        out.fast = Some(match (some_p, some_not_p) {
+            (false, _) => "Never",
+            (true, false) => "Always",
+            (true, true) => "Sometimes",
+        });
+        return Ok(out);
+    }
     let mut solver = Solver::new();
     solver.add_formula(&lg.cnf);
-    let mut out = Outcome { test, states: BTreeSet::new(), pos: 0, neg: 0, flags: BTreeSet::new(), vars, clauses };
     loop {
         if opts.timeout.is_some_and(|t| started.elapsed() > t) {
             return Err(Diag::limit(file, "timeout: the test ran past --timeout"));

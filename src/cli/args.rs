@@ -1,0 +1,53 @@
+//! Arguments shared by the subcommands, so that each subcommand's module can take them.
+
+use crate::cat::{Program, load_program};
+use crate::diag::Diag;
+use crate::query::Options;
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(clap::Args, Clone)]
+pub struct ModelArgs {
+    /// A bundled model (sc, tso, relaxed, rvwmo, aarch64) or a path to a .cat file.
+    #[arg(short, long)]
+    pub model: String,
+    /// Extra folders searched for included .cat files, in order.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// Variants set for `if "variant"` in models, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub variant: Vec<String>,
+    /// Checks (by `as` name) to skip, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub skipchecks: Vec<String>,
+    /// Stop a test after this many seconds (it is reported as a timeout).
+    #[arg(long, value_name = "S")]
+    pub timeout: Option<f64>,
+    /// Refuse tests with more events than this.
+    #[arg(long, value_name = "N")]
+    pub max_events: Option<usize>,
+    /// Answer only the verdict (the Observation) with at most two solver calls; counts
+    /// are printed `0 0`, as herd's -speedcheck does.
+    #[arg(long)]
+    pub fast: bool,
+    /// Worker threads (default: all cores).
+    #[arg(short = 'j', long)]
+    pub jobs: Option<usize>,
+}
+
+/// Loads the model and turns the flags into [`Options`]; sets the worker count.
+pub fn setup(m: &ModelArgs) -> Result<(Program, Options), Diag> {
+    let prog = load_program(&m.model, &m.include)?;
+    let opts = Options {
+        variants: m.variant.clone(),
+        skipchecks: m.skipchecks.clone(),
+        timeout: m.timeout.map(Duration::from_secs_f64),
+        max_events: m.max_events,
+        fast: m.fast,
+    };
+    if let Some(j) = m.jobs {
+        // Only the first call configures the global pool; later ones are harmless.
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(j).build_global();
+    }
+    Ok((prog, opts))
+}

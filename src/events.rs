@@ -230,6 +230,9 @@ pub fn apply(op: BinOp, x: Value, y: Value) -> Option<Value> {
             BinOp::Le => (a <= c) as i64,
             BinOp::Ltu => ((a as u64) < (c as u64)) as i64,
             BinOp::Geu => ((a as u64) >= (c as u64)) as i64,
+            BinOp::Sext if (1..64).contains(&c) => (a << (64 - c)) >> (64 - c),
+            BinOp::Zext if (1..64).contains(&c) => a & ((1i64 << c) - 1),
+            BinOp::Sext | BinOp::Zext => a,
             BinOp::Eq | BinOp::Ne => unreachable!("handled above"),
         })),
         (Value::Addr(l), Value::Int(0)) | (Value::Int(0), Value::Addr(l))

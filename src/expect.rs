@@ -204,38 +204,56 @@ pub fn parse_any(path: &str, text: &str, model: &str) -> Vec<Expected> {
     }
 }
 
-/// Matches expectations to tests. An entry with a path goes to the test sharing the
-/// longest tail of path components with it; one with only a name goes to the test of that
-/// name when exactly one has it. Returns, per test, the index of its entry, and the
-/// entries that matched no test or several equally well.
-pub fn match_entries(tests: &[(String, String)], entries: &[Expected]) -> (Vec<Option<usize>>, Vec<String>) {
+/// Matches expectations to tests. Each test takes the entry whose path shares the
+/// longest tail of path components with its own (so `litmus/X86/SB.litmus` takes
+/// `dat3m/X86/SB.litmus` over `RISCV/SB.litmus`); a test with no such entry takes a
+/// name-only entry of its name, when no other test has that name. Returns, per test, the
+/// index of its entry; the entries that matched no test; and the ambiguities (an entry
+/// claimed by several tests, or a test with several equally good entries).
+pub fn match_entries(
+    tests: &[(String, String)],
+    entries: &[Expected],
+) -> (Vec<Option<usize>>, Vec<String>, Vec<String>) {
     let comps = |p: &str| -> Vec<String> {
         p.split(['/', '\\']).filter(|c| !c.is_empty() && *c != ".").map(str::to_string).collect()
     };
-    let test_comps: Vec<Vec<String>> = tests.iter().map(|(p, _)| comps(p)).collect();
+    let entry_comps: Vec<Vec<String>> = entries.iter().map(|e| comps(&e.path)).collect();
     let mut assigned: Vec<Option<usize>> = vec![None; tests.len()];
-    let mut problems = Vec::new();
-    for (k, e) in entries.iter().enumerate() {
-        let candidates: Vec<usize> = if e.path.is_empty() {
-            tests.iter().enumerate().filter(|(_, t)| t.1 == e.name).map(|(i, _)| i).collect()
-        } else {
-            let ec = comps(&e.path);
-            let score = |tc: &Vec<String>| tc.iter().rev().zip(ec.iter().rev()).take_while(|(a, b)| a == b).count();
-            let best = test_comps.iter().map(score).max().unwrap_or(0);
-            if best == 0 { Vec::new() } else { (0..tests.len()).filter(|&i| score(&test_comps[i]) == best).collect() }
-        };
-        match candidates.as_slice() {
-            [] => problems
-                .push(format!("expectation for {} matches no test", if e.path.is_empty() { &e.name } else { &e.path })),
-            [i] => assigned[*i] = Some(k),
-            many => problems.push(format!(
-                "expectation for {} matches {} tests",
-                if e.path.is_empty() { &e.name } else { &e.path },
-                many.len()
-            )),
+    let mut ambiguous = Vec::new();
+    for (t, (path, name)) in tests.iter().enumerate() {
+        let tc = comps(path);
+        let score = |ec: &Vec<String>| tc.iter().rev().zip(ec.iter().rev()).take_while(|(a, b)| a == b).count();
+        let best = entry_comps.iter().map(score).max().unwrap_or(0);
+        if best > 0 {
+            let cands: Vec<usize> =
+                (0..entries.len()).filter(|&k| !entries[k].path.is_empty() && score(&entry_comps[k]) == best).collect();
+            match cands.as_slice() {
+                [k] => assigned[t] = Some(*k),
+                _ => ambiguous.push(format!("{path} matches {} expectations equally well", cands.len())),
+            }
+            continue;
+        }
+        let named: Vec<usize> =
+            (0..entries.len()).filter(|&k| entries[k].path.is_empty() && entries[k].name == *name).collect();
+        let same_name = tests.iter().filter(|(_, n)| n == name).count();
+        match (named.as_slice(), same_name) {
+            ([], _) => {}
+            ([k], 1) => assigned[t] = Some(*k),
+            _ => ambiguous.push(format!("{path}: the name {name} is not unique")),
         }
     }
-    (assigned, problems)
+    let mut claims = vec![0usize; entries.len()];
+    for k in assigned.iter().flatten() {
+        claims[*k] += 1;
+    }
+    let label = |e: &Expected| if e.path.is_empty() { e.name.clone() } else { e.path.clone() };
+    let unmatched = (0..entries.len()).filter(|&k| claims[k] == 0).map(|k| label(&entries[k])).collect();
+    for (k, &c) in claims.iter().enumerate() {
+        if c > 1 {
+            ambiguous.push(format!("expectation for {} matches {c} tests", label(&entries[k])));
+        }
+    }
+    (assigned, unmatched, ambiguous)
 }
 
 /// The differences between an answer and an expectation, empty when they agree.

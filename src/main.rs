@@ -6,7 +6,7 @@ use litsat::diag::Diag;
 use litsat::driver::{check_file, collect_inputs};
 use litsat::expect::parse_any;
 use litsat::report::herd_log;
-use litsat::runner::{Record, run_all, shard, success, summary};
+use litsat::runner::{Expectations, Record, run_all, shard, success, summary};
 use rayon::prelude::*;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -191,6 +191,7 @@ fn merge(files: &[PathBuf]) -> Result<ExitCode, Diag> {
         }
     }
     records.sort_by(|a, b| a.path.cmp(&b.path));
-    print!("{}", summary(&records, &[]));
-    Ok(if success(&records, &[]) { ExitCode::SUCCESS } else { ExitCode::from(1) })
+    let none = Expectations::default();
+    print!("{}", summary(&records, &none));
+    Ok(if success(&records, &none) { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

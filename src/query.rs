@@ -47,6 +47,7 @@ pub struct StateKey(pub Vec<(Loc, SortVal)>);
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum SortVal {
     Int(i64),
+    UInt(u64),
     Sym(String),
 }
 
@@ -127,8 +128,39 @@ pub fn prepare(mut test: Test, file: &str, text: &str) -> Result<(Test, &'static
     for it in &mut test.init {
         it.loc = canonical_loc(isa, &it.loc).map_err(|m| Diag::at(file, text, it.pos, m))?;
     }
+    let wide: Vec<Loc> = test.init.iter().filter(|i| i.ty.as_deref().is_some_and(is_wide)).map(|i| i.loc.clone()).collect();
+    test.cond.prop = narrow_constants(&test.cond.prop, &wide);
+    if let Some(f) = &test.filter {
+        test.filter = Some(narrow_constants(f, &wide));
+    }
     let ev = events::build(&test, isa, &SourceRef { file, text })?;
     Ok((test, isa, ev))
+}
+
+/// 64-bit C types; everything else herd treats as a 32-bit `int`.
+fn is_wide(ty: &str) -> bool {
+    ["int64_t", "uint64_t", "long", "intptr_t", "uintptr_t", "size_t"].iter().any(|w| ty.contains(w))
+}
+
+/// Whether herd prints a place's values unsigned.
+fn is_unsigned(ty: &str) -> bool {
+    ty.starts_with("uint") || ty.starts_with("unsigned") || ty == "size_t" || ty == "uintptr_t"
+}
+
+/// herd reads a constant for a 32-bit place modulo 2³², as a signed `int`: in a condition
+/// on an `int` register, `0xffffffff` is -1.
+fn narrow_constants(p: &Prop, wide: &[Loc]) -> Prop {
+    let f = |q: &Prop| narrow_constants(q, wide);
+    match p {
+        Prop::Eq(l, Val::Int(v)) if !wide.contains(l) && (0x8000_0000..=0xffff_ffff).contains(v) => {
+            Prop::Eq(l.clone(), Val::Int(*v - (1i64 << 32)))
+        }
+        Prop::Not(q) => Prop::Not(Box::new(f(q))),
+        Prop::And(qs) => Prop::And(qs.iter().map(f).collect()),
+        Prop::Or(qs) => Prop::Or(qs.iter().map(f).collect()),
+        Prop::Implies(a, b) => Prop::Implies(Box::new(f(a)), Box::new(f(b))),
+        q => q.clone(),
+    }
 }
 
 /// The places whose final values make up a state, in herd's order: registers by thread
@@ -150,7 +182,7 @@ pub fn observed(test: &Test, isa: &dyn Isa) -> Vec<Loc> {
 }
 
 /// Literals for each possible final value of a place.
-fn place_lits(
+pub fn place_lits(
     ev: &Events,
     x: &Exec,
     l: &Loc,
@@ -170,7 +202,7 @@ fn place_lits(
 }
 
 /// A literal for a proposition over the places' final values.
-fn prop_lit(p: &Prop, places: &[(Loc, Vec<(Value, B)>)], ev: &Events, lg: &mut Logic) -> B {
+pub fn prop_lit(p: &Prop, places: &[(Loc, Vec<(Value, B)>)], ev: &Events, lg: &mut Logic) -> B {
     let lits = |l: &Loc| places.iter().find(|(q, _)| q == l).map(|(_, v)| v.clone()).unwrap_or_default();
     match p {
         Prop::True => B::T,
@@ -227,12 +259,14 @@ pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -
             continue;
         }
         if c.flag {
-            flag_lits.push((c.name.clone().unwrap_or(c.label.clone()), c.ok.negate()));
+            // herd raises a flag when its check holds (`flag ~empty r`: r is not empty).
+            flag_lits.push((c.name.clone().unwrap_or(c.label.clone()), c.ok));
         } else {
             lg.assert(c.ok);
         }
     }
     let shown = observed(&test, isa);
+    let unsigned: Vec<Loc> = test.init.iter().filter(|i| i.ty.as_deref().is_some_and(is_unsigned)).map(|i| i.loc.clone()).collect();
     let mut needed = shown.clone();
     if let Some(f) = &test.filter {
         f.locs(&mut needed);
@@ -306,7 +340,14 @@ pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -
             let key = StateKey(
                 shown
                     .iter()
-                    .map(|l| (l.clone(), values.get(l).map(SortVal::from).unwrap_or(SortVal::Int(0))))
+                    .map(|l| {
+                        let v = values.get(l).map(SortVal::from).unwrap_or(SortVal::Int(0));
+                        let v = match v {
+                            SortVal::Int(i) if unsigned.contains(l) => SortVal::UInt(i as u64),
+                            v => v,
+                        };
+                        (l.clone(), v)
+                    })
                     .collect(),
             );
             out.states.insert(key);

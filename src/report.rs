@@ -1,6 +1,6 @@
 //! herd7's log layout.
 
-use crate::litmus::{CondKind, Val};
+use crate::litmus::CondKind;
 use crate::query::{Outcome, SortVal, StateKey};
 use std::fmt::Write;
 
@@ -15,11 +15,11 @@ pub fn kind_word(k: CondKind) -> &'static str {
 pub fn state_line(s: &StateKey) -> String {
     let mut out = String::new();
     for (l, v) in &s.0 {
-        let v = match v {
-            SortVal::Int(i) => Val::Int(*i),
-            SortVal::Sym(x) => Val::Sym(x.clone()),
+        let _ = match v {
+            SortVal::Int(i) => write!(out, "{l}={i}; "),
+            SortVal::UInt(u) => write!(out, "{l}={u}; "),
+            SortVal::Sym(x) => write!(out, "{l}={x}; "),
         };
-        let _ = write!(out, "{l}={v}; ");
     }
     out.trim_end().to_string()
 }

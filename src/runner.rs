@@ -56,7 +56,7 @@ pub fn run_all(
     opts: &Options,
     expected: Option<&[Expected]>,
     progress: &(dyn Fn() + Sync),
-) -> (Vec<Record>, Vec<String>) {
+) -> (Vec<Record>, Expectations) {
     let model = prog.display_name();
     let mut records: Vec<Record> = files
         .par_iter()
@@ -90,10 +90,12 @@ pub fn run_all(
         })
         .collect();
     let mut problems = Vec::new();
+    let mut unmatched_count = 0;
     if let Some(entries) = expected {
         let keys: Vec<(String, String)> = records.iter().map(|r| (r.path.clone(), r.name.clone())).collect();
-        let (assigned, p) = match_entries(&keys, entries);
-        problems = p;
+        let (assigned, unmatched, ambiguous) = match_entries(&keys, entries);
+        problems = ambiguous;
+        unmatched_count = unmatched.len();
         for (rec, a) in records.iter_mut().zip(assigned) {
             let (Some(k), Status::Done) = (a, rec.status) else { continue };
             let Some(a) = &rec.answer else { continue };
@@ -106,11 +108,21 @@ pub fn run_all(
             }
         }
     }
-    (records, problems)
+    (records, Expectations { ambiguous: problems, unmatched: unmatched_count })
+}
+
+/// What matching expectations to tests found besides per-test results.
+#[derive(Clone, Debug, Default)]
+pub struct Expectations {
+    /// Ambiguous matches: these fail the run.
+    pub ambiguous: Vec<String>,
+    /// Entries for tests not in this run (normal for a shard or a sub-folder).
+    pub unmatched: usize,
 }
 
 /// The closing table: counts by status, total and slowest times.
-pub fn summary(records: &[Record], problems: &[String]) -> String {
+pub fn summary(records: &[Record], ex: &Expectations) -> String {
+    let problems = &ex.ambiguous;
     let count = |s: Status| records.iter().filter(|r| r.status == s).count();
     let mut out = String::new();
     out.push_str(&format!(
@@ -124,6 +136,9 @@ pub fn summary(records: &[Record], problems: &[String]) -> String {
     ));
     for p in problems {
         out.push_str(&format!("Expectation: {p}\n"));
+    }
+    if ex.unmatched > 0 {
+        out.push_str(&format!("Expectations for tests not in this run: {}\n", ex.unmatched));
     }
     for r in records.iter().filter(|r| matches!(r.status, Status::Fail | Status::Error | Status::Timeout)) {
         let word = match r.status {
@@ -143,8 +158,8 @@ pub fn summary(records: &[Record], problems: &[String]) -> String {
     out
 }
 
-/// Whether a run succeeded: nothing failed, errored or timed out, and every expectation
-/// matched one test.
-pub fn success(records: &[Record], problems: &[String]) -> bool {
-    problems.is_empty() && records.iter().all(|r| matches!(r.status, Status::Pass | Status::Done))
+/// Whether a run succeeded: nothing failed, errored or timed out, and no expectation was
+/// ambiguous.
+pub fn success(records: &[Record], ex: &Expectations) -> bool {
+    ex.ambiguous.is_empty() && records.iter().all(|r| matches!(r.status, Status::Pass | Status::Done))
 }

@@ -17,6 +17,7 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("tso.cat", include_str!("../../cat/tso.cat")),
     ("relaxed.cat", include_str!("../../cat/relaxed.cat")),
     ("rvwmo.cat", include_str!("../../cat/rvwmo.cat")),
+    ("aarch64.cat", include_str!("../../cat/aarch64.cat")),
 ];
 
 const BUNDLED_PREFIX: &str = "<bundled>/";

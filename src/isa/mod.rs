@@ -49,6 +49,10 @@ pub enum BinOp {
     Geu,
     Gt,
     Le,
+    /// `a` sign-extended from its low `b` bits.
+    Sext,
+    /// `a` truncated to its low `b` bits.
+    Zext,
 }
 
 /// A branch or store condition: `a op b` with a comparison operator.

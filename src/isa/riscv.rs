@@ -43,8 +43,10 @@ fn mem(s: &str) -> Result<Addr, InstrError> {
     Ok(Addr::Reg(r(&s[open + 1..close])?, off))
 }
 
+/// A fence's access set; the device-I/O bits `i` and `o` order nothing in litmus tests.
 fn fence_set(s: &str) -> Option<&'static str> {
-    match s.trim() {
+    let mem: String = s.trim().chars().filter(|c| *c != 'i' && *c != 'o').collect();
+    match mem.as_str() {
         "r" => Some("r"),
         "w" => Some("w"),
         "rw" => Some("rw"),
@@ -121,16 +123,51 @@ impl Isa for RiscV {
         let parts: Vec<&str> = m.split('.').collect();
         let base = parts[0];
         let sfx = &parts[1..];
+        // The `…w` forms compute on 32 bits and sign-extend the result.
+        let word = base.ends_with('w') && base != "sw";
         let bin = |op: BinOp, d: &str, a: &str, b: Src| -> Result<Vec<Op>, InstrError> {
-            Ok(vec![Op::Bin { dst: r(d)?, op, a: rs(a)?, b }])
+            let dst = r(d)?;
+            let mut ops = vec![Op::Bin { dst: dst.clone(), op, a: rs(a)?, b }];
+            if word {
+                ops.push(Op::Bin { dst: dst.clone(), op: BinOp::Sext, a: Src::Reg(dst), b: Src::Imm(32) });
+            }
+            Ok(ops)
         };
         let z = || "x0".to_string();
         match (base, ops.as_slice()) {
             ("lb" | "lh" | "lw" | "ld" | "lbu" | "lhu" | "lwu", [d, a]) => {
-                Ok(vec![Op::Load { dst: r(d)?, addr: mem(a)?, tags: annotation(sfx) }])
+                // Narrow loads extend the low bits of the location's value.
+                let dst = r(d)?;
+                let mut ops = vec![Op::Load { dst: dst.clone(), addr: mem(a)?, tags: annotation(sfx) }];
+                let (bits, op) = match base {
+                    "lb" => (8, BinOp::Sext),
+                    "lh" => (16, BinOp::Sext),
+                    "lw" => (32, BinOp::Sext),
+                    "lbu" => (8, BinOp::Zext),
+                    "lhu" => (16, BinOp::Zext),
+                    "lwu" => (32, BinOp::Zext),
+                    _ => (64, BinOp::Zext),
+                };
+                if bits < 64 {
+                    ops.push(Op::Bin { dst: dst.clone(), op, a: Src::Reg(dst), b: Src::Imm(bits) });
+                }
+                Ok(ops)
             }
             ("sb" | "sh" | "sw" | "sd", [s, a]) => {
-                Ok(vec![Op::Store { addr: mem(a)?, src: rs(s)?, tags: annotation(sfx), when: None }])
+                // Narrow stores keep the low bits.
+                let bits = match base {
+                    "sb" => 8,
+                    "sh" => 16,
+                    "sw" => 32,
+                    _ => 64,
+                };
+                if bits == 64 {
+                    return Ok(vec![Op::Store { addr: mem(a)?, src: rs(s)?, tags: annotation(sfx), when: None }]);
+                }
+                Ok(vec![
+                    Op::Bin { dst: "%st".into(), op: BinOp::Zext, a: rs(s)?, b: Src::Imm(bits) },
+                    Op::Store { addr: mem(a)?, src: Src::Reg("%st".into()), tags: annotation(sfx), when: None },
+                ])
             }
             ("lr", [d, a]) => {
                 let mut tags = annotation(&sfx[1.min(sfx.len())..]);
@@ -180,7 +217,10 @@ impl Isa for RiscV {
             }
             ("li", [d, i]) => Ok(vec![Op::Mov { dst: r(d)?, src: Src::Imm(imm(i)?) }]),
             ("lui", [d, i]) => Ok(vec![Op::Mov { dst: r(d)?, src: Src::Imm(imm(i)? << 12) }]),
-            ("mv" | "sext" | "zext", [d, s]) => Ok(vec![Op::Mov { dst: r(d)?, src: rs(s)? }]),
+            ("mv", [d, s]) => Ok(vec![Op::Mov { dst: r(d)?, src: rs(s)? }]),
+            ("sext", [d, s]) if sfx == ["w"] => {
+                Ok(vec![Op::Bin { dst: r(d)?, op: BinOp::Sext, a: rs(s)?, b: Src::Imm(32) }])
+            }
             ("nop", []) => Ok(vec![]),
             ("ori", [d, a, i]) => bin(BinOp::Or, d, a, Src::Imm(imm(i)?)),
             ("addi" | "addiw", [d, a, i]) => bin(BinOp::Add, d, a, Src::Imm(imm(i)?)),

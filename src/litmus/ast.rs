@@ -32,6 +32,9 @@ pub struct InitItem {
     pub loc: Loc,
     pub value: Val,
     pub pos: Pos,
+    /// A C-like type written before the place (`uint64_t x`), which decides how herd
+    /// reads constants for it and prints its values.
+    pub ty: Option<String>,
 }
 
 /// A place with a final value: a thread's register or a memory location.

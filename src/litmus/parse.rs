@@ -291,7 +291,12 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<Vec<InitItem>, Diag> {
             None => (a, None),
         };
         // The place is the last token of the left side; earlier tokens are C-like types.
+        if lhs.contains('[') && !lhs.trim_start().starts_with('[') || rhs.is_some_and(|r| r.starts_with('{')) {
+            return Err(cur.err(atom.trim_start(), format!("unsupported: arrays in the initial state (`{a}`)")));
+        }
         let place = lhs.rsplit(|c: char| c.is_whitespace() || c == '*').next().unwrap_or("").trim();
+        let ty = lhs[..lhs.len() - place.len()].trim().trim_end_matches('*').trim();
+        let ty = (!ty.is_empty()).then(|| ty.to_string());
         let loc = match prop::loc(place) {
             Ok(("", l)) => l,
             _ => {
@@ -309,7 +314,7 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<Vec<InitItem>, Diag> {
                 }
             },
         };
-        items.push(InitItem { loc, value, pos });
+        items.push(InitItem { loc, value, pos, ty });
     }
     Ok(items)
 }

@@ -1,0 +1,111 @@
+//! `litsat run` through the binary: expectations over `litmus/`, the shared corpora when
+//! present, and sharding.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn litsat() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_litsat"))
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn summary_line(out: &str) -> String {
+    out.lines().find(|l| l.starts_with("Summary:")).unwrap_or("").to_string()
+}
+
+#[test]
+fn run_expect_over_project_corpus() {
+    for model in ["sc", "tso", "relaxed"] {
+        let out = litsat()
+            .args(["run", "-m", model, "litmus", "--expect", "litmus/expected.tsv", "--log"])
+            .arg(std::env::temp_dir().join(format!("litsat-run-{model}.log")))
+            .current_dir(root())
+            .output()
+            .expect("runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{model}: {text}");
+        let line = summary_line(&text);
+        assert!(line.contains(" 0 failed") && line.contains(" 0 errors"), "{model}: {line}");
+        assert!(!line.contains(" 0 passed"), "{model}: nothing compared: {line}");
+    }
+}
+
+#[test]
+fn run_expect_over_shared_corpus() {
+    let shared = root().join("../shared/corpus");
+    if !shared.is_dir() {
+        println!("skipped: ../shared is absent");
+        return;
+    }
+    let cases: &[(&str, &str, &str)] = &[
+        ("tso", "dat3m/X86", "expected/dat3m-x86.x86tso.tsv"),
+        ("tso", "herd-catalogue/x86_64", "herd-catalogue/x86_64/kinds.txt"),
+        ("tso", "dat3m/X86", "expected/dat3m-csv/TSO-expected.csv"),
+        ("sc", "dat3m/X86", "expected/logs/dat3m-x86.sc.log"),
+    ];
+    for (model, dir, expect) in cases {
+        let out = litsat()
+            .args(["run", "-m", model])
+            .arg(shared.join(dir))
+            .arg("--expect")
+            .arg(shared.join(expect))
+            .arg("--log")
+            .arg(std::env::temp_dir().join("litsat-run-shared.log"))
+            .output()
+            .expect("runs");
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{model} {dir} {expect}: {text}");
+        println!("{model} {dir} --expect {expect}: {}", summary_line(&text));
+    }
+}
+
+/// Everything but the timing lines, which differ between runs.
+fn counts(summary: &str) -> Vec<String> {
+    summary.lines().filter(|l| !l.starts_with("Time:") && !l.starts_with("Slowest:")).map(str::to_string).collect()
+}
+
+#[test]
+fn shards_merge_to_the_unsharded_summary() {
+    let dir = std::env::temp_dir().join(format!("litsat-shards-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let run = |extra: &[&str], out: &Path| {
+        let o = litsat()
+            .args(["run", "-m", "tso", "litmus", "--expect", "litmus/expected.tsv", "--format", "json"])
+            .args(extra)
+            .current_dir(root())
+            .output()
+            .expect("runs");
+        std::fs::write(out, &o.stdout).expect("write");
+    };
+    let (a, b, all) = (dir.join("a.json"), dir.join("b.json"), dir.join("all.json"));
+    run(&["--shard", "1/2"], &a);
+    run(&["--shard", "2/2"], &b);
+    run(&[], &all);
+    let merge = |files: &[&Path]| {
+        String::from_utf8_lossy(&litsat().arg("merge").args(files).output().expect("merge").stdout).to_string()
+    };
+    let merged = merge(&[&a, &b]);
+    let whole = merge(&[&all]);
+    assert!(merged.starts_with("Summary: 80 tests"), "{merged}");
+    assert_eq!(counts(&merged), counts(&whole));
+    let lines = |p: &Path| std::fs::read_to_string(p).map(|t| t.lines().count()).unwrap_or(0);
+    assert_eq!(lines(&a) + lines(&b), lines(&all));
+    assert!(lines(&a) > 0 && lines(&b) > 0);
+}
+
+#[test]
+fn bad_file_is_reported_and_the_run_goes_on() {
+    let dir = std::env::temp_dir().join(format!("litsat-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    std::fs::write(dir.join("a-bad.litmus"), "X86 BAD\n{ x=0; }\n P0 ;\n MOV [x],$1 \n").expect("write");
+    std::fs::copy(root().join("litmus/x86/SB.litmus"), dir.join("b-SB.litmus")).expect("copy");
+    let out = litsat().args(["check", "-m", "tso"]).arg(&dir).output().expect("runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr.contains("a-bad.litmus:4:2:"), "{stderr}");
+    assert!(stdout.contains("Observation SB Sometimes 1 3"), "{stdout}");
+}

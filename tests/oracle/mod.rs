@@ -1,0 +1,1370 @@
+//! A brute-force oracle for litmus tests, independent of the SAT engine.
+//!
+//! It shares only the front end with litsat (the litmus parser, [`query::prepare`] for the
+//! event structure, [`query::observed`] for the places of a state, and the cat parser's
+//! AST). Everything else is done concretely and naively:
+//!
+//! 1. every candidate is enumerated: each store-conditional succeeds or fails, each read
+//!    picks any write to its location (rf), each location's writes take every total order
+//!    with the initial write first (co). Which events happen follows from the values
+//!    (their guards); a candidate is kept only in one canonical form (a read that does not
+//!    happen reads from its first candidate, writes that do not happen come last in co),
+//!    and candidates that differ only in the choice of a store-conditional that is not
+//!    reached are one execution;
+//! 2. herd's candidate generation rules apply: a read does not read from a later write of
+//!    its own instruction, and co extends the coherence the test observes (cos-ok-opt.cat's
+//!    `pco`, which herd computes by default);
+//! 3. the model's statements are evaluated on the candidate with bit-matrix relations over
+//!    the events that happen; a failing non-flag check rejects it;
+//! 4. values are computed by following rf through the value expressions; a candidate whose
+//!    values cannot be determined (a cycle through rf and data) is not counted and is
+//!    reported in [`Answer::undetermined`];
+//! 5. the final state is formed, `filter` applied and the condition's proposition counted.
+
+#![allow(dead_code)]
+
+use litsat::cat::Program;
+use litsat::cat::ast::{Arm, ArmPat, Binding, Check, CheckKind, Cond, Expr, Op1, Op2, Pat, Stmt};
+use litsat::events::{self, Eid, Events, Kind, VExpr, ValId, Value};
+use litsat::litmus::{Loc, Test, Val};
+use litsat::query;
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::fmt;
+use std::rc::Rc;
+
+/// Candidates enumerated at most, by default.
+pub const DEFAULT_BUDGET: u64 = 200_000;
+
+/// Events are bits of a `u64`.
+const MAX_EVENTS: usize = 64;
+
+/// What the oracle found for one test.
+#[derive(Clone, Debug, Default)]
+pub struct Answer {
+    /// Final states, each as `loc=val; loc=val` in [`query::observed`] order.
+    pub states: BTreeSet<String>,
+    /// Kept executions satisfying / falsifying the condition's proposition.
+    pub pos: u64,
+    pub neg: u64,
+    /// Names of flags raised by some kept execution.
+    pub flags: BTreeSet<String>,
+    /// Candidates enumerated.
+    pub candidates: u64,
+    /// Candidates the model accepted (before values, filter and counting).
+    pub consistent: u64,
+    /// Accepted candidates whose values could not be determined (a cycle through rf and
+    /// data): left out of states and counts.
+    pub undetermined: u64,
+}
+
+/// Why the oracle gives no answer.
+#[derive(Clone, Debug)]
+pub enum Refusal {
+    /// litsat's front end (parser, ISA, event builder) rejects the test.
+    Front(String),
+    /// More candidates than the budget.
+    TooBig(u64),
+    /// The test or model uses something this oracle does not evaluate.
+    Unsupported(String),
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::Front(m) => write!(f, "front end: {m}"),
+            Refusal::TooBig(k) => write!(f, "too big: {k} candidates"),
+            Refusal::Unsupported(m) => write!(f, "unsupported: {m}"),
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Relations as bit matrices.
+
+type Set = u64;
+
+fn bit(i: usize) -> u64 {
+    1u64 << i
+}
+
+fn bits(mut s: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if s == 0 {
+            None
+        } else {
+            let i = s.trailing_zeros() as usize;
+            s &= s - 1;
+            Some(i)
+        }
+    })
+}
+
+/// `rows[i]` has bit j when (i, j) is in the relation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Rel {
+    rows: Vec<u64>,
+}
+
+impl Rel {
+    fn empty(n: usize) -> Rel {
+        Rel { rows: vec![0; n] }
+    }
+    fn from_fn(n: usize, f: impl Fn(usize, usize) -> bool) -> Rel {
+        let mut r = Rel::empty(n);
+        for i in 0..n {
+            for j in 0..n {
+                if f(i, j) {
+                    r.rows[i] |= bit(j);
+                }
+            }
+        }
+        r
+    }
+    fn from_pairs(n: usize, ps: impl IntoIterator<Item = (usize, usize)>) -> Rel {
+        let mut r = Rel::empty(n);
+        for (i, j) in ps {
+            r.rows[i] |= bit(j);
+        }
+        r
+    }
+    fn n(&self) -> usize {
+        self.rows.len()
+    }
+    fn has(&self, i: usize, j: usize) -> bool {
+        self.rows[i] & bit(j) != 0
+    }
+    fn zip(&self, o: &Rel, f: impl Fn(u64, u64) -> u64) -> Rel {
+        Rel { rows: self.rows.iter().zip(&o.rows).map(|(a, b)| f(*a, *b)).collect() }
+    }
+    fn union(&self, o: &Rel) -> Rel {
+        self.zip(o, |a, b| a | b)
+    }
+    fn inter(&self, o: &Rel) -> Rel {
+        self.zip(o, |a, b| a & b)
+    }
+    fn diff(&self, o: &Rel) -> Rel {
+        self.zip(o, |a, b| a & !b)
+    }
+    fn seq(&self, o: &Rel) -> Rel {
+        Rel { rows: self.rows.iter().map(|&row| bits(row).fold(0, |acc, k| acc | o.rows[k])).collect() }
+    }
+    fn inverse(&self) -> Rel {
+        let n = self.n();
+        let mut r = Rel::empty(n);
+        for i in 0..n {
+            for j in bits(self.rows[i]) {
+                r.rows[j] |= bit(i);
+            }
+        }
+        r
+    }
+    /// Transitive closure (Warshall).
+    fn plus(&self) -> Rel {
+        let mut r = self.clone();
+        let n = r.n();
+        for k in 0..n {
+            let rk = r.rows[k];
+            for i in 0..n {
+                if r.rows[i] & bit(k) != 0 {
+                    r.rows[i] |= rk;
+                }
+            }
+        }
+        r
+    }
+    /// `r ∪ id` on the events in `all`.
+    fn with_id(&self, all: Set) -> Rel {
+        let mut r = self.clone();
+        for i in bits(all) {
+            r.rows[i] |= bit(i);
+        }
+        r
+    }
+    /// The pairs of `all × all` not in `r`.
+    fn complement(&self, all: Set) -> Rel {
+        Rel { rows: (0..self.n()).map(|i| if all & bit(i) != 0 { !self.rows[i] & all } else { 0 }).collect() }
+    }
+    fn id_on(n: usize, s: Set) -> Rel {
+        let mut r = Rel::empty(n);
+        for i in bits(s) {
+            r.rows[i] |= bit(i);
+        }
+        r
+    }
+    fn product(n: usize, a: Set, b: Set) -> Rel {
+        let mut r = Rel::empty(n);
+        for i in bits(a) {
+            r.rows[i] = b;
+        }
+        r
+    }
+    fn domain(&self) -> Set {
+        self.rows.iter().enumerate().filter(|(_, r)| **r != 0).fold(0, |acc, (i, _)| acc | bit(i))
+    }
+    fn range(&self) -> Set {
+        self.rows.iter().fold(0, |acc, r| acc | r)
+    }
+    fn is_empty(&self) -> bool {
+        self.rows.iter().all(|r| *r == 0)
+    }
+    fn irreflexive(&self) -> bool {
+        (0..self.n()).all(|i| !self.has(i, i))
+    }
+    fn acyclic(&self) -> bool {
+        self.plus().irreflexive()
+    }
+    fn subset(&self, o: &Rel) -> bool {
+        self.rows.iter().zip(&o.rows).all(|(a, b)| a & !b == 0)
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Values, environments and evaluation errors.
+
+#[derive(Clone)]
+enum V<'a> {
+    /// `0`, `{}`: empty, of whatever type is wanted.
+    Empty,
+    Set(Set),
+    Rel(Rc<Rel>),
+    Tag(String),
+    Str(String),
+    Tuple(Vec<V<'a>>),
+    /// A set of non-event values (tags, mostly).
+    Coll(Vec<V<'a>>),
+    Func(Rc<Closure<'a>>),
+    Proc(Rc<Procedure<'a>>),
+    /// A primitive: `domain`, `range`, or one of herd's that this oracle only names.
+    Prim(&'static str),
+    /// A predefined name of herd's whose meaning the oracle does not model: any use is
+    /// unsupported.
+    Opaque(&'static str),
+}
+
+struct Closure<'a> {
+    pat: &'a Pat,
+    body: &'a Expr,
+    env: Env<'a>,
+    /// A `let rec` group of functions: rebound around every call.
+    recs: Option<&'a [Binding]>,
+}
+
+struct Procedure<'a> {
+    pat: &'a Pat,
+    body: &'a [Stmt],
+    env: Env<'a>,
+    file: String,
+}
+
+struct Node<'a> {
+    name: &'a str,
+    val: V<'a>,
+    next: Option<Rc<Node<'a>>>,
+}
+
+/// Model bindings (a persistent list) over the fixed predefined names.
+#[derive(Clone)]
+struct Env<'a> {
+    top: Option<Rc<Node<'a>>>,
+    base: Rc<HashMap<String, V<'a>>>,
+}
+
+impl<'a> Env<'a> {
+    fn bind(&self, name: &'a str, val: V<'a>) -> Env<'a> {
+        Env { top: Some(Rc::new(Node { name, val, next: self.top.clone() })), base: self.base.clone() }
+    }
+    fn get(&self, name: &str) -> Option<&V<'a>> {
+        let mut cur = &self.top;
+        while let Some(n) = cur {
+            if n.name == name {
+                return Some(&n.val);
+            }
+            cur = &n.next;
+        }
+        self.base.get(name)
+    }
+}
+
+enum Stop {
+    /// An evaluation error: `try` catches it.
+    Fail(String),
+    /// Beyond this oracle: the whole test is refused.
+    Unsupported(String),
+    /// A check failed: the candidate is no execution.
+    Reject,
+}
+
+type R<T> = Result<T, Stop>;
+
+fn fail<T>(m: impl Into<String>) -> R<T> {
+    Err(Stop::Fail(m.into()))
+}
+
+fn unsupported<T>(m: impl Into<String>) -> R<T> {
+    Err(Stop::Unsupported(m.into()))
+}
+
+/// herd's primitives other than `domain` and `range`: bound so that herd's stdlib can
+/// mention them, refused when applied.
+const OTHER_PRIMS: &[&str] = &[
+    "classes-loc",
+    "classes",
+    "linearisations",
+    "lift",
+    "delift",
+    "deliftinter",
+    "bisimulation",
+    "fromto",
+    "different-values",
+    "same-oa",
+    "at-least-one-writable",
+    "tag2scope",
+    "tag2level",
+    "tag2events",
+    "tag2fenced",
+    "loc2events",
+    "fail",
+    "as_transitive",
+];
+
+/// herd predefines these; this oracle does not know what they hold.
+const OPAQUE: &[&str] = &["ADDR", "DATA", "pco", "Rreg", "Wreg", "BCC", "PRED", "SPEC"];
+
+// ---------------------------------------------------------------------------------------
+// The evaluator.
+
+struct Eval<'a> {
+    prog: &'a Program,
+    n: usize,
+    all: u64,
+    w: Set,
+    /// The candidate co, and the distinct same-location write pairs it orders.
+    co: Rc<Rel>,
+    ww_loc: Rc<Rel>,
+    included: HashSet<String>,
+    flags: BTreeSet<String>,
+    file: String,
+}
+
+impl<'a> Eval<'a> {
+    fn as_set(&self, v: &V<'a>) -> R<Set> {
+        match v {
+            V::Set(s) => Ok(*s),
+            V::Empty => Ok(0),
+            V::Opaque(x) => unsupported(format!("predefined name '{x}'")),
+            _ => fail("type error: expected a set of events"),
+        }
+    }
+
+    fn as_rel(&self, v: &V<'a>) -> R<Rc<Rel>> {
+        match v {
+            V::Rel(r) => Ok(r.clone()),
+            V::Empty => Ok(Rc::new(Rel::empty(self.n))),
+            V::Opaque(x) => unsupported(format!("predefined name '{x}'")),
+            _ => fail("type error: expected a relation"),
+        }
+    }
+
+    fn rel(r: Rel) -> V<'a> {
+        V::Rel(Rc::new(r))
+    }
+
+    fn eval(&mut self, env: &Env<'a>, e: &'a Expr) -> R<V<'a>> {
+        match e {
+            Expr::Var(x, _) => match env.get(x) {
+                Some(v) => Ok(v.clone()),
+                None => fail(format!("unbound name '{x}'")),
+            },
+            Expr::Empty => Ok(V::Empty),
+            Expr::Tag(t) => Ok(V::Tag(t.clone())),
+            Expr::Str(s) => Ok(V::Str(s.clone())),
+            Expr::Op1(op, a) => {
+                let v = self.eval(env, a)?;
+                self.op1(*op, v)
+            }
+            Expr::Op2(op, a, b, _) => {
+                let va = self.eval(env, a)?;
+                let vb = self.eval(env, b)?;
+                self.op2(*op, va, vb)
+            }
+            Expr::IdSet(a) => {
+                let v = self.eval(env, a)?;
+                let s = self.as_set(&v)?;
+                Ok(Self::rel(Rel::id_on(self.n, s)))
+            }
+            Expr::SetLit(items) => {
+                if items.is_empty() {
+                    return Ok(V::Empty);
+                }
+                let mut vs = Vec::new();
+                for it in items {
+                    let v = self.eval(env, it)?;
+                    if !matches!(v, V::Tag(_)) {
+                        return unsupported("set literal of non-tags");
+                    }
+                    push_unique(&mut vs, v);
+                }
+                Ok(V::Coll(vs))
+            }
+            Expr::Tuple(items) => {
+                let mut vs = Vec::new();
+                for it in items {
+                    vs.push(self.eval(env, it)?);
+                }
+                Ok(V::Tuple(vs))
+            }
+            Expr::App(f, a, _) => {
+                let fv = self.eval(env, f)?;
+                let av = self.eval(env, a)?;
+                self.apply(fv, av)
+            }
+            Expr::Fun(p, body) => Ok(V::Func(Rc::new(Closure { pat: p, body, env: env.clone(), recs: None }))),
+            Expr::Let(rec, bs, body) => {
+                let env2 = self.bind_all(env, *rec, bs)?;
+                self.eval(&env2, body)
+            }
+            Expr::Try(a, b) => match self.eval(env, a) {
+                Err(Stop::Fail(_)) => self.eval(env, b),
+                r => r,
+            },
+            Expr::If(c, a, b) => {
+                if self.cond(env, c)? {
+                    self.eval(env, a)
+                } else {
+                    self.eval(env, b)
+                }
+            }
+            Expr::Match(e, arms, _) => {
+                let v = self.eval(env, e)?;
+                self.do_match(env, v, arms)
+            }
+        }
+    }
+
+    fn do_match(&mut self, env: &Env<'a>, v: V<'a>, arms: &'a [Arm]) -> R<V<'a>> {
+        if matches!(v, V::Set(_) | V::Rel(_)) {
+            return unsupported("`match` over events");
+        }
+        for arm in arms {
+            match (&arm.pat, &v) {
+                (ArmPat::Wild, _) => return self.eval(env, &arm.body),
+                (ArmPat::Tag(t), V::Tag(u)) if t == u => return self.eval(env, &arm.body),
+                (ArmPat::EmptySet, V::Empty) => return self.eval(env, &arm.body),
+                (ArmPat::EmptySet, V::Coll(xs)) if xs.is_empty() => {
+                    return self.eval(env, &arm.body);
+                }
+                (ArmPat::Cons(x, rest), V::Coll(xs)) if !xs.is_empty() => {
+                    let tail = if xs.len() == 1 { V::Empty } else { V::Coll(xs[1..].to_vec()) };
+                    let env2 = env.bind(x, xs[0].clone()).bind(rest, tail);
+                    return self.eval(&env2, &arm.body);
+                }
+                _ => {}
+            }
+        }
+        fail("no `match` arm applies")
+    }
+
+    fn cond(&mut self, env: &Env<'a>, c: &'a Cond) -> R<bool> {
+        Ok(match c {
+            // No variant is set.
+            Cond::Variant(_) => false,
+            Cond::Not(c) => !self.cond(env, c)?,
+            Cond::And(a, b) => self.cond(env, a)? && self.cond(env, b)?,
+            Cond::Or(a, b) => self.cond(env, a)? || self.cond(env, b)?,
+            Cond::Eq(a, b) | Cond::Subset(a, b) => {
+                let va = self.eval(env, a)?;
+                let vb = self.eval(env, b)?;
+                let eq = matches!(c, Cond::Eq(..));
+                match (&va, &vb) {
+                    (V::Tag(t), V::Tag(u)) if eq => t == u,
+                    (V::Set(_), _) | (_, V::Set(_)) => {
+                        let (x, y) = (self.as_set(&va)?, self.as_set(&vb)?);
+                        if eq { x == y } else { x & !y == 0 }
+                    }
+                    (V::Rel(_), _) | (_, V::Rel(_)) | (V::Empty, V::Empty) => {
+                        let (x, y) = (self.as_rel(&va)?, self.as_rel(&vb)?);
+                        if eq { x == y } else { x.subset(&y) }
+                    }
+                    _ => return unsupported("condition on these values"),
+                }
+            }
+            Cond::In(a, b) => {
+                let va = self.eval(env, a)?;
+                let vb = self.eval(env, b)?;
+                match (va, vb) {
+                    (V::Tag(t), V::Coll(xs)) => xs.iter().any(|x| matches!(x, V::Tag(u) if *u == t)),
+                    (V::Tag(_), V::Empty) => false,
+                    _ => return unsupported("`in` on these values"),
+                }
+            }
+        })
+    }
+
+    fn bind_pat(&self, env: &Env<'a>, p: &'a Pat, v: V<'a>) -> R<Env<'a>> {
+        match p {
+            Pat::Var(x) => Ok(env.bind(x, v)),
+            Pat::Tuple(xs) => match v {
+                V::Tuple(vs) if vs.len() == xs.len() => {
+                    let mut e = env.clone();
+                    for (x, v) in xs.iter().zip(vs) {
+                        e = e.bind(x, v);
+                    }
+                    Ok(e)
+                }
+                v if xs.len() == 1 => Ok(env.bind(&xs[0], v)),
+                _ => fail(format!("expected a tuple of {} values", xs.len())),
+            },
+        }
+    }
+
+    fn apply(&mut self, f: V<'a>, a: V<'a>) -> R<V<'a>> {
+        match f {
+            V::Func(c) => {
+                let mut env = c.env.clone();
+                if let Some(recs) = c.recs {
+                    env = rec_closures(&env, recs);
+                }
+                let env = self.bind_pat(&env, c.pat, a)?;
+                self.eval(&env, c.body)
+            }
+            V::Prim("domain") => {
+                let r = self.as_rel(&a)?;
+                Ok(V::Set(r.domain()))
+            }
+            V::Prim("range") => {
+                let r = self.as_rel(&a)?;
+                Ok(V::Set(r.range()))
+            }
+            V::Prim(p) => unsupported(format!("primitive '{p}'")),
+            V::Opaque(x) => unsupported(format!("predefined name '{x}'")),
+            _ => fail("applying something that is not a function"),
+        }
+    }
+
+    fn op1(&mut self, op: Op1, v: V<'a>) -> R<V<'a>> {
+        if let V::Opaque(x) = v {
+            return unsupported(format!("predefined name '{x}'"));
+        }
+        match (op, &v) {
+            (Op1::Comp, V::Set(s)) => return Ok(V::Set(!s & self.all)),
+            (Op1::Comp, V::Empty) => return unsupported("complement of an untyped empty value"),
+            (_, V::Set(_)) => return fail("type error: relation operator on a set"),
+            _ => {}
+        }
+        let r = self.as_rel(&v)?;
+        Ok(Self::rel(match op {
+            Op1::Inv => r.inverse(),
+            Op1::Plus => r.plus(),
+            Op1::Star => r.plus().with_id(self.all),
+            Op1::Opt => r.with_id(self.all),
+            Op1::Comp => r.complement(self.all),
+        }))
+    }
+
+    fn op2(&mut self, op: Op2, a: V<'a>, b: V<'a>) -> R<V<'a>> {
+        for v in [&a, &b] {
+            if let V::Opaque(x) = v {
+                return unsupported(format!("predefined name '{x}'"));
+            }
+        }
+        match op {
+            Op2::Add => match b {
+                V::Coll(mut xs) => {
+                    if !xs.iter().any(|x| same_value(x, &a)) {
+                        xs.insert(0, a);
+                    }
+                    Ok(V::Coll(xs))
+                }
+                V::Empty => Ok(V::Coll(vec![a])),
+                _ => unsupported("`++` on events"),
+            },
+            Op2::Prod => {
+                let (x, y) = (self.as_set(&a)?, self.as_set(&b)?);
+                Ok(Self::rel(Rel::product(self.n, x, y)))
+            }
+            Op2::Seq => {
+                if matches!(a, V::Set(_)) || matches!(b, V::Set(_)) {
+                    return fail("type error: `;` on a set");
+                }
+                let (x, y) = (self.as_rel(&a)?, self.as_rel(&b)?);
+                Ok(Self::rel(x.seq(&y)))
+            }
+            Op2::Union | Op2::Inter | Op2::Diff => {
+                let is_set = |v: &V| matches!(v, V::Set(_));
+                let is_rel = |v: &V| matches!(v, V::Rel(_));
+                let is_coll = |v: &V| matches!(v, V::Coll(_));
+                if (is_set(&a) || is_set(&b)) && !is_rel(&a) && !is_rel(&b) {
+                    let (x, y) = (self.as_set(&a)?, self.as_set(&b)?);
+                    return Ok(V::Set(match op {
+                        Op2::Union => x | y,
+                        Op2::Inter => x & y,
+                        _ => x & !y,
+                    }));
+                }
+                if (is_rel(&a) || is_rel(&b)) && !is_set(&a) && !is_set(&b) {
+                    let (x, y) = (self.as_rel(&a)?, self.as_rel(&b)?);
+                    return Ok(Self::rel(match op {
+                        Op2::Union => x.union(&y),
+                        Op2::Inter => x.inter(&y),
+                        _ => x.diff(&y),
+                    }));
+                }
+                if is_coll(&a) || is_coll(&b) {
+                    let xs = coll_items(&a)?;
+                    let ys = coll_items(&b)?;
+                    let mut out = Vec::new();
+                    for x in &xs {
+                        let in_y = ys.iter().any(|y| same_value(x, y));
+                        let keep = match op {
+                            Op2::Union => true,
+                            Op2::Inter => in_y,
+                            _ => !in_y,
+                        };
+                        if keep {
+                            push_unique(&mut out, x.clone());
+                        }
+                    }
+                    if op == Op2::Union {
+                        for y in ys {
+                            push_unique(&mut out, y);
+                        }
+                    }
+                    return Ok(if out.is_empty() { V::Empty } else { V::Coll(out) });
+                }
+                if matches!((&a, &b), (V::Empty, V::Empty)) {
+                    return Ok(V::Empty);
+                }
+                fail("type error: mixing sets and relations")
+            }
+        }
+    }
+
+    fn bind_all(&mut self, env: &Env<'a>, rec: bool, bs: &'a [Binding]) -> R<Env<'a>> {
+        let is_fun = |b: &Binding| b.params.is_some() || matches!(b.body, Expr::Fun(..));
+        if rec {
+            if bs.iter().all(is_fun) {
+                return Ok(rec_closures(env, bs));
+            }
+            if bs.iter().any(is_fun) {
+                return unsupported("`let rec` mixing functions and values");
+            }
+            return self.fixpoint(env, bs);
+        }
+        let mut out = env.clone();
+        for b in bs {
+            let v = match &b.params {
+                Some(p) => V::Func(Rc::new(Closure { pat: p, body: &b.body, env: env.clone(), recs: None })),
+                None => self.eval(env, &b.body)?,
+            };
+            out = out.bind(&b.name, v);
+        }
+        Ok(out)
+    }
+
+    /// `let rec` over values: Kleene iteration from empty.
+    fn fixpoint(&mut self, env: &Env<'a>, bs: &'a [Binding]) -> R<Env<'a>> {
+        let mut vals: Vec<V<'a>> = bs.iter().map(|_| V::Empty).collect();
+        for _ in 0..=self.n * self.n + 2 {
+            let mut e = env.clone();
+            for (b, v) in bs.iter().zip(&vals) {
+                e = e.bind(&b.name, v.clone());
+            }
+            let mut next = Vec::new();
+            for b in bs {
+                next.push(self.eval(&e, &b.body)?);
+            }
+            let same = next.iter().zip(&vals).all(|(x, y)| same_value(x, y));
+            vals = next;
+            if same {
+                return Ok(e);
+            }
+        }
+        unsupported("`let rec` without a fixpoint")
+    }
+
+    fn stmts(&mut self, env: Env<'a>, ss: &'a [Stmt]) -> R<Env<'a>> {
+        let mut env = env;
+        for s in ss {
+            env = self.stmt(env, s)?;
+        }
+        Ok(env)
+    }
+
+    fn stmt(&mut self, env: Env<'a>, s: &'a Stmt) -> R<Env<'a>> {
+        match s {
+            Stmt::Let(rec, bs) => self.bind_all(&env, *rec, bs),
+            Stmt::Check(c) => {
+                self.check(&env, c)?;
+                Ok(env)
+            }
+            Stmt::Include(name, _) => {
+                let prog: &'a Program = self.prog;
+                let Some(target) = prog.includes.get(&(self.file.clone(), name.clone())) else {
+                    return unsupported(format!("include \"{name}\" not resolved"));
+                };
+                self.run_file(env, target)
+            }
+            Stmt::Show | Stmt::Instructions => Ok(env),
+            Stmt::Procedure(name, p, body) => {
+                let proc = V::Proc(Rc::new(Procedure { pat: p, body, env: env.clone(), file: self.file.clone() }));
+                Ok(env.bind(name, proc))
+            }
+            Stmt::Call(name, arg, _, _) => {
+                let Some(V::Proc(p)) = env.get(name).cloned() else {
+                    return unsupported(format!("call of unknown procedure '{name}'"));
+                };
+                let a = self.eval(&env, arg)?;
+                let inner = self.bind_pat(&p.env, p.pat, a)?;
+                let saved = std::mem::replace(&mut self.file, p.file.clone());
+                let r = self.stmts(inner, p.body);
+                self.file = saved;
+                r?;
+                Ok(env)
+            }
+            Stmt::Forall(x, set, body, _) => {
+                let items = match self.eval(&env, set)? {
+                    V::Empty => Vec::new(),
+                    V::Coll(xs) => xs,
+                    v @ V::Tag(_) => vec![v],
+                    _ => return unsupported("`forall` over events"),
+                };
+                for it in items {
+                    self.stmts(env.bind(x, it), body)?;
+                }
+                Ok(env)
+            }
+            Stmt::With(x, e, _) => self.with(env, x, e),
+            Stmt::IfVariant(c, a, b) => {
+                if self.cond(&env, c)? {
+                    self.stmts(env, a)
+                } else {
+                    self.stmts(env, b)
+                }
+            }
+            Stmt::Enum(name, tags) => Ok(env.bind(name, V::Coll(tags.iter().map(|t| V::Tag(t.clone())).collect()))),
+            Stmt::Unsupported(kw, _) => unsupported(format!("construct `{kw}`")),
+        }
+    }
+
+    /// `with co from generate_cos(base)` (or `generate_orders(W, base)`): the candidate's co,
+    /// provided it contains every base pair of distinct same-location writes.
+    fn with(&mut self, env: Env<'a>, x: &'a str, e: &'a Expr) -> R<Env<'a>> {
+        let Expr::App(f, arg, _) = e else {
+            return unsupported("`with … from` other than generate_cos");
+        };
+        let Expr::Var(fname, _) = &**f else {
+            return unsupported("`with … from` other than generate_cos");
+        };
+        if x != "co" || (fname != "generate_cos" && fname != "generate_orders") {
+            return unsupported(format!("`with {x} from {fname}(…)`"));
+        }
+        let base = match self.eval(&env, arg)? {
+            V::Tuple(mut vs) if fname == "generate_orders" && vs.len() == 2 => {
+                let s = self.as_set(&vs[0])?;
+                if s != self.w {
+                    return unsupported("generate_orders over a set other than W");
+                }
+                vs.remove(1)
+            }
+            _ if fname == "generate_orders" => return fail("generate_orders wants a pair"),
+            v => v,
+        };
+        let base = self.as_rel(&base)?;
+        if !base.inter(&self.ww_loc).subset(&self.co) {
+            return Err(Stop::Reject);
+        }
+        Ok(env.bind(x, V::Rel(self.co.clone())))
+    }
+
+    fn check(&mut self, env: &Env<'a>, c: &'a Check) -> R<()> {
+        let v = self.eval(env, &c.expr)?;
+        let holds = match c.kind {
+            CheckKind::Acyclic => self.as_rel(&v)?.acyclic(),
+            CheckKind::Irreflexive => self.as_rel(&v)?.irreflexive(),
+            CheckKind::Empty => match &v {
+                V::Set(s) => *s == 0,
+                V::Coll(xs) => xs.is_empty(),
+                _ => self.as_rel(&v)?.is_empty(),
+            },
+        };
+        let ok = holds != c.negated;
+        if c.flag {
+            // herd records a flag when its test holds (and only a named one).
+            if ok && let Some(name) = &c.name {
+                self.flags.insert(name.clone());
+            }
+            Ok(())
+        } else if ok {
+            Ok(())
+        } else {
+            Err(Stop::Reject)
+        }
+    }
+
+    fn run_file(&mut self, env: Env<'a>, path: &str) -> R<Env<'a>> {
+        if !self.included.insert(path.to_string()) {
+            return Ok(env);
+        }
+        let prog: &'a Program = self.prog;
+        let Some(f) = prog.file(path) else {
+            return unsupported(format!("model file {path} not loaded"));
+        };
+        let saved = std::mem::replace(&mut self.file, path.to_string());
+        let r = self.stmts(env, &f.model.stmts);
+        self.file = saved;
+        r
+    }
+}
+
+fn rec_closures<'a>(env: &Env<'a>, recs: &'a [Binding]) -> Env<'a> {
+    let mut e = env.clone();
+    for b in recs {
+        let (pat, body) = match (&b.params, &b.body) {
+            (Some(p), body) => (p, body),
+            (None, Expr::Fun(p, body)) => (p, &**body),
+            (None, _) => continue,
+        };
+        e = e.bind(&b.name, V::Func(Rc::new(Closure { pat, body, env: env.clone(), recs: Some(recs) })));
+    }
+    e
+}
+
+fn coll_items<'a>(v: &V<'a>) -> R<Vec<V<'a>>> {
+    match v {
+        V::Coll(xs) => Ok(xs.clone()),
+        V::Empty => Ok(Vec::new()),
+        _ => fail("type error: mixing tag sets and event sets"),
+    }
+}
+
+fn push_unique<'a>(xs: &mut Vec<V<'a>>, v: V<'a>) {
+    if !xs.iter().any(|x| same_value(x, &v)) {
+        xs.push(v);
+    }
+}
+
+fn same_value(a: &V, b: &V) -> bool {
+    match (a, b) {
+        (V::Empty, V::Empty) => true,
+        (V::Set(x), V::Set(y)) => x == y,
+        (V::Rel(x), V::Rel(y)) => x == y,
+        (V::Empty, V::Set(s)) | (V::Set(s), V::Empty) => *s == 0,
+        (V::Empty, V::Rel(r)) | (V::Rel(r), V::Empty) => r.is_empty(),
+        (V::Empty, V::Coll(xs)) | (V::Coll(xs), V::Empty) => xs.is_empty(),
+        (V::Tag(x), V::Tag(y)) | (V::Str(x), V::Str(y)) => x == y,
+        (V::Tuple(xs), V::Tuple(ys)) | (V::Coll(xs), V::Coll(ys)) => {
+            xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_value(x, y))
+        }
+        _ => false,
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Candidates.
+
+/// The predefined names that do not depend on rf and co, for the events in `live`.
+fn static_names<'a>(ev: &Events, live: Set) -> HashMap<String, V<'a>> {
+    let n = ev.len();
+    let e = &ev.events;
+    let set = |f: &dyn Fn(usize) -> bool| bits(live).filter(|&i| f(i)).fold(0u64, |a, i| a | bit(i));
+    let rel = |f: &dyn Fn(usize, usize) -> bool| {
+        let mut r = Rel::empty(n);
+        for i in bits(live) {
+            for j in bits(live) {
+                if f(i, j) {
+                    r.rows[i] |= bit(j);
+                }
+            }
+        }
+        r
+    };
+    let mem = |i: usize| matches!(e[i].kind, Kind::Read | Kind::Write);
+    let mut m: HashMap<String, V<'a>> = HashMap::new();
+    let mut put_set = |name: &str, s: Set| {
+        m.insert(name.to_string(), V::Set(s));
+    };
+    let reads = set(&|i| e[i].kind == Kind::Read);
+    let writes = set(&|i| e[i].kind == Kind::Write);
+    let branches = set(&|i| e[i].kind == Kind::Branch);
+    put_set("_", live);
+    put_set("R", reads);
+    put_set("W", writes);
+    put_set("M", set(&mem));
+    put_set("F", set(&|i| e[i].kind == Kind::Fence));
+    put_set("IW", set(&|i| e[i].thread.is_none()));
+    put_set("B", branches);
+    put_set("BCC", branches);
+    put_set("Exp", set(&mem));
+    put_set("NExp", 0);
+    let mut tags: BTreeSet<String> = ev.known_sets.iter().cloned().collect();
+    for x in e {
+        tags.extend(x.tags.iter().cloned());
+    }
+    for t in &tags {
+        put_set(t, set(&|i| e[i].tags.contains(t)));
+    }
+    let tag_set = |t: &str| set(&|i| e[i].tags.iter().any(|x| x == t));
+    let (x_set, ex_set) = (tag_set("X"), tag_set("EX"));
+
+    let same_thread = |i: usize, j: usize| e[i].thread == e[j].thread;
+    let po = rel(&|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr < e[j].instr);
+    let loc = rel(&|i, j| mem(i) && mem(j) && e[i].loc == e[j].loc);
+    let id = rel(&|i, j| i == j);
+    let same_instr = rel(&|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr == e[j].instr);
+    // As herd's stdlib: amo = [R & X]; (same-instance \ id) & loc; [W & X] and
+    // lxsx = [R & EX]; po \ (po; [M & EX]; po); [W & EX].
+    let amo = Rel::id_on(n, reads & x_set).seq(&same_instr.diff(&id).inter(&loc)).seq(&Rel::id_on(n, writes & x_set));
+    let mex = Rel::id_on(n, set(&mem) & ex_set);
+    let lxsx = Rel::id_on(n, reads & ex_set).seq(&po.diff(&po.seq(&mex).seq(&po))).seq(&Rel::id_on(n, writes & ex_set));
+    let dep = |s: &BTreeSet<(Eid, Eid)>| rel(&|i, j| s.contains(&(i, j)));
+    let mut put = |name: &str, r: Rel| {
+        m.insert(name.to_string(), V::Rel(Rc::new(r)));
+    };
+    put("po-loc", po.inter(&loc));
+    put("po", po);
+    put("loc", loc);
+    put("int", rel(&same_thread));
+    put("ext", rel(&|i, j| !same_thread(i, j)));
+    put("id", id.clone());
+    put("sm", id);
+    put("addr", dep(&ev.addr));
+    put("data", dep(&ev.data));
+    put("ctrl", dep(&ev.ctrl));
+    put("rmw", amo.union(&lxsx));
+    put("amo", amo);
+    put("same-instance", same_instr.clone());
+    put("same-instr", same_instr);
+    put("iico_data", Rel::empty(n));
+    put("iico_ctrl", Rel::empty(n));
+    m.insert("domain".into(), V::Prim("domain"));
+    m.insert("range".into(), V::Prim("range"));
+    for p in OTHER_PRIMS {
+        m.insert(p.to_string(), V::Prim(p));
+    }
+    for x in OPAQUE {
+        m.insert(x.to_string(), V::Opaque(x));
+    }
+    m
+}
+
+/// All orders of `xs`.
+fn permutations(xs: &[Eid]) -> Vec<Vec<Eid>> {
+    if xs.is_empty() {
+        return vec![Vec::new()];
+    }
+    let mut out = Vec::new();
+    for k in 0..xs.len() {
+        let mut rest = xs.to_vec();
+        let first = rest.remove(k);
+        for mut p in permutations(&rest) {
+            p.insert(0, first);
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Advances a mixed-radix counter; false when it wraps around.
+fn step(counter: &mut [usize], radix: &[usize]) -> bool {
+    for (c, r) in counter.iter_mut().zip(radix) {
+        *c += 1;
+        if *c < *r {
+            return true;
+        }
+        *c = 0;
+    }
+    false
+}
+
+/// Why a value is unknown.
+enum NoValue {
+    /// A cycle through rf and the value expressions.
+    Cycle,
+    /// Arithmetic the concrete semantics leaves undefined (on an address).
+    Undefined(String),
+}
+
+/// Concrete values of one candidate, computed on demand.
+struct Values<'e> {
+    ev: &'e Events,
+    /// The write each read reads from.
+    rf_of: Vec<Eid>,
+    choices: u64,
+    memo: Vec<Option<Result<Value, ()>>>,
+    busy: Vec<bool>,
+}
+
+impl Values<'_> {
+    fn get(&mut self, v: ValId) -> Result<Value, NoValue> {
+        match self.memo[v] {
+            Some(Ok(x)) => return Ok(x),
+            Some(Err(())) => return Err(NoValue::Cycle),
+            None => {}
+        }
+        if self.busy[v] {
+            return Err(NoValue::Cycle);
+        }
+        self.busy[v] = true;
+        let ev = self.ev;
+        let r = match &ev.vals[v] {
+            VExpr::Const(c) => Ok(*c),
+            VExpr::Read(r) => self.get(ev.events[self.rf_of[*r]].val),
+            VExpr::Choice(k) => Ok(Value::Int(((self.choices >> k) & 1) as i64)),
+            // Only the selected side is evaluated.
+            VExpr::Ite(c, a, b) => match self.get(*c) {
+                Ok(Value::Int(1)) => self.get(*a),
+                Ok(_) => self.get(*b),
+                Err(e) => Err(e),
+            },
+            VExpr::Bin(op, a, b) => match self.get(*a) {
+                // `0 & x` is 0 whatever x is: guards of dead paths need no value there.
+                Ok(Value::Int(0)) if *op == litsat::isa::BinOp::And => Ok(Value::Int(0)),
+                Ok(x) => match self.get(*b) {
+                    Ok(y) => {
+                        events::apply(*op, x, y).ok_or_else(|| NoValue::Undefined(format!("{op:?} on {x:?} and {y:?}")))
+                    }
+                    Err(e) => Err(e),
+                },
+                Err(e) => Err(e),
+            },
+        };
+        self.busy[v] = false;
+        match &r {
+            Ok(x) => self.memo[v] = Some(Ok(*x)),
+            Err(NoValue::Cycle) => self.memo[v] = Some(Err(())),
+            Err(NoValue::Undefined(_)) => {}
+        }
+        r
+    }
+}
+
+/// The most store-conditional choices enumerated.
+const MAX_CHOICES: usize = 16;
+
+/// Answers one test by enumerating its candidates under `prog`.
+pub fn answer(test: Test, file: &str, text: &str, prog: &Program, budget: u64) -> Result<Answer, Refusal> {
+    let (test, isa, ev) = query::prepare(test, file, text).map_err(|d| Refusal::Front(d.to_string()))?;
+    let n = ev.len();
+    // Store-conditional success choices.
+    let nchoices = ev.choice_guards.len();
+    if n > MAX_EVENTS {
+        return Err(Refusal::Unsupported(format!("{n} events (at most {MAX_EVENTS})")));
+    }
+    if nchoices > MAX_CHOICES {
+        return Err(Refusal::Unsupported(format!("{} store-conditionals (at most {MAX_CHOICES})", nchoices)));
+    }
+    let e = &ev.events;
+    let nlocs = ev.locs.len();
+
+    // Writes per location, the initial one apart. Events that may not happen are enumerated
+    // like the others; a candidate is kept only in a canonical form (below).
+    let mut init_of = vec![None; nlocs];
+    let mut others: Vec<Vec<Eid>> = vec![Vec::new(); nlocs];
+    for (i, x) in e.iter().enumerate() {
+        if x.kind == Kind::Write {
+            let l = x.loc.ok_or_else(|| Refusal::Unsupported("write without location".into()))?;
+            if x.thread.is_none() {
+                init_of[l] = Some(i);
+            } else {
+                others[l].push(i);
+            }
+        }
+    }
+    let reads: Vec<(Eid, Vec<Eid>)> = e
+        .iter()
+        .enumerate()
+        .filter(|(_, x)| x.kind == Kind::Read)
+        .map(|(r, x)| {
+            let ws: Vec<Eid> =
+                e.iter().enumerate().filter(|(_, w)| w.kind == Kind::Write && w.loc == x.loc).map(|(w, _)| w).collect();
+            (r, ws)
+        })
+        .collect();
+    if reads.iter().any(|(_, ws)| ws.is_empty()) {
+        return Err(Refusal::Unsupported("a read with no write to read from".into()));
+    }
+
+    let mut count: u64 = 1u64 << nchoices;
+    for (_, ws) in &reads {
+        count = count.saturating_mul(ws.len() as u64);
+    }
+    for ws in &others {
+        for k in 1..=ws.len() as u64 {
+            count = count.saturating_mul(k);
+        }
+    }
+    if count > budget {
+        return Err(Refusal::TooBig(count));
+    }
+
+    let perms: Vec<Vec<Vec<Eid>>> = others.iter().map(|ws| permutations(ws)).collect();
+    let co_radix: Vec<usize> = perms.iter().map(|p| p.len()).collect();
+    let rf_radix: Vec<usize> = reads.iter().map(|(_, ws)| ws.len()).collect();
+
+    let shown = query::observed(&test, isa);
+    let mut needed = shown.clone();
+    if let Some(f) = &test.filter {
+        f.locs(&mut needed);
+    }
+    let mut mem_of = HashMap::new();
+    for l in &needed {
+        if let Loc::Mem(x) = l {
+            let i = ev.loc_index(x).ok_or_else(|| Refusal::Unsupported(format!("unknown location {x}")))?;
+            mem_of.insert(x.clone(), i);
+        }
+    }
+    let mut statics: HashMap<Set, Rc<HashMap<String, V>>> = HashMap::new();
+    // Same-thread same-location memory events in program order, or ordered inside one
+    // instruction (herd's iico, as the event structure records it): the `po-loc` herd's
+    // pco is computed from.
+    let mem = |i: usize| matches!(e[i].kind, Kind::Read | Kind::Write);
+    let ppl = Rel::from_fn(n, |a, b| {
+        mem(a)
+            && mem(b)
+            && e[a].thread.is_some()
+            && e[a].thread == e[b].thread
+            && e[a].loc == e[b].loc
+            && (e[a].instr < e[b].instr || (e[a].instr == e[b].instr && ev.iico.contains(&(a, b))))
+    });
+    let w_set: Set = (0..n).filter(|&i| e[i].kind == Kind::Write).fold(0, |a, i| a | bit(i));
+    let refuse = |s: Stop| match s {
+        Stop::Fail(m) => Refusal::Unsupported(format!("model error: {m}")),
+        Stop::Unsupported(m) => Refusal::Unsupported(m),
+        Stop::Reject => Refusal::Unsupported("rejection outside a candidate".into()),
+    };
+    let undefined = |m: String| Refusal::Unsupported(format!("undefined arithmetic: {m}"));
+    // Executions told apart only by the choice of a store-conditional that is not reached
+    // are one execution.
+    let mut seen: HashSet<(Set, Vec<usize>, Vec<usize>)> = HashSet::new();
+
+    let mut out = Answer::default();
+    for choices in 0..(1u64 << nchoices) {
+        let mut co_c = vec![0usize; nlocs];
+        loop {
+            let mut rf_c = vec![0usize; reads.len()];
+            loop {
+                out.candidates += 1;
+                let mut rf_of = vec![0; n];
+                for ((r, ws), &c) in reads.iter().zip(&rf_c) {
+                    rf_of[*r] = ws[c];
+                }
+                let mut vals = Values {
+                    ev: &ev,
+                    rf_of,
+                    choices,
+                    memo: vec![None; ev.vals.len()],
+                    busy: vec![false; ev.vals.len()],
+                };
+                let verdict = (|| -> Result<Option<()>, Refusal> {
+                    // Which events happen.
+                    let mut live: Set = 0;
+                    for (i, x) in e.iter().enumerate() {
+                        match vals.get(x.guard) {
+                            Ok(Value::Int(1)) => live |= bit(i),
+                            Ok(_) => {}
+                            Err(NoValue::Cycle) => {
+                                out.undetermined += 1;
+                                return Ok(None);
+                            }
+                            Err(NoValue::Undefined(m)) => return Err(undefined(m)),
+                        }
+                    }
+                    let lives = |i: usize| live & bit(i) != 0;
+                    // Canonical form: a read that does not happen reads from its first
+                    // candidate; one that happens reads from a write that happens.
+                    for ((r, ws), &c) in reads.iter().zip(&rf_c) {
+                        if if lives(*r) { !lives(ws[c]) } else { c != 0 } {
+                            return Ok(None);
+                        }
+                        // Inside one instruction events are ordered (herd's iico: an RMW
+                        // reads, then writes): a read does not read from a later write of
+                        // its own instruction.
+                        let w = ws[c];
+                        if lives(*r) && e[w].thread == e[*r].thread && e[w].instr == e[*r].instr && w > *r {
+                            return Ok(None);
+                        }
+                    }
+                    // ... and writes that do not happen come last in co, in event order.
+                    let mut co = Rel::empty(n);
+                    let mut last = vec![None; nlocs];
+                    for l in 0..nlocs {
+                        let p = &perms[l][co_c[l]];
+                        let dead: Vec<Eid> = p.iter().copied().filter(|&w| !lives(w)).collect();
+                        let k = p.len() - dead.len();
+                        if p[k..] != dead[..] || !dead.is_sorted() {
+                            return Ok(None);
+                        }
+                        let order: Vec<Eid> =
+                            init_of[l].into_iter().filter(|&w| lives(w)).chain(p[..k].iter().copied()).collect();
+                        for (k, &a) in order.iter().enumerate() {
+                            for &b in &order[k + 1..] {
+                                co.rows[a] |= bit(b);
+                            }
+                        }
+                        last[l] = order.last().copied();
+                    }
+                    if nchoices > 0 && !seen.insert((live, rf_c.clone(), co_c.clone())) {
+                        return Ok(None);
+                    }
+
+                    let base = statics.entry(live).or_insert_with(|| Rc::new(static_names(&ev, live))).clone();
+                    let mut rf = Rel::empty(n);
+                    for (r, _) in &reads {
+                        if lives(*r) {
+                            rf.rows[vals.rf_of[*r]] |= bit(*r);
+                        }
+                    }
+                    let id = Rel::id_on(n, live);
+                    // herd (with its default -optace) generates only co orders that extend
+                    // the coherence the test itself observes, cos-ok-opt.cat's `pco`.
+                    if !pco(&ppl, &rf, &id, w_set).subset(&co) {
+                        return Ok(None);
+                    }
+                    let fr = rf.inverse().seq(&co).diff(&id);
+                    let int = match base.get("int") {
+                        Some(V::Rel(r)) => r.clone(),
+                        _ => unreachable!("int is predefined"),
+                    };
+                    let ext = match base.get("ext") {
+                        Some(V::Rel(r)) => r.clone(),
+                        _ => unreachable!("ext is predefined"),
+                    };
+                    let fw: Set = last.iter().flatten().fold(0, |a, &w| a | bit(w));
+                    let co = Rc::new(co);
+                    let mut env = Env { top: None, base };
+                    for (name, r) in [
+                        ("rfe", rf.inter(&ext)),
+                        ("rfi", rf.inter(&int)),
+                        ("coe", co.inter(&ext)),
+                        ("coi", co.inter(&int)),
+                        ("fre", fr.inter(&ext)),
+                        ("fri", fr.inter(&int)),
+                        ("fr", fr),
+                        ("rf", rf),
+                    ] {
+                        env = env.bind(name, V::Rel(Rc::new(r)));
+                    }
+                    env = env.bind("co", V::Rel(co.clone()));
+                    env = env.bind("FW", V::Set(fw));
+
+                    let ww_loc = Rel::from_fn(n, |i, j| {
+                        i != j
+                            && lives(i)
+                            && lives(j)
+                            && e[i].kind == Kind::Write
+                            && e[j].kind == Kind::Write
+                            && e[i].loc == e[j].loc
+                    });
+                    let mut model = Eval {
+                        prog,
+                        n,
+                        all: live,
+                        w: live & base_set(&env, "W"),
+                        co,
+                        ww_loc: Rc::new(ww_loc),
+                        included: HashSet::new(),
+                        flags: BTreeSet::new(),
+                        file: prog.root.clone(),
+                    };
+                    let mut run = Ok(env);
+                    if let Some(std) = &prog.stdlib
+                        && *std != prog.root
+                    {
+                        run = run.and_then(|env| model.run_file(env, std));
+                    }
+                    let root = prog.root.clone();
+                    run = run.and_then(|env| model.run_file(env, &root));
+                    match run {
+                        Ok(_) => {}
+                        Err(Stop::Reject) => return Ok(None),
+                        Err(s) => return Err(refuse(s)),
+                    }
+                    out.consistent += 1;
+
+                    // Values: every read that happens must have one.
+                    for (r, _) in &reads {
+                        if lives(*r) {
+                            match vals.get(e[*r].val) {
+                                Ok(_) => {}
+                                Err(NoValue::Cycle) => {
+                                    out.undetermined += 1;
+                                    return Ok(None);
+                                }
+                                Err(NoValue::Undefined(m)) => return Err(undefined(m)),
+                            }
+                        }
+                    }
+                    let mut values: HashMap<Loc, Val> = HashMap::new();
+                    for place in &needed {
+                        let v = match place {
+                            Loc::Reg(t, r) => match ev.final_regs.get(&(*t, r.clone())) {
+                                Some(&v) => vals.get(v),
+                                None => Ok(Value::Int(0)),
+                            },
+                            Loc::Mem(x) => match last[mem_of[x]] {
+                                Some(w) => vals.get(e[w].val),
+                                None => {
+                                    return Err(Refusal::Unsupported(format!("no write to {x}")));
+                                }
+                            },
+                        };
+                        let v = match v {
+                            Ok(v) => v,
+                            Err(NoValue::Cycle) => {
+                                out.undetermined += 1;
+                                return Ok(None);
+                            }
+                            Err(NoValue::Undefined(m)) => return Err(undefined(m)),
+                        };
+                        values.insert(place.clone(), ev.show_value(v));
+                    }
+                    let get = |l: &Loc| values.get(l).cloned();
+                    if test.filter.as_ref().is_none_or(|f| f.eval(&get)) {
+                        if test.cond.prop.eval(&get) {
+                            out.pos += 1;
+                        } else {
+                            out.neg += 1;
+                        }
+                        let line: Vec<String> = shown.iter().map(|l| format!("{l}={};", values[l])).collect();
+                        out.states.insert(line.join(" "));
+                        out.flags.extend(std::mem::take(&mut model.flags));
+                    }
+                    Ok(Some(()))
+                })();
+                verdict?;
+                if !step(&mut rf_c, &rf_radix) {
+                    break;
+                }
+            }
+            if !step(&mut co_c, &co_radix) {
+                break;
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// cos-ok-opt.cat's observed coherence, on the events that happen (`id` is the identity on
+/// them, `ppl` the static same-location order, `w` the writes):
+///   ww = po-loc & (W * W), rw = rf ; (po-loc & (R * W)),
+///   wr = ((po-loc & (W * R)) ; rf^-1) \ id, rr = (rf ; (po-loc & (R * R)) ; rf^-1) \ id.
+fn pco(ppl: &Rel, rf: &Rel, id: &Rel, w: Set) -> Rel {
+    let n = ppl.n();
+    let live = id.domain();
+    let ppl = Rel::id_on(n, live).seq(ppl).seq(&Rel::id_on(n, live));
+    let (wr_, rd) = (w & live, !w & live);
+    let part = |a: Set, b: Set| Rel::id_on(n, a).seq(&ppl).seq(&Rel::id_on(n, b));
+    let inv = rf.inverse();
+    let ww = part(wr_, wr_);
+    let rw = rf.seq(&part(rd, wr_));
+    let wr = part(wr_, rd).seq(&inv).diff(id);
+    let rr = rf.seq(&part(rd, rd)).seq(&inv).diff(id);
+    ww.union(&rw).union(&wr).union(&rr)
+}
+
+fn base_set(env: &Env, name: &str) -> Set {
+    match env.get(name) {
+        Some(V::Set(s)) => *s,
+        _ => 0,
+    }
+}

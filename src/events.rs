@@ -48,7 +48,11 @@ pub struct Event {
     /// Index of the instruction within its thread: po compares these.
     pub instr: usize,
     pub kind: Kind,
+    /// The location, when the event structure fixes it.
     pub loc: Option<usize>,
+    /// For an access whose address is computed from loaded values (pointer chasing): the
+    /// address, a value the solver decides with the rest. `loc` is then `None`.
+    pub addr: Option<ValId>,
     /// The value written, or the read's own variable.
     pub val: ValId,
     /// Architecture sets the event belongs to (`MFENCE`, `Fence.rw.rw`, …).
@@ -179,6 +183,15 @@ impl Events {
     pub fn not(&mut self, a: ValId) -> ValId {
         let z = self.constant(Value::Int(0));
         self.bin(BinOp::Eq, a, z)
+    }
+
+    /// Where an access with address value `v` goes: a fixed location, or an address the
+    /// solver decides.
+    pub fn place(&self, v: ValId) -> (Option<usize>, Option<ValId>) {
+        match self.vals[v] {
+            VExpr::Const(Value::Addr(l)) => (Some(l), None),
+            _ => (None, Some(v)),
+        }
     }
 
     pub fn loc_index(&self, name: &str) -> Option<usize> {
@@ -416,6 +429,7 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
             instr: 0,
             kind: Kind::Write,
             loc: Some(l),
+            addr: None,
             val,
             tags: vec![],
             text: String::new(),
@@ -442,7 +456,7 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
         let mut ctrl_src: BTreeSet<Eid> = BTreeSet::new();
         // The location reserved by the latest exclusive load: a store-conditional can only
         // succeed on it, and consumes it.
-        let mut reservation: Option<usize> = None;
+        let mut reservation: Option<ValId> = None;
         for (instr_idx, ins) in code[ti].iter().enumerate() {
             let pos = ins.pos;
             if let Some(l) = &ins.label
@@ -467,12 +481,12 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
             let resolve = |regs: &HashMap<Reg, Content>,
                            ev: &mut Events,
                            a: &Addr|
-             -> Result<(usize, BTreeSet<Eid>), Diag> {
+             -> Result<(ValId, BTreeSet<Eid>), Diag> {
                 match a {
-                    Addr::Sym(x) => Ok((
-                        ev.loc_index(x).ok_or_else(|| src.err(pos, format!("unknown location '{x}'")))?,
-                        BTreeSet::new(),
-                    )),
+                    Addr::Sym(x) => {
+                        let l = ev.loc_index(x).ok_or_else(|| src.err(pos, format!("unknown location '{x}'")))?;
+                        Ok((ev.constant(Value::Addr(l)), BTreeSet::new()))
+                    }
                     Addr::Reg(r, off) => {
                         let c = regs.get(r).cloned().unwrap_or(Content { val: zero_val, deps: BTreeSet::new() });
                         let v = if *off == 0 {
@@ -482,9 +496,11 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                             ev.bin(BinOp::Add, c.val, o)
                         };
                         match &ev.vals[v] {
-                            VExpr::Const(Value::Addr(l)) => Ok((*l, c.deps.clone())),
-                            VExpr::Const(Value::Int(_)) => Err(src.err(pos, format!("unsupported: register '{r}' holds no location's address (raw addresses, arrays or mixed-size accesses)"))),
-                            _ => Err(src.err(pos, format!("unsupported: the address in '{r}' depends on a loaded value"))),
+                            VExpr::Const(Value::Int(_)) => Err(src.err(
+                                pos,
+                                format!("unsupported: register '{r}' holds no location's address (raw addresses, arrays or mixed-size accesses)"),
+                            )),
+                            _ => Ok((v, c.deps.clone())),
                         }
                     }
                 }
@@ -522,7 +538,8 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                 let guard = cur.guard;
                 match op {
                     Op::Load { dst, addr, tags } => {
-                        let (l, adeps) = resolve(&cur.regs, &mut ev, addr)?;
+                        let (av, adeps) = resolve(&cur.regs, &mut ev, addr)?;
+                        let (loc, daddr) = ev.place(av);
                         let id = ev.events.len();
                         let val = ev.intern(VExpr::Read(id));
                         push(
@@ -531,7 +548,8 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                                 thread: Some(th.id),
                                 instr: instr_idx,
                                 kind: Kind::Read,
-                                loc: Some(l),
+                                loc,
+                                addr: daddr,
                                 val,
                                 tags: tags.clone(),
                                 text: text.clone(),
@@ -542,11 +560,12 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                         ev.addr.extend(outside(&adeps).into_iter().map(|d| (d, id)));
                         set_reg(&mut cur.regs, dst, Content { val, deps: BTreeSet::from([id]) });
                         if tags.iter().any(|t| t == "EX") {
-                            reservation = Some(l);
+                            reservation = Some(av);
                         }
                     }
                     Op::Store { addr, src: s, tags, when } => {
-                        let (l, adeps) = resolve(&cur.regs, &mut ev, addr)?;
+                        let (av, adeps) = resolve(&cur.regs, &mut ev, addr)?;
+                        let (loc, daddr) = ev.place(av);
                         let c = read_src(&cur.regs, &mut ev, s)?;
                         let mut inner: BTreeSet<Eid> = c.deps.union(&adeps).copied().collect();
                         let g = match when {
@@ -566,7 +585,8 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                                 thread: Some(th.id),
                                 instr: instr_idx,
                                 kind: Kind::Write,
-                                loc: Some(l),
+                                loc,
+                                addr: daddr,
                                 val: c.val,
                                 tags: tags.clone(),
                                 text: text.clone(),
@@ -579,14 +599,22 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                         iico(&mut ev, &inner, id);
                     }
                     Op::StoreCond { addr, src: s, tags, status, ok, fail } => {
-                        let (l, adeps) = resolve(&cur.regs, &mut ev, addr)?;
+                        let (av, adeps) = resolve(&cur.regs, &mut ev, addr)?;
+                        let (loc, daddr) = ev.place(av);
                         let c = read_src(&cur.regs, &mut ev, s)?;
-                        let choice = if reservation.take() == Some(l) {
-                            let k = ev.choice_guards.len();
-                            ev.choice_guards.push(guard);
-                            ev.intern(VExpr::Choice(k))
-                        } else {
+                        // Success needs the reservation to be on this address: folded
+                        // when both are fixed, a condition on values when either is not.
+                        let same = match reservation.take() {
+                            Some(r) => ev.bin(BinOp::Eq, r, av),
+                            None => zero_val,
+                        };
+                        let reach = ev.and(guard, same);
+                        let choice = if ev.is_const(reach, 0) {
                             zero_val
+                        } else {
+                            let k = ev.choice_guards.len();
+                            ev.choice_guards.push(reach);
+                            ev.intern(VExpr::Choice(k))
                         };
                         let g = ev.and(guard, choice);
                         if let Some(st) = status {
@@ -612,7 +640,8 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                                 thread: Some(th.id),
                                 instr: instr_idx,
                                 kind: Kind::Write,
-                                loc: Some(l),
+                                loc,
+                                addr: daddr,
                                 val: c.val,
                                 tags: tags.clone(),
                                 text: text.clone(),
@@ -631,6 +660,7 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                                 instr: instr_idx,
                                 kind: Kind::Fence,
                                 loc: None,
+                                addr: None,
                                 val: zero_val,
                                 tags: tags.clone(),
                                 text: text.clone(),
@@ -685,6 +715,7 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                                         instr: instr_idx,
                                         kind: Kind::Branch,
                                         loc: None,
+                                        addr: None,
                                         val: zero_val,
                                         tags: vec![],
                                         text: text.clone(),

@@ -105,10 +105,13 @@ suites! {
     dat3m_riscv_sc_bundled: "dat3m-riscv.sc.tsv", "sc", &[];
     dat3m_riscv_sc_herd: "dat3m-riscv.sc.tsv", "models/herd/sc.cat", HERD;
     dat3m_riscv_riscv_herd: "dat3m-riscv.riscv.tsv", "models/herd/riscv.cat", HERD;
+    dat3m_riscv_rvwmo_bundled: "dat3m-riscv.riscv.tsv", "rvwmo", &[];
+    instructions_riscv_rvwmo_bundled: "instructions-riscv.riscv.tsv", "rvwmo", &[];
     instructions_riscv_sc_bundled: "instructions-riscv.sc.tsv", "sc", &[];
     instructions_riscv_riscv_herd: "instructions-riscv.riscv.tsv", "models/herd/riscv.cat", HERD;
     dat3m_aarch64_sc_bundled: "dat3m-aarch64.sc.tsv", "sc", &[];
     dat3m_aarch64_herd2018: "dat3m-aarch64.aarch64-2018.tsv", "models/herd-aarch64-2018/aarch64.cat", ARM;
+    dat3m_aarch64_bundled: "dat3m-aarch64.aarch64-2018.tsv", "aarch64", &[];
     catalogue_lisa_sc_bundled: "catalogue-lisa.sc.tsv", "sc", &[];
     catalogue_lisa_uniproc_herd: "catalogue-lisa.uniproc.tsv", "models/herd/uniproc.cat", HERD;
     lisa_diy_sc_bundled: "lisa-diy.sc.tsv", "sc", &[];

@@ -14,6 +14,8 @@ pub const MAX_DOMAIN: usize = 256;
 
 pub struct Exec {
     pub n: usize,
+    /// For each event, the locations it may access, each with the literal saying it does.
+    pub locs: Vec<Vec<(usize, B)>>,
     /// Whether each event happens.
     pub exists: Vec<B>,
     pub rf: Rel,
@@ -36,8 +38,14 @@ pub struct Exec {
 /// (`amoadd` in both directions) would let a plain fixpoint grow without bound.
 fn domains(ev: &Events) -> Result<Vec<Vec<Value>>, String> {
     let mut dom: Vec<BTreeSet<Value>> = vec![BTreeSet::new(); ev.vals.len()];
-    let writes_to = |l: usize| {
-        ev.events.iter().enumerate().filter(move |(_, e)| e.kind == Kind::Write && e.loc == Some(l)).map(|(i, _)| i)
+    // The locations an access may touch, under the current domains.
+    let may = |dom: &[BTreeSet<Value>], e: Eid| -> Vec<usize> {
+        let ev_e = &ev.events[e];
+        match (ev_e.loc, ev_e.addr) {
+            (Some(l), _) => vec![l],
+            (None, Some(a)) => dom[a].iter().filter_map(|v| if let Value::Addr(l) = v { Some(*l) } else { None }).collect(),
+            _ => vec![],
+        }
     };
     let reads = ev.events.iter().filter(|e| e.kind == Kind::Read).count();
     for _round in 0..reads + 2 {
@@ -46,8 +54,14 @@ fn domains(ev: &Events) -> Result<Vec<Vec<Value>>, String> {
             let new: BTreeSet<Value> = match &ev.vals[v] {
                 VExpr::Const(c) => BTreeSet::from([*c]),
                 VExpr::Read(e) => {
-                    let l = ev.events[*e].loc.unwrap_or(0);
-                    writes_to(l).flat_map(|w| dom[ev.events[w].val].iter().copied().collect::<Vec<_>>()).collect()
+                    let mine = may(&dom, *e);
+                    let mut s = BTreeSet::new();
+                    for (w, we) in ev.events.iter().enumerate() {
+                        if we.kind == Kind::Write && may(&dom, w).iter().any(|l| mine.contains(l)) {
+                            s.extend(dom[we.val].iter().copied());
+                        }
+                    }
+                    s
                 }
                 VExpr::Ite(_, a, b) => dom[*a].union(&dom[*b]).copied().collect(),
                 VExpr::Choice(_) => BTreeSet::from([Value::Int(0), Value::Int(1)]),
@@ -95,9 +109,10 @@ impl Exec {
     pub fn final_mem(&self, ev: &Events, l: usize, lg: &mut Logic) -> Vec<(Value, B)> {
         let mut by_val: BTreeMap<Value, Vec<B>> = BTreeMap::new();
         for (w, e) in ev.events.iter().enumerate() {
-            if e.kind == Kind::Write && e.loc == Some(l) {
+            let Some(at) = self.locs[w].iter().find(|p| p.0 == l).map(|p| p.1) else { continue };
+            if e.kind == Kind::Write {
                 for &(x, b) in &self.val[e.val] {
-                    let g = lg.and2(self.fw.0[w], b);
+                    let g = lg.and(&[self.fw.0[w], at, b]);
                     by_val.entry(x).or_default().push(g);
                 }
             }
@@ -167,6 +182,27 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
 
     let exists: Vec<B> = ev.events.iter().map(|e| lit_of(&val, e.guard, Value::Int(1))).collect();
 
+    // Locations: fixed for most accesses; for a computed address, one literal per location
+    // its value may name, and an access that happens must name one.
+    let locs: Vec<Vec<(usize, B)>> = ev
+        .events
+        .iter()
+        .enumerate()
+        .map(|(i, e)| match (e.loc, e.addr) {
+            (Some(l), _) => vec![(l, B::T)],
+            (None, Some(a)) => {
+                let ls: Vec<(usize, B)> =
+                    val[a].iter().filter_map(|&(v, b)| if let Value::Addr(l) = v { Some((l, b)) } else { None }).collect();
+                let mut some: Vec<B> = ls.iter().map(|p| p.1).collect();
+                some.push(exists[i].negate());
+                lg.clause(&some);
+                ls
+            }
+            _ => vec![],
+        })
+        .collect();
+    let mut same_loc = SameLoc::default();
+
     // rf: each read that happens reads from exactly one same-location write that happens,
     // with an agreeing value.
     let mut rf = Rel::empty(n);
@@ -176,7 +212,8 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
         }
         let mut choice = Vec::new();
         for (w, we) in ev.events.iter().enumerate() {
-            if we.kind != Kind::Write || we.loc != e.loc || exists[w].is_false() {
+            let sl = same_loc.get(&locs, w, r, lg);
+            if we.kind != Kind::Write || sl.is_false() || exists[w].is_false() {
                 continue;
             }
             // Within one instruction the read comes first (herd's iico order): an RMW does
@@ -209,6 +246,8 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
         for (&w, &b) in choice.iter().zip(&lits) {
             lg.implies(b, exists[r]);
             lg.implies(b, exists[w]);
+            let sl = same_loc.get(&locs, w, r, lg);
+            lg.implies(b, sl);
             rf.set(w, r, b);
             for &(x, bx) in &val[ev.events[w].val] {
                 let br = lit_of(&val, e.val, x);
@@ -218,62 +257,81 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
     }
 
     // co: per location a strict total order on the writes that happen, with the initial
-    // write first. An orientation variable is false when either write does not happen, so
-    // it stays a function of the execution.
+    // write first. An orientation variable is false unless both writes happen at one
+    // location, so it stays a function of the execution.
     let mut co = Rel::empty(n);
-    for l in 0..ev.locs.len() {
-        let ws: Vec<Eid> = ev
-            .events
-            .iter()
-            .enumerate()
-            .filter(|(i, w)| w.kind == Kind::Write && w.loc == Some(l) && !exists[*i].is_false())
-            .map(|(i, _)| i)
-            .collect();
-        for (a, &i) in ws.iter().enumerate() {
-            for &j in &ws[a + 1..] {
-                if ev.is_init(i) {
-                    co.set(i, j, exists[j]);
-                } else {
-                    let o = B::L(lg.fresh());
-                    if let B::L(ol) = o {
-                        primaries.push(ol);
-                    }
-                    lg.implies(o, exists[i]);
-                    lg.implies(o, exists[j]);
-                    co.set(i, j, o);
-                    let back = lg.and(&[o.negate(), exists[i], exists[j]]);
-                    co.set(j, i, back);
-                }
+    let writes: Vec<Eid> =
+        (0..n).filter(|&i| ev.events[i].kind == Kind::Write && !exists[i].is_false()).collect();
+    for (a, &i) in writes.iter().enumerate() {
+        for &j in &writes[a + 1..] {
+            let sl = same_loc.get(&locs, i, j, lg);
+            if sl.is_false() {
+                continue;
+            }
+            if ev.is_init(i) {
+                let b = lg.and(&[exists[j], sl]);
+                co.set(i, j, b);
+            } else {
+                let o = lg.fresh();
+                primaries.push(o);
+                let o = B::L(o);
+                lg.implies(o, exists[i]);
+                lg.implies(o, exists[j]);
+                lg.implies(o, sl);
+                co.set(i, j, o);
+                let back = lg.and(&[o.negate(), exists[i], exists[j], sl]);
+                co.set(j, i, back);
             }
         }
-        let nonit: Vec<Eid> = ws.iter().copied().filter(|&w| !ev.is_init(w)).collect();
-        for &a in &nonit {
-            for &b in &nonit {
-                for &c in &nonit {
-                    if a != b && b != c && a != c {
-                        let (x, y, z) = (co.get(a, b), co.get(b, c), co.get(a, c));
+    }
+    let nonit: Vec<Eid> = writes.iter().copied().filter(|&w| !ev.is_init(w)).collect();
+    for &a in &nonit {
+        for &b in &nonit {
+            for &c in &nonit {
+                if a != b && b != c && a != c {
+                    let (x, y, z) = (co.get(a, b), co.get(b, c), co.get(a, c));
+                    if !x.is_false() && !y.is_false() {
                         lg.clause(&[x.negate(), y.negate(), z]);
                     }
                 }
             }
         }
     }
-    observed_co(ev, &exists, &rf, &co, lg);
+    observed_co(ev, &exists, &locs, &mut same_loc, &rf, &co, lg);
     let mut fw = Set::empty(n);
     for (w, e) in ev.events.iter().enumerate() {
         if e.kind == Kind::Write {
-            let later: Vec<B> = ev
-                .events
-                .iter()
-                .enumerate()
-                .filter(|(k, x)| *k != w && x.kind == Kind::Write && x.loc == e.loc)
-                .map(|(k, _)| co.get(w, k))
-                .collect();
+            let later: Vec<B> = (0..n).filter(|&k| k != w).map(|k| co.get(w, k)).filter(|b| !b.is_false()).collect();
             let none_later = lg.or(&later).negate();
             fw.0[w] = lg.and2(exists[w], none_later);
         }
     }
-    Ok(Exec { n, exists, rf, co, fw, domains, val, primaries })
+    Ok(Exec { n, locs, exists, rf, co, fw, domains, val, primaries })
+}
+
+/// "Events i and j access one location", built once per pair: a constant unless an
+/// address is computed.
+#[derive(Default)]
+pub struct SameLoc(BTreeMap<(Eid, Eid), B>);
+
+impl SameLoc {
+    pub fn get(&mut self, locs: &[Vec<(usize, B)>], i: Eid, j: Eid, lg: &mut Logic) -> B {
+        let key = (i.min(j), i.max(j));
+        if let Some(&b) = self.0.get(&key) {
+            return b;
+        }
+        let mut any = Vec::new();
+        for &(l, a) in &locs[i] {
+            for &(m, b) in &locs[j] {
+                if l == m {
+                    any.push(lg.and2(a, b));
+                }
+            }
+        }
+        let b = lg.or(&any);
+        self.0.insert(key, b);
+        b
+    }
 }
 
 /// herd generates only co orders that extend what the test itself observes (its `pco`,
@@ -284,33 +342,39 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
 ///   R a, R b: rf(w,a), rf(w',b), w ≠ w' ⇒ w co w'.
 /// Coherence implies all of these but the intra-instruction case, which makes an RMW's
 /// write follow the write its read saw even in models that do not say so (herd's SC).
-fn observed_co(ev: &Events, exists: &[B], rf: &Rel, co: &Rel, lg: &mut Logic) {
+fn observed_co(ev: &Events, exists: &[B], locs: &[Vec<(usize, B)>], same_loc: &mut SameLoc, rf: &Rel, co: &Rel, lg: &mut Logic) {
     let e = &ev.events;
     let sources =
         |r: Eid| -> Vec<(Eid, B)> { rf.m.iter().filter(|((_, j), _)| *j == r).map(|(&(w, _), &b)| (w, b)).collect() };
     for a in 0..e.len() {
         for b in 0..e.len() {
             let (ea, eb) = (&e[a], &e[b]);
-            if a == b || ea.thread.is_none() || ea.thread != eb.thread || ea.loc.is_none() || ea.loc != eb.loc {
+            let mem = |k: Kind| matches!(k, Kind::Read | Kind::Write);
+            if a == b || ea.thread.is_none() || ea.thread != eb.thread || !mem(ea.kind) || !mem(eb.kind) {
+                continue;
+            }
+            let sl = same_loc.get(locs, a, b, lg);
+            if sl.is_false() {
                 continue;
             }
             if !(ea.instr < eb.instr || (ea.instr == eb.instr && ev.iico.contains(&(a, b)))) {
                 continue;
             }
-            let both = lg.and2(exists[a], exists[b]);
+            let both = lg.and(&[exists[a], exists[b], sl]);
             match (ea.kind, eb.kind) {
                 (Kind::Write, Kind::Write) => lg.implies(both, co.get(a, b)),
                 (Kind::Read, Kind::Write) => {
+                    // No `w ≠ b` here (cos-ok-opt.cat's `rw` has no `\ id`): a read that
+                    // reads from a po-later write of its own location gives the pair
+                    // (b, b), which no co contains, so herd generates no such candidate.
                     for (w, x) in sources(a) {
-                        if w != b {
-                            lg.clause(&[x.negate(), exists[b].negate(), co.get(w, b)]);
-                        }
+                        lg.clause(&[x.negate(), both.negate(), co.get(w, b)]);
                     }
                 }
                 (Kind::Write, Kind::Read) => {
                     for (w, x) in sources(b) {
                         if w != a {
-                            lg.clause(&[x.negate(), exists[a].negate(), co.get(a, w)]);
+                            lg.clause(&[x.negate(), both.negate(), co.get(a, w)]);
                         }
                     }
                 }
@@ -319,7 +383,7 @@ fn observed_co(ev: &Events, exists: &[B], rf: &Rel, co: &Rel, lg: &mut Logic) {
                     for &(w, x) in &sa {
                         for &(w2, y) in &sb {
                             if w != w2 {
-                                lg.clause(&[x.negate(), y.negate(), co.get(w, w2)]);
+                                lg.clause(&[x.negate(), y.negate(), sl.negate(), co.get(w, w2)]);
                             }
                         }
                     }
@@ -380,7 +444,21 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     }
     let same_thread = |i: usize, j: usize| e[i].thread == e[j].thread;
     let po = rel(lg, &|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr < e[j].instr);
-    let loc = rel(lg, &|i, j| mem(i) && mem(j) && e[i].loc == e[j].loc);
+    let mut sl = SameLoc::default();
+    let mut same = |lg: &mut Logic, kinds: &dyn Fn(usize, usize) -> bool| {
+        let mut r = Rel::empty(n);
+        for i in 0..n {
+            for j in 0..n {
+                if kinds(i, j) && !g[i].is_false() && !g[j].is_false() {
+                    let b = sl.get(&x.locs, i, j, lg);
+                    let b = lg.and(&[b, g[i], g[j]]);
+                    r.set(i, j, b);
+                }
+            }
+        }
+        r
+    };
+    let loc = same(lg, &|i, j| mem(i) && mem(j));
     let int = rel(lg, &|i, j| same_thread(i, j));
     let ext = rel(lg, &|i, j| !same_thread(i, j));
     let id = rel(lg, &|i, j| i == j);
@@ -388,8 +466,7 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     let addr = rel(lg, &|i, j| ev.addr.contains(&(i, j)));
     let data = rel(lg, &|i, j| ev.data.contains(&(i, j)));
     let ctrl = rel(lg, &|i, j| ev.ctrl.contains(&(i, j)));
-    let ww_loc =
-        rel(lg, &|i, j| i != j && e[i].kind == Kind::Write && e[j].kind == Kind::Write && e[i].loc == e[j].loc);
+    let ww_loc = same(lg, &|i, j| i != j && e[i].kind == Kind::Write && e[j].kind == Kind::Write);
     let fr = x.rf.inverse().seq(&x.co, lg).diff(&id, lg);
     let put = |env: &mut Env, name: &str, r: Rel| *env = env.bind(name, V::Rel(Rc::new(r)));
     put(&mut env, "po-loc", po.inter(&loc, lg));

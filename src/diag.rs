@@ -98,3 +98,68 @@ pub fn offset_in(whole: &str, sub: &str) -> Pos {
     let p = sub.as_ptr() as usize;
     Pos(p.saturating_sub(start).min(whole.len()))
 }
+
+/// A miette report over the source text, for people; the first line stays the plain
+/// `file:line:col: error: …` that scripts and editors parse.
+#[derive(Debug, thiserror::Error)]
+#[error("{message}")]
+struct Report {
+    message: String,
+    src: miette::NamedSource<String>,
+    span: miette::SourceSpan,
+    label: String,
+}
+
+impl miette::Diagnostic for Report {
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.src)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        Some(Box::new(std::iter::once(miette::LabeledSpan::new_with_span(Some(self.label.clone()), self.span))))
+    }
+}
+
+impl Diag {
+    /// Byte offset of this diagnostic's line and column in `text`.
+    fn offset(&self, text: &str) -> usize {
+        let mut line = 1;
+        let mut col = 1;
+        for (i, c) in text.char_indices() {
+            if line == self.line && col == self.col {
+                return i;
+            }
+            if c == '\n' {
+                line += 1;
+                col = 1;
+            } else {
+                col += 1;
+            }
+        }
+        text.len()
+    }
+
+    /// The diagnostic with the offending source line drawn under it, when the source is
+    /// at hand.
+    pub fn render(&self, source: Option<&str>) -> String {
+        let head = self.to_string();
+        let Some(text) = source else { return head };
+        let at = self.offset(text);
+        let len = text[at..].chars().next().map(char::len_utf8).unwrap_or(0);
+        let report = Report {
+            message: match self.kind {
+                DiagKind::Error => "error".into(),
+                DiagKind::Unsupported => "unsupported".into(),
+                DiagKind::Limit => "limit".into(),
+            },
+            src: miette::NamedSource::new(&self.file, text.to_string()),
+            span: (at, len).into(),
+            label: self.message.clone(),
+        };
+        let mut out = String::new();
+        let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor());
+        if handler.render_report(&mut out, &report).is_err() {
+            return head;
+        }
+        format!("{head}\n{}", out.trim_end_matches('\n'))
+    }
+}

@@ -78,3 +78,13 @@ pub fn check_file(path: &Path, prog: &Program, opts: &Options) -> FileResult {
     };
     FileResult { path: path.to_path_buf(), outcome, seconds: start.elapsed().as_secs_f64() }
 }
+
+/// A diagnostic as people read it: with the source line it points at, when the file (or
+/// bundled model) can be read.
+pub fn render(d: &Diag) -> String {
+    let text = match d.file.strip_prefix("<bundled>/") {
+        Some(name) => crate::cat::load::BUNDLED.iter().find(|(n, _)| *n == name).map(|(_, t)| t.to_string()),
+        None => std::fs::read(&d.file).ok().map(|b| String::from_utf8_lossy(&b).to_string()),
+    };
+    d.render(text.as_deref())
+}

@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use litsat::cli::args::{ModelArgs, setup};
 use litsat::diag::Diag;
-use litsat::driver::{check_file, collect_inputs};
+use litsat::driver::{check_file, collect_inputs, render};
 use litsat::expect::parse_any;
 use litsat::report::herd_log;
 use litsat::runner::{Expectations, Record, run_all, shard, success, summary};
@@ -85,7 +85,7 @@ fn main() -> ExitCode {
     match r {
         Ok(code) => code,
         Err(d) => {
-            eprintln!("{d}");
+            eprintln!("{}", render(&d));
             ExitCode::from(2)
         }
     }
@@ -105,7 +105,7 @@ fn check(m: &ModelArgs, inputs: &[String]) -> Result<ExitCode, Diag> {
             Err(d) => {
                 failed += 1;
                 let _ = out.flush();
-                eprintln!("{d}");
+                eprintln!("{}", render(&d));
             }
         }
     }

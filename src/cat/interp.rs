@@ -129,9 +129,22 @@ pub struct Interp<'a> {
     procs: Vec<(String, Pat, Vec<Stmt>)>,
     pub checks: Vec<CheckOut>,
     file: String,
+    /// Current nesting of evaluation (expressions, calls, statement blocks).
+    depth: usize,
+    /// Evaluation steps so far, bounded by [`MAX_STEPS`].
+    steps: usize,
 }
 
 type R<T> = Result<T, Diag>;
+
+/// How deeply evaluation may nest: a recursion without end (`let rec f x = f x`) is
+/// stopped with a diagnostic before it overflows the stack. Above the parser's nesting
+/// bound, so any model that parses can be evaluated.
+const MAX_EVAL_DEPTH: usize = 400;
+
+/// How many expressions one model evaluation may take: runaway recursion that branches
+/// (`try f x with f x`) is stopped instead of running for ever.
+const MAX_STEPS: usize = 2_000_000;
 
 impl<'a> Interp<'a> {
     fn text(&self) -> &str {
@@ -163,6 +176,29 @@ impl<'a> Interp<'a> {
     }
 
     fn eval(&mut self, env: &Env, e: &Expr) -> R<V> {
+        self.guarded(expr_pos(e), |it| it.eval_here(env, e))
+    }
+
+    /// Runs `f` one evaluation level deeper, within [`MAX_EVAL_DEPTH`] and [`MAX_STEPS`].
+    fn guarded<T>(&mut self, pos: Pos, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
+        self.steps += 1;
+        if self.depth >= MAX_EVAL_DEPTH {
+            return self.err(
+                pos,
+                format!("evaluation nested more than {MAX_EVAL_DEPTH} deep (a recursion that does not end?)"),
+            );
+        }
+        if self.steps > MAX_STEPS {
+            return self
+                .err(pos, format!("evaluation took more than {MAX_STEPS} steps (a recursion that does not end?)"));
+        }
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
+    }
+
+    fn eval_here(&mut self, env: &Env, e: &Expr) -> R<V> {
         match e {
             Expr::Var(x, pos) => match env.get(x) {
                 Some(v) => Ok(v.clone()),
@@ -410,6 +446,13 @@ impl<'a> Interp<'a> {
         }
         let mut out = env.clone();
         for b in bs {
+            if b.name == super::parse::TUPLE_BINDING
+                && let Some(p) = &b.params
+            {
+                let v = self.eval(env, &b.body)?;
+                out = self.bind_pat(&out, p, v, b.pos)?;
+                continue;
+            }
             let v = match &b.params {
                 Some(p) => V::Func(Rc::new(Closure {
                     pat: p.clone(),
@@ -465,11 +508,14 @@ impl<'a> Interp<'a> {
     }
 
     fn stmts(&mut self, env: Env, stmts: &[Stmt]) -> R<Env> {
-        let mut env = env;
-        for s in stmts {
-            env = self.stmt(env, s)?;
-        }
-        Ok(env)
+        let pos = stmts.first().map(stmt_pos).unwrap_or_default();
+        self.guarded(pos, |it| {
+            let mut env = env;
+            for s in stmts {
+                env = it.stmt(env, s)?;
+            }
+            Ok(env)
+        })
     }
 
     fn stmt(&mut self, env: Env, s: &Stmt) -> R<Env> {
@@ -663,6 +709,16 @@ fn same_value(a: &V, b: &V) -> bool {
     }
 }
 
+fn stmt_pos(s: &Stmt) -> Pos {
+    match s {
+        Stmt::Let(_, bs) => bs.first().map(|b| b.pos).unwrap_or_default(),
+        Stmt::Check(c) => c.pos,
+        Stmt::Include(_, p) | Stmt::Call(_, _, _, p) | Stmt::Forall(_, _, _, p) | Stmt::With(_, _, p) => *p,
+        Stmt::Unsupported(_, p) => *p,
+        _ => Pos(0),
+    }
+}
+
 fn expr_pos(e: &Expr) -> Pos {
     match e {
         Expr::Var(_, p) | Expr::Op2(_, _, _, p) | Expr::App(_, _, p) | Expr::Match(_, _, p) => *p,
@@ -684,6 +740,8 @@ pub fn run_model(prog: &Program, lg: &mut Logic, b: Builtins, variants: &[String
         procs: Vec::new(),
         checks: Vec::new(),
         file: prog.root.clone(),
+        depth: 0,
+        steps: 0,
     };
     let mut env = b.env.bind("domain", V::Prim(Prim::Domain)).bind("range", V::Prim(Prim::Range));
     for p in ENUMERATIVE {

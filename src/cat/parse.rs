@@ -7,6 +7,10 @@ use super::ast::*;
 use super::lex::{Tok, lex};
 use crate::diag::{Diag, Pos};
 
+/// The name of a binding that destructures a tuple (`let (a, b) = e`): its `params` hold
+/// the pattern and its body the value.
+pub const TUPLE_BINDING: &str = "(tuple)";
+
 const STMT_KW: &[&str] = &[
     "let",
     "include",
@@ -60,6 +64,7 @@ const KEYWORDS: &[&str] = &[
     "undefined_unless",
     "assert",
     "subset",
+    "when",
 ];
 
 struct P<'a> {
@@ -67,7 +72,13 @@ struct P<'a> {
     text: &'a str,
     toks: Vec<(Tok, Pos)>,
     i: usize,
+    /// Current nesting of expressions and statements, bounded by [`MAX_DEPTH`].
+    depth: usize,
 }
+
+/// How deeply expressions and statements may nest: deeper input is refused rather than
+/// allowed to overflow the stack of the parser or of the evaluator.
+pub const MAX_DEPTH: usize = 256;
 
 type R<T> = Result<T, Diag>;
 
@@ -91,6 +102,17 @@ impl<'a> P<'a> {
             None => "end of file".to_string(),
         };
         Err(Diag::at(self.file, self.text, self.pos(), format!("{}, found {found}", msg.into())))
+    }
+    /// Runs `f` one nesting level deeper, or refuses past [`MAX_DEPTH`] (counting `extra`
+    /// levels that a loop has already built).
+    fn deeper<T>(&mut self, extra: usize, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
+        if self.depth + extra >= MAX_DEPTH {
+            return self.err(format!("nested too deeply (more than {MAX_DEPTH} levels)"));
+        }
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
     }
     fn is_kw(&self, k: &str) -> bool {
         matches!(self.peek(), Some(Tok::Ident(s)) if s == k)
@@ -145,6 +167,10 @@ impl<'a> P<'a> {
     // ---------- statements ----------
 
     fn stmts(&mut self, stop: &[&str]) -> R<Vec<Stmt>> {
+        self.deeper(0, |p| p.stmts_here(stop))
+    }
+
+    fn stmts_here(&mut self, stop: &[&str]) -> R<Vec<Stmt>> {
         let mut out = Vec::new();
         loop {
             if self.peek().is_none() || stop.iter().any(|k| self.is_kw(k)) {
@@ -312,10 +338,29 @@ impl<'a> P<'a> {
         let mut out = Vec::new();
         loop {
             let pos = self.pos();
+            if self.is_sym("(") {
+                // `let (a, b) = e`: destructure a tuple.
+                let pat = self.pattern()?;
+                self.expect_sym("=")?;
+                let body = self.expr()?;
+                out.push(Binding { name: TUPLE_BINDING.to_string(), params: Some(pat), body, pos });
+                if !self.eat_kw("and") {
+                    return Ok(out);
+                }
+                continue;
+            }
             let name = self.name()?;
             let params = if self.is_sym("=") { None } else { Some(self.pattern()?) };
+            // Curried sugar `let f x y = e` is `let f x = fun y -> e`.
+            let mut more = Vec::new();
+            while !self.is_sym("=") && params.is_some() {
+                more.push(self.pattern()?);
+            }
             self.expect_sym("=")?;
-            let body = self.expr()?;
+            let mut body = self.expr()?;
+            for p in more.into_iter().rev() {
+                body = Expr::Fun(p, Box::new(body));
+            }
             out.push(Binding { name, params, body, pos });
             if !self.eat_kw("and") {
                 return Ok(out);
@@ -326,7 +371,7 @@ impl<'a> P<'a> {
     fn cond(&mut self) -> R<Cond> {
         let a = self.cond_and()?;
         if self.eat_sym("||") {
-            let b = self.cond()?;
+            let b = self.deeper(0, Self::cond)?;
             return Ok(Cond::Or(Box::new(a), Box::new(b)));
         }
         Ok(a)
@@ -334,14 +379,14 @@ impl<'a> P<'a> {
     fn cond_and(&mut self) -> R<Cond> {
         let a = self.cond_atom()?;
         if self.eat_sym("&&") {
-            let b = self.cond_and()?;
+            let b = self.deeper(0, Self::cond_and)?;
             return Ok(Cond::And(Box::new(a), Box::new(b)));
         }
         Ok(a)
     }
     fn cond_atom(&mut self) -> R<Cond> {
         if self.eat_kw("not") {
-            return Ok(Cond::Not(Box::new(self.cond_atom()?)));
+            return Ok(Cond::Not(Box::new(self.deeper(0, Self::cond_atom)?)));
         }
         self.eat_kw("variant");
         if let Some(Tok::Str(s)) = self.peek().cloned() {
@@ -349,7 +394,7 @@ impl<'a> P<'a> {
             return Ok(Cond::Variant(s));
         }
         if self.eat_sym("(") {
-            let c = self.cond()?;
+            let c = self.deeper(0, Self::cond)?;
             self.expect_sym(")")?;
             return Ok(c);
         }
@@ -369,6 +414,10 @@ impl<'a> P<'a> {
     // ---------- expressions ----------
 
     fn expr(&mut self) -> R<Expr> {
+        self.deeper(0, Self::expr_here)
+    }
+
+    fn expr_here(&mut self) -> R<Expr> {
         if self.eat_kw("let") {
             let rec = self.eat_kw("rec");
             let bs = self.bindings()?;
@@ -400,12 +449,18 @@ impl<'a> P<'a> {
 
     fn bin(&mut self, op: Op2, sym: &str, next: fn(&mut Self) -> R<Expr>, right: bool) -> R<Expr> {
         let mut a = next(self)?;
+        let mut built = 0;
         loop {
             let pos = self.pos();
             if !self.eat_sym(sym) {
                 return Ok(a);
             }
-            let b = if right { self.bin(op, sym, next, right)? } else { next(self)? };
+            let b = if right {
+                self.deeper(0, |p| p.bin(op, sym, next, right))?
+            } else {
+                built += 1;
+                self.deeper(built, next)?
+            };
             a = Expr::Op2(op, Box::new(a), Box::new(b), pos);
             if right {
                 return Ok(a);
@@ -440,7 +495,7 @@ impl<'a> P<'a> {
     }
     fn unary(&mut self) -> R<Expr> {
         if self.eat_sym("~") {
-            let e = self.unary()?;
+            let e = self.deeper(0, Self::unary)?;
             return Ok(Expr::Op1(Op1::Comp, Box::new(e)));
         }
         self.app()
@@ -457,9 +512,11 @@ impl<'a> P<'a> {
 
     fn app(&mut self) -> R<Expr> {
         let mut f = self.postfix()?;
+        let mut built = 0;
         while self.starts_atom_at(0) && !self.is_sym("~") && !self.at_stmt_start() {
             let pos = self.pos();
-            let a = self.postfix()?;
+            built += 1;
+            let a = self.deeper(built, Self::postfix)?;
             f = Expr::App(Box::new(f), Box::new(a), pos);
         }
         Ok(f)
@@ -467,8 +524,21 @@ impl<'a> P<'a> {
 
     fn postfix(&mut self) -> R<Expr> {
         let mut e = self.atom()?;
+        let mut built = 0;
         loop {
-            if self.eat_sym("^-1") {
+            if self.depth + built >= MAX_DEPTH {
+                return self.err(format!("nested too deeply (more than {MAX_DEPTH} levels)"));
+            }
+            built += 1;
+            let spaced_inverse = (self.is_sym("^")
+                && matches!(self.peek_at(1), Some(Tok::Sym("-")))
+                && matches!(self.peek_at(2), Some(Tok::Int(1))))
+                || (self.is_sym("-") && matches!(self.peek_at(1), Some(Tok::Int(1))));
+            if spaced_inverse {
+                // `r ^ -1` and the old `r -1`.
+                self.i += if self.is_sym("^") { 3 } else { 2 };
+                e = Expr::Op1(Op1::Inv, Box::new(e));
+            } else if self.eat_sym("^-1") {
                 e = Expr::Op1(Op1::Inv, Box::new(e));
             } else if self.is_sym("*") && !self.starts_atom_at(1) {
                 self.i += 1;
@@ -588,7 +658,7 @@ impl<'a> P<'a> {
 
 pub fn parse_model(file: &str, text: &str) -> R<Model> {
     let toks = lex(file, text)?;
-    let mut p = P { file, text, toks, i: 0 };
+    let mut p = P { file, text, toks, i: 0, depth: 0 };
     let mut header = Vec::new();
     while !p.at_stmt_start() {
         match p.peek().cloned() {

@@ -6,12 +6,14 @@
 //! [`query`] (solving) → [`report`] (herd's log). The CLI in `main.rs` only does I/O.
 
 pub mod cat;
+pub mod certify;
 pub mod cli;
 pub mod diag;
 pub mod driver;
 pub mod encode;
 pub mod events;
 pub mod expect;
+pub mod explain;
 pub mod isa;
 pub mod litmus;
 pub mod logic;

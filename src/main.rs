@@ -34,6 +34,12 @@ enum Cmd {
         /// Test files, folders of tests, or @LIST files.
         #[arg(required = true)]
         inputs: Vec<String>,
+        /// Write each test's execution graph to DIR/NAME.dot.
+        #[arg(long, value_name = "DIR")]
+        graph: Option<PathBuf>,
+        /// Also render the graphs with Graphviz's `dot`: svg or png.
+        #[arg(long, value_name = "FORMAT")]
+        graph_format: Option<String>,
     },
     /// Runs a corpus, compares with expectations and prints a summary.
     Run {
@@ -74,7 +80,7 @@ enum Cmd {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.cmd {
-        Cmd::Check { model, inputs } => check(&model, &inputs),
+        Cmd::Check { model, inputs, graph, graph_format } => check(&model, &inputs, graph, graph_format),
         Cmd::Run { model, inputs, expect, format, log, shard } => run(&model, &inputs, expect, format, log, shard),
         Cmd::Merge { files } => merge(&files),
         Cmd::Explain(a) => litsat::cli::explain::main(a),
@@ -91,7 +97,7 @@ fn main() -> ExitCode {
     }
 }
 
-fn check(m: &ModelArgs, inputs: &[String]) -> Result<ExitCode, Diag> {
+fn check(m: &ModelArgs, inputs: &[String], graph: Option<PathBuf>, format: Option<String>) -> Result<ExitCode, Diag> {
     let (prog, opts) = setup(m)?;
     let files = collect_inputs(inputs)?;
     let results: Vec<_> = files.par_iter().map(|f| check_file(f, &prog, &opts)).collect();
@@ -101,6 +107,12 @@ fn check(m: &ModelArgs, inputs: &[String]) -> Result<ExitCode, Diag> {
         match r.outcome {
             Ok(o) => {
                 let _ = writeln!(out, "{}", herd_log(&o, r.seconds));
+                if let Some(dir) = &graph
+                    && let Err(d) = litsat::cli::explain::write_graph(&prog, &opts, &r.path, dir, format.as_deref())
+                {
+                    failed += 1;
+                    eprintln!("{}", render(&d));
+                }
             }
             Err(d) => {
                 failed += 1;

@@ -21,6 +21,10 @@ pub struct Options {
     pub max_events: Option<usize>,
     /// Decide only the Observation, by at most two solver calls.
     pub fast: bool,
+    /// Certify the verdict: check a proof of each UNSAT answer behind it (see [`crate::certify`]).
+    pub certify: bool,
+    /// Write each query's CNF into this folder.
+    pub dimacs: Option<std::path::PathBuf>,
 }
 
 /// One final state: values of the observed places, in herd's printing order.
@@ -38,6 +42,8 @@ pub struct Outcome {
     pub clauses: usize,
     /// Under `--fast`, the Observation decided without counting.
     pub fast: Option<&'static str>,
+    /// Under `--certify`, the `Certificate` line of the log.
+    pub certificate: Option<String>,
 }
 
 /// A state with herd's sort order: places in printing order, values compared numerically.
@@ -128,7 +134,8 @@ pub fn prepare(mut test: Test, file: &str, text: &str) -> Result<(Test, &'static
     for it in &mut test.init {
         it.loc = canonical_loc(isa, &it.loc).map_err(|m| Diag::at(file, text, it.pos, m))?;
     }
-    let wide: Vec<Loc> = test.init.iter().filter(|i| i.ty.as_deref().is_some_and(is_wide)).map(|i| i.loc.clone()).collect();
+    let wide: Vec<Loc> =
+        test.init.iter().filter(|i| i.ty.as_deref().is_some_and(is_wide)).map(|i| i.loc.clone()).collect();
     test.cond.prop = narrow_constants(&test.cond.prop, &wide);
     if let Some(f) = &test.filter {
         test.filter = Some(narrow_constants(f, &wide));
@@ -266,7 +273,8 @@ pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -
         }
     }
     let shown = observed(&test, isa);
-    let unsigned: Vec<Loc> = test.init.iter().filter(|i| i.ty.as_deref().is_some_and(is_unsigned)).map(|i| i.loc.clone()).collect();
+    let unsigned: Vec<Loc> =
+        test.init.iter().filter(|i| i.ty.as_deref().is_some_and(is_unsigned)).map(|i| i.loc.clone()).collect();
     let mut needed = shown.clone();
     if let Some(f) = &test.filter {
         f.locs(&mut needed);
@@ -279,8 +287,17 @@ pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -
     let vars = lg.num_vars();
     let clauses = lg.cnf.len();
 
-    let mut out =
-        Outcome { test, states: BTreeSet::new(), pos: 0, neg: 0, flags: BTreeSet::new(), vars, clauses, fast: None };
+    let mut out = Outcome {
+        test,
+        states: BTreeSet::new(),
+        pos: 0,
+        neg: 0,
+        flags: BTreeSet::new(),
+        vars,
+        clauses,
+        fast: None,
+        certificate: None,
+    };
     if opts.fast {
         let p = prop_lit(&out.test.cond.prop, &places, &ev, &mut lg);
         if let Some(f) = &out.test.filter {
@@ -304,6 +321,7 @@ pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -
             (true, false) => "Always",
             (true, true) => "Sometimes",
         });
+        out.certificate = crate::certify::for_outcome(&out, &lg.cnf, p, B::T, opts).map_err(err)?;
         return Ok(out);
     }
     let mut solver = Solver::new();
@@ -363,6 +381,11 @@ pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -
             break;
         }
         solver.add_clause(&block);
+    }
+    if opts.certify || opts.dimacs.is_some() {
+        let p = prop_lit(&out.test.cond.prop, &places, &ev, &mut lg);
+        let fl = out.test.filter.as_ref().map_or(B::T, |f| prop_lit(f, &places, &ev, &mut lg));
+        out.certificate = crate::certify::for_outcome(&out, &lg.cnf, p, fl, opts).map_err(err)?;
     }
     Ok(out)
 }

@@ -42,6 +42,9 @@ pub fn herd_log(o: &Outcome, seconds: f64) -> String {
     }
     let _ = writeln!(s, "Condition {}", t.cond);
     let _ = writeln!(s, "Observation {} {} {} {}", t.name, o.observation(), o.pos, o.neg);
+    if let Some(c) = &o.certificate {
+        let _ = writeln!(s, "{c}");
+    }
     let _ = writeln!(s, "Time {} {:.2}", t.name, seconds);
     s
 }

@@ -30,6 +30,14 @@ pub struct ModelArgs {
     /// are printed `0 0`, as herd's -speedcheck does.
     #[arg(long)]
     pub fast: bool,
+    /// Check a proof of every UNSAT answer behind each verdict, and a model of every SAT one,
+    /// apart from the solver; the log gets a `Certificate` line.
+    #[arg(long)]
+    pub certify: bool,
+    /// Write each test's two queries (condition, negated condition) as DIMACS CNF files
+    /// DIR/NAME.q1.cnf and DIR/NAME.q2.cnf.
+    #[arg(long, value_name = "DIR")]
+    pub dimacs: Option<PathBuf>,
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
@@ -44,6 +52,8 @@ pub fn setup(m: &ModelArgs) -> Result<(Program, Options), Diag> {
         timeout: m.timeout.map(Duration::from_secs_f64),
         max_events: m.max_events,
         fast: m.fast,
+        certify: m.certify,
+        dimacs: m.dimacs.clone(),
     };
     if let Some(j) = m.jobs {
         // Only the first call configures the global pool; later ones are harmless.

@@ -1,11 +1,140 @@
-//! `litsat diff` (not implemented yet).
+//! `litsat diff`: the tests whose Observation differs between two models, and with
+//! `--stronger` whether everything the first allows the second allows too.
 
+use crate::cat::load_program;
 use crate::diag::Diag;
+use crate::driver::{check_file, collect_inputs};
+use crate::litmus::Prop;
+use crate::query::Options;
+use rayon::prelude::*;
+use std::io::Write;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use std::time::Duration;
 
 #[derive(clap::Args, Clone, Debug)]
-pub struct Args {}
+pub struct Args {
+    /// The two models, A then B (`-m A -m B`): bundled names or paths to .cat files.
+    #[arg(short, long = "model", value_name = "MODEL", required = true)]
+    pub models: Vec<String>,
+    /// Extra folders searched for included .cat files, in order.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// Variants set for `if "variant"` in models, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub variant: Vec<String>,
+    /// Checks (by `as` name) to skip in both models, comma-separated.
+    #[arg(long, value_delimiter = ',')]
+    pub skipchecks: Vec<String>,
+    /// Stop a test after this many seconds (it is reported as an error).
+    #[arg(long, value_name = "S")]
+    pub timeout: Option<f64>,
+    /// Refuse tests with more events than this.
+    #[arg(long, value_name = "N")]
+    pub max_events: Option<usize>,
+    /// Worker threads (default: all cores).
+    #[arg(short = 'j', long)]
+    pub jobs: Option<usize>,
+    /// Test files, folders of tests, or @LIST files.
+    #[arg(required = true)]
+    pub inputs: Vec<String>,
+    /// Also report whether every outcome A allows is allowed by B (exit status 1 if not),
+    /// listing the counter-examples.
+    #[arg(long)]
+    pub stronger: bool,
+}
 
-pub fn main(_args: Args) -> Result<ExitCode, Diag> {
-    Err(Diag::file("litsat", "unsupported: `litsat diff` is not implemented yet"))
+/// The outcomes an Observation allows: (the proposition, its negation).
+fn allows(obs: &str) -> (bool, bool) {
+    match obs {
+        "Never" => (false, true),
+        "Always" => (true, false),
+        _ => (true, true),
+    }
+}
+
+pub fn main(args: Args) -> Result<ExitCode, Diag> {
+    let [a, b] = args.models.as_slice() else {
+        return Err(Diag::file(
+            "litsat diff",
+            format!("expected exactly two models (-m A -m B), found {}", args.models.len()),
+        ));
+    };
+    let pa = load_program(a, &args.include)?;
+    let pb = load_program(b, &args.include)?;
+    let opts = Options {
+        variants: args.variant.clone(),
+        skipchecks: args.skipchecks.clone(),
+        timeout: args.timeout.map(Duration::from_secs_f64),
+        max_events: args.max_events,
+        fast: true,
+        ..Options::default()
+    };
+    if let Some(j) = args.jobs {
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(j).build_global();
+    }
+    let files = collect_inputs(&args.inputs)?;
+    let results: Vec<_> = files.par_iter().map(|f| (check_file(f, &pa, &opts), check_file(f, &pb, &opts))).collect();
+    let (na, nb) = (display(a), display(b));
+    let mut out = std::io::stdout().lock();
+    let mut rows = Vec::new();
+    let mut counter = Vec::new();
+    let mut compared = 0;
+    let mut errors = 0;
+    for (ra, rb) in results {
+        let path = ra.path.to_string_lossy().to_string();
+        let (oa, ob) = match (ra.outcome, rb.outcome) {
+            (Ok(x), Ok(y)) => (x, y),
+            (x, y) => {
+                errors += 1;
+                let _ = out.flush();
+                for d in [x.err(), y.err()].into_iter().flatten() {
+                    eprintln!("{d}");
+                }
+                continue;
+            }
+        };
+        compared += 1;
+        let (sa, sb) = (oa.observation(), ob.observation());
+        if sa != sb {
+            rows.push((path.clone(), oa.test.name.clone(), sa, sb));
+        }
+        let ((pa_, qa), (pb_, qb)) = (allows(sa), allows(sb));
+        let p = &oa.test.cond.prop;
+        for (here, there, what) in [(pa_, pb_, p.to_string()), (qa, qb, Prop::Not(Box::new(p.clone())).to_string())] {
+            if here && !there {
+                counter.push(format!("{path}: {na} allows {what} ({sa}), {nb} does not ({sb})"));
+            }
+        }
+    }
+    if !rows.is_empty() {
+        let w = rows.iter().map(|r| r.0.len()).max().unwrap_or(0).max(4);
+        let _ = writeln!(out, "{:w$}  {:10} {}", "test", na, nb);
+        for (path, _, sa, sb) in &rows {
+            let _ = writeln!(out, "{path:w$}  {sa:10} {sb}");
+        }
+    }
+    let _ = writeln!(out, "{} of {compared} tests differ", rows.len());
+    if errors > 0 {
+        let _ = writeln!(out, "{errors} tests could not be answered under both models");
+    }
+    let mut ok = errors == 0;
+    if args.stronger {
+        if counter.is_empty() {
+            let _ = writeln!(out, "Stronger: yes, everything {na} allows is allowed by {nb} on these {compared} tests");
+        } else {
+            let _ = writeln!(out, "Stronger: no, {} outcomes {na} allows are forbidden by {nb}:", counter.len());
+            for c in &counter {
+                let _ = writeln!(out, "  {c}");
+            }
+            ok = false;
+        }
+    }
+    Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// A model as the user named it, without a folder or `.cat`.
+fn display(m: &str) -> String {
+    let base = m.rsplit('/').next().unwrap_or(m);
+    base.trim_end_matches(".cat").to_string()
 }

@@ -43,7 +43,9 @@ fn domains(ev: &Events) -> Result<Vec<Vec<Value>>, String> {
         let ev_e = &ev.events[e];
         match (ev_e.loc, ev_e.addr) {
             (Some(l), _) => vec![l],
-            (None, Some(a)) => dom[a].iter().filter_map(|v| if let Value::Addr(l) = v { Some(*l) } else { None }).collect(),
+            (None, Some(a)) => {
+                dom[a].iter().filter_map(|v| if let Value::Addr(l) = v { Some(*l) } else { None }).collect()
+            }
             _ => vec![],
         }
     };
@@ -191,8 +193,10 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
         .map(|(i, e)| match (e.loc, e.addr) {
             (Some(l), _) => vec![(l, B::T)],
             (None, Some(a)) => {
-                let ls: Vec<(usize, B)> =
-                    val[a].iter().filter_map(|&(v, b)| if let Value::Addr(l) = v { Some((l, b)) } else { None }).collect();
+                let ls: Vec<(usize, B)> = val[a]
+                    .iter()
+                    .filter_map(|&(v, b)| if let Value::Addr(l) = v { Some((l, b)) } else { None })
+                    .collect();
                 let mut some: Vec<B> = ls.iter().map(|p| p.1).collect();
                 some.push(exists[i].negate());
                 lg.clause(&some);
@@ -260,8 +264,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
     // write first. An orientation variable is false unless both writes happen at one
     // location, so it stays a function of the execution.
     let mut co = Rel::empty(n);
-    let writes: Vec<Eid> =
-        (0..n).filter(|&i| ev.events[i].kind == Kind::Write && !exists[i].is_false()).collect();
+    let writes: Vec<Eid> = (0..n).filter(|&i| ev.events[i].kind == Kind::Write && !exists[i].is_false()).collect();
     for (a, &i) in writes.iter().enumerate() {
         for &j in &writes[a + 1..] {
             let sl = same_loc.get(&locs, i, j, lg);
@@ -342,7 +345,15 @@ impl SameLoc {
 ///   R a, R b: rf(w,a), rf(w',b), w ≠ w' ⇒ w co w'.
 /// Coherence implies all of these but the intra-instruction case, which makes an RMW's
 /// write follow the write its read saw even in models that do not say so (herd's SC).
-fn observed_co(ev: &Events, exists: &[B], locs: &[Vec<(usize, B)>], same_loc: &mut SameLoc, rf: &Rel, co: &Rel, lg: &mut Logic) {
+fn observed_co(
+    ev: &Events,
+    exists: &[B],
+    locs: &[Vec<(usize, B)>],
+    same_loc: &mut SameLoc,
+    rf: &Rel,
+    co: &Rel,
+    lg: &mut Logic,
+) {
     let e = &ev.events;
     let sources =
         |r: Eid| -> Vec<(Eid, B)> { rf.m.iter().filter(|((_, j), _)| *j == r).map(|(&(w, _), &b)| (w, b)).collect() };

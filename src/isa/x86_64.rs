@@ -6,8 +6,10 @@ use super::*;
 
 pub struct X86_64;
 
-const REGS: &[&str] =
-    &["rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "rip", "cs", "ds", "ss", "es", "fs", "gs"];
+const REGS: &[&str] = &[
+    "rax", "rbx", "rcx", "rdx", "rsi", "rdi", "rbp", "rsp", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+    "rip", "cs", "ds", "ss", "es", "fs", "gs",
+];
 
 /// herd names every width of a register by its 64-bit name (`%eax` is `rax`).
 fn reg(s: &str) -> Option<Reg> {

@@ -64,8 +64,8 @@ const COND_WORDS: &[&str] =
     &["exists", "~exists", "~", "forall", "final", "locations", "filter", "observed", "not", "scopes:", "regions:"];
 
 fn starts_with_word(s: &str, w: &str) -> bool {
-    s.len() >= w.len()
-        && s[..w.len()].eq_ignore_ascii_case(w)
+    // `get`: the text may hold a multi-byte character where the word would end.
+    s.get(..w.len()).is_some_and(|h| h.eq_ignore_ascii_case(w))
         && (w == "~" || !s[w.len()..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
 }
 
@@ -233,6 +233,9 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
 fn parse_prop<'a>(cur: &Cursor<'a>, s: &'a str) -> Result<(&'a str, Prop), Diag> {
     match prop::prop(s) {
         Ok((r, p)) => Ok((r, p)),
+        Err(nom::Err::Failure(e)) if e.code == nom::error::ErrorKind::TooLarge => {
+            Err(cur.err(e.input, format!("proposition nested too deeply (more than {} levels)", prop::MAX_DEPTH)))
+        }
         Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) => {
             Err(cur.err(e.input, "expected a proposition: `loc=value`, `/\\`, `\\/`, `~`, `=>` or parentheses"))
         }

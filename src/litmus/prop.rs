@@ -14,6 +14,29 @@ use nom::{
 
 type Res<'a, T> = IResult<&'a str, T>;
 
+/// How deeply a proposition may nest (parentheses, `~`, `=>`): deeper input is refused
+/// rather than allowed to overflow the stack of the parser or of the passes over the tree.
+pub const MAX_DEPTH: usize = 200;
+
+thread_local! {
+    static DEPTH: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// Runs `f` one nesting level deeper; fails with `TooLarge` past [`MAX_DEPTH`].
+fn nested<'a, T>(i: &'a str, f: impl FnOnce(&'a str) -> Res<'a, T>) -> Res<'a, T> {
+    let d = DEPTH.with(|c| {
+        c.set(c.get() + 1);
+        c.get()
+    });
+    let r = if d > MAX_DEPTH {
+        Err(nom::Err::Failure(nom::error::Error::new(i, nom::error::ErrorKind::TooLarge)))
+    } else {
+        f(i)
+    };
+    DEPTH.with(|c| c.set(c.get() - 1));
+    r
+}
+
 fn ws<'a, O>(
     p: impl Parser<&'a str, Output = O, Error = nom::error::Error<&'a str>>,
 ) -> impl Parser<&'a str, Output = O, Error = nom::error::Error<&'a str>> {
@@ -75,8 +98,12 @@ pub fn loc(i: &str) -> Res<'_, Loc> {
 
 fn atom(i: &str) -> Res<'_, Prop> {
     let (i, _) = multispace0(i)?;
-    if let Ok((r, p)) = delimited(char('('), prop, ws(char(')'))).parse(i) {
-        return Ok((r, p));
+    if i.starts_with('(') {
+        match nested(i, |i| delimited(char('('), prop, ws(char(')'))).parse(i)) {
+            Ok((r, p)) => return Ok((r, p)),
+            Err(e @ nom::Err::Failure(_)) => return Err(e),
+            Err(_) => {}
+        }
     }
     if let Ok((r, _)) = keyword("true")(i) {
         return Ok((r, Prop::True));
@@ -113,7 +140,7 @@ fn keyword(k: &'static str) -> impl Fn(&str) -> Res<'_, &str> {
 fn not_p(i: &str) -> Res<'_, Prop> {
     let (i, _) = multispace0(i)?;
     if let Ok((r, _)) = alt((tag("~"), keyword("not"))).parse(i) {
-        let (r, p) = not_p(r)?;
+        let (r, p) = nested(r, not_p)?;
         return Ok((r, Prop::Not(Box::new(p))));
     }
     atom(i)
@@ -122,7 +149,7 @@ fn not_p(i: &str) -> Res<'_, Prop> {
 fn imp_p(i: &str) -> Res<'_, Prop> {
     let (i, a) = not_p(i)?;
     if let Ok((r, _)) = ws(tag("=>")).parse(i) {
-        let (r, b) = imp_p(r)?;
+        let (r, b) = nested(r, imp_p)?;
         return Ok((r, Prop::Implies(Box::new(a), Box::new(b))));
     }
     Ok((i, a))

@@ -20,6 +20,18 @@ pub struct Answer {
     pub fast: bool,
 }
 
+impl Expected {
+    /// Whether the entry expects anything at all.
+    pub fn checks_nothing(&self) -> bool {
+        self.ok.is_none()
+            && self.verdict.is_none()
+            && self.kind.is_none()
+            && self.observation.is_none()
+            && self.witnesses.is_none()
+            && self.states.is_none()
+    }
+}
+
 impl Answer {
     pub fn of(o: &Outcome) -> Answer {
         let mut states: Vec<String> = o.states.iter().map(|s| normalise_state(&state_line(s))).collect();
@@ -181,9 +193,11 @@ pub fn parse_observation_table(text: &str, model: &str) -> Vec<Expected> {
     lines
         .filter_map(|l| {
             let c: Vec<&str> = l.split('\t').collect();
-            let obs = c.get(k).filter(|o| matches!(**o, "Never" | "Sometimes" | "Always"))?;
-            let name = c[0].rsplit('/').next().unwrap_or(c[0]).trim_end_matches(".litmus").to_string();
-            Some(Expected { path: c[0].to_string(), name, observation: Some(obs.to_string()), ..Expected::default() })
+            // A row whose cell is `-` still claims its test, so that it is not matched to a
+            // namesake elsewhere; it just checks nothing.
+            let obs = c.get(k).filter(|o| matches!(**o, "Never" | "Sometimes" | "Always")).map(|o| o.to_string());
+            let name = c.first()?.rsplit('/').next().unwrap_or(c[0]).trim_end_matches(".litmus").to_string();
+            Some(Expected { path: c[0].to_string(), name, observation: obs, ..Expected::default() })
         })
         .collect()
 }

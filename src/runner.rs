@@ -99,6 +99,9 @@ pub fn run_all(
         for (rec, a) in records.iter_mut().zip(assigned) {
             let (Some(k), Status::Done) = (a, rec.status) else { continue };
             let Some(a) = &rec.answer else { continue };
+            if entries[k].checks_nothing() {
+                continue;
+            }
             let d = compare(a, &entries[k]);
             if d.is_empty() {
                 rec.status = Status::Pass;

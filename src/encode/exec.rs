@@ -301,6 +301,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
         }
     }
     observed_co(ev, &exists, &locs, &mut same_loc, &rf, &co, lg);
+    no_thin_air(ev, &rf, lg);
     let mut fw = Set::empty(n);
     for (w, e) in ev.events.iter().enumerate() {
         if e.kind == Kind::Write {
@@ -310,6 +311,49 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
         }
     }
     Ok(Exec { n, locs, exists, rf, co, fw, domains, val, primaries })
+}
+
+/// The reads whose values an expression is built from.
+fn reads_in(ev: &Events, v: ValId, out: &mut BTreeSet<Eid>) {
+    match &ev.vals[v] {
+        VExpr::Read(e) => {
+            out.insert(*e);
+        }
+        VExpr::Bin(_, a, b) => {
+            reads_in(ev, *a, out);
+            reads_in(ev, *b, out);
+        }
+        VExpr::Ite(c, a, b) => {
+            reads_in(ev, *c, out);
+            reads_in(ev, *a, out);
+            reads_in(ev, *b, out);
+        }
+        VExpr::Const(_) | VExpr::Choice(_) => {}
+    }
+}
+
+/// herd computes values by solving the equations rf sets up; where a write's value (or
+/// address) depends, through rf, on itself, the equations have no solution it can find
+/// and the candidate is dropped. So an execution's value flow — rf, and each write's
+/// dependence on the reads its value and address are computed from — must be acyclic;
+/// otherwise the solver would be free to pick values out of thin air.
+fn no_thin_air(ev: &Events, rf: &Rel, lg: &mut Logic) {
+    let mut flow = rf.clone();
+    for (w, e) in ev.events.iter().enumerate() {
+        if e.kind != Kind::Write {
+            continue;
+        }
+        let mut from = BTreeSet::new();
+        reads_in(ev, e.val, &mut from);
+        if let Some(a) = e.addr {
+            reads_in(ev, a, &mut from);
+        }
+        for r in from {
+            flow.set(r, w, B::T);
+        }
+    }
+    let ok = crate::encode::acyclic::selector(lg, &flow);
+    lg.assert(ok);
 }
 
 /// "Events i and j access one location", built once per pair: a constant unless an

@@ -247,9 +247,24 @@ pub fn prop_lit(p: &Prop, places: &[(Loc, Vec<(Value, B)>)], ev: &Events, lg: &m
     }
 }
 
-/// Everything one test's log needs, by enumerating executions with blocking clauses.
-pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Outcome, Diag> {
-    let started = std::time::Instant::now();
+/// A test and a model encoded into one CNF, before any check is asserted: what both the
+/// queries here and explanations start from.
+pub struct Encoding {
+    pub test: Test,
+    pub isa: &'static dyn Isa,
+    pub ev: Events,
+    pub x: Exec,
+    pub lg: Logic,
+    /// Every check of the model, flags included, in the model's order.
+    pub checks: Vec<CheckOut>,
+    /// The places of herd's final state, in printing order.
+    pub shown: Vec<Loc>,
+    /// Value literals for the shown places and those the filter reads.
+    pub places: Vec<(Loc, Vec<(Value, B)>)>,
+}
+
+/// Prepares the test, encodes its candidate executions and compiles the model.
+pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Encoding, Diag> {
     let (test, isa, ev) = prepare(test, file, text)?;
     if let Some(max) = opts.max_events
         && ev.len() > max
@@ -260,6 +275,23 @@ pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -
     let x = exec::encode(&ev, &mut lg).map_err(|m| Diag::file(file, m))?;
     let b = exec::builtins(&ev, &x, &mut lg);
     let checks: Vec<CheckOut> = run_model(prog, &mut lg, b, &opts.variants)?;
+    let shown = observed(&test, isa);
+    let mut needed = shown.clone();
+    if let Some(f) = &test.filter {
+        f.locs(&mut needed);
+    }
+    let err = |m: String| Diag::file(file, m);
+    let mut places = Vec::new();
+    for l in &needed {
+        places.push((l.clone(), place_lits(&ev, &x, l, &mut lg, &err)?));
+    }
+    Ok(Encoding { test, isa, ev, x, lg, checks, shown, places })
+}
+
+/// Everything one test's log needs, by enumerating executions with blocking clauses.
+pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Outcome, Diag> {
+    let started = std::time::Instant::now();
+    let Encoding { test, isa: _, ev, x, mut lg, checks, shown, places } = encode(test, file, text, prog, opts)?;
     let mut flag_lits = Vec::new();
     for c in &checks {
         if c.name.as_ref().is_some_and(|n| opts.skipchecks.contains(n)) {
@@ -272,18 +304,9 @@ pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -
             lg.assert(c.ok);
         }
     }
-    let shown = observed(&test, isa);
     let unsigned: Vec<Loc> =
         test.init.iter().filter(|i| i.ty.as_deref().is_some_and(is_unsigned)).map(|i| i.loc.clone()).collect();
-    let mut needed = shown.clone();
-    if let Some(f) = &test.filter {
-        f.locs(&mut needed);
-    }
     let err = |m: String| Diag::file(file, m);
-    let mut places = Vec::new();
-    for l in &needed {
-        places.push((l.clone(), place_lits(&ev, &x, l, &mut lg, &err)?));
-    }
     let vars = lg.num_vars();
     let clauses = lg.cnf.len();
 

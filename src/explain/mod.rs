@@ -15,9 +15,9 @@
 pub mod dot;
 
 use crate::cat::ast::CheckKind;
-use crate::cat::{CheckOut, Program, run_model};
+use crate::cat::{CheckOut, Program};
 use crate::diag::Diag;
-use crate::encode::exec::{self, Exec};
+use crate::encode::exec::Exec;
 use crate::events::{Eid, Events, Kind, Value};
 use crate::litmus::{CondKind, Loc, Prop, Test, Val, parse_test};
 use crate::logic::{B, Logic};
@@ -47,16 +47,9 @@ pub struct Encoded {
 
 /// Encodes a parsed test under a model for [`analyse`].
 pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Encoded, Diag> {
-    let (test, isa, ev) = query::prepare(test, file, text)?;
-    if let Some(max) = opts.max_events
-        && ev.len() > max
-    {
-        return Err(Diag::limit(file, format!("limit: {} events, more than --max-events {max}", ev.len())));
-    }
-    let mut lg = Logic::new();
-    let x = exec::encode(&ev, &mut lg).map_err(|m| Diag::file(file, m))?;
-    let b = exec::builtins(&ev, &x, &mut lg);
-    let checks: Vec<CheckOut> = run_model(prog, &mut lg, b, &opts.variants)?
+    let query::Encoding { test, isa: _, ev, x, mut lg, checks, shown, places } =
+        query::encode(test, file, text, prog, opts)?;
+    let checks: Vec<CheckOut> = checks
         .into_iter()
         .filter(|c| !c.flag && !c.name.as_ref().is_some_and(|n| opts.skipchecks.contains(n)))
         .collect();
@@ -71,16 +64,6 @@ pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options
             }
         })
         .collect();
-    let shown = query::observed(&test, isa);
-    let mut needed = shown.clone();
-    if let Some(f) = &test.filter {
-        f.locs(&mut needed);
-    }
-    let err = |m: String| Diag::file(file, m);
-    let mut places = Vec::new();
-    for l in &needed {
-        places.push((l.clone(), query::place_lits(&ev, &x, l, &mut lg, &err)?));
-    }
     let p = query::prop_lit(&test.cond.prop, &places, &ev, &mut lg);
     let (outcome, target) = match test.cond.kind {
         CondKind::Forall => (Prop::Not(Box::new(test.cond.prop.clone())), p.negate()),

@@ -83,6 +83,8 @@ pub struct Events {
     pub iico: BTreeSet<(Eid, Eid)>,
     /// Set names the ISA may use; models see unused ones as empty.
     pub known_sets: Vec<String>,
+    /// The ISA's atomics are one memory operation (see [`Isa::amo_is_one_operation`]).
+    pub amo_as_one: bool,
     /// For each [`VExpr::Choice`], the path condition of its store-conditional: a choice
     /// is only made on a path that reaches it, or skipped stores would count twice.
     pub choice_guards: Vec<ValId>,
@@ -411,6 +413,7 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
         iico: BTreeSet::new(),
         known_sets: isa.known_sets().iter().map(|s| s.to_string()).collect(),
         choice_guards: Vec::new(),
+        amo_as_one: isa.amo_is_one_operation(),
     };
     let one = ev.constant(Value::Int(1));
     let zero_val = ev.constant(Value::Int(0));
@@ -670,7 +673,12 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                         );
                     }
                     Op::Mov { dst, src: s } => {
-                        let c = read_src(&cur.regs, &mut ev, s)?;
+                        let mut c = read_src(&cur.regs, &mut ev, s)?;
+                        if ev.amo_as_one && c.deps.iter().any(|&d| d >= first_of_instr) {
+                            let writes =
+                                (first_of_instr..ev.events.len()).filter(|&w| ev.events[w].kind == Kind::Write);
+                            c.deps.extend(writes.collect::<Vec<_>>());
+                        }
                         set_reg(&mut cur.regs, dst, c);
                     }
                     Op::Bin { dst, op, a, b } => {

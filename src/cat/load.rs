@@ -66,6 +66,12 @@ fn read(path: &str) -> Option<String> {
 
 impl Loader {
     fn resolve(&self, from: &str, name: &str) -> Option<String> {
+        // A bundled file's own folder is the bundled library: its includes, and the
+        // stdlib of a bundled model, are the project's.
+        let bundled = format!("{BUNDLED_PREFIX}{name}");
+        if from.starts_with(BUNDLED_PREFIX) && read(&bundled).is_some() {
+            return Some(bundled);
+        }
         let mut dirs: Vec<PathBuf> = Vec::new();
         if !from.starts_with(BUNDLED_PREFIX)
             && let Some(d) = Path::new(from).parent()
@@ -79,7 +85,6 @@ impl Loader {
                 return Some(p.to_string_lossy().to_string());
             }
         }
-        let bundled = format!("{BUNDLED_PREFIX}{name}");
         read(&bundled).map(|_| bundled)
     }
 

@@ -476,7 +476,8 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     let mut env = Env::default();
     let put_set = |env: &mut Env, name: &str, s: Set| *env = env.bind(name, V::Set(Rc::new(s)));
     put_set(&mut env, "_", universe.clone());
-    put_set(&mut env, "R", set(&|i| e[i].kind == Kind::Read));
+    let atomic_write = |i: usize| ev.amo_as_one && e[i].kind == Kind::Write && e[i].tags.iter().any(|t| t == "X");
+    put_set(&mut env, "R", set(&|i| e[i].kind == Kind::Read || atomic_write(i)));
     put_set(&mut env, "W", set(&|i| e[i].kind == Kind::Write));
     put_set(&mut env, "M", set(&mem));
     put_set(&mut env, "F", set(&|i| e[i].kind == Kind::Fence));

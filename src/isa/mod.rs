@@ -148,6 +148,12 @@ pub trait Isa: Sync {
     fn rmw_sequential(&self) -> bool {
         true
     }
+    /// Whether an atomic read-modify-write is one memory operation to the model, as herd's
+    /// RISC-V semantics make it: its write is also in the set `R` (a fence's read set orders
+    /// it), and its destination register depends on its write as well as its read.
+    fn amo_is_one_operation(&self) -> bool {
+        false
+    }
     /// Whether a store-conditional's status register carries a dependency on the store
     /// (herd's RISC-V semantics do, its AArch64 semantics do not).
     fn status_depends_on_store(&self) -> bool {

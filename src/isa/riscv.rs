@@ -91,6 +91,10 @@ impl Isa for RiscV {
         true
     }
 
+    fn amo_is_one_operation(&self) -> bool {
+        true
+    }
+
     fn zero_reg(&self) -> Option<&'static str> {
         Some("x0")
     }

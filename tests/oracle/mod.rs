@@ -883,7 +883,10 @@ fn static_names<'a>(ev: &Events, live: Set) -> HashMap<String, V<'a>> {
     let mut put_set = |name: &str, s: Set| {
         m.insert(name.to_string(), V::Set(s));
     };
-    let reads = set(&|i| e[i].kind == Kind::Read);
+    // herd's RISC-V atomics are one memory operation: their write is in R as well (an
+    // event-structure fact the oracle shares with the engine, see `Isa::amo_is_one_operation`).
+    let atomic_write = |i: usize| ev.amo_as_one && e[i].kind == Kind::Write && e[i].tags.iter().any(|t| t == "X");
+    let reads = set(&|i| e[i].kind == Kind::Read || atomic_write(i));
     let writes = set(&|i| e[i].kind == Kind::Write);
     let branches = set(&|i| e[i].kind == Kind::Branch);
     put_set("_", live);

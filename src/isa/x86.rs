@@ -161,7 +161,8 @@ pub fn semantics(m: &str, locked: bool, ops: &[Opnd], text: &str) -> Result<Vec<
 /// Splits an optional `LOCK` prefix off an instruction.
 pub fn strip_lock(text: &str) -> (bool, &str) {
     let t = text.trim_start();
-    if t.len() > 4 && t[..4].eq_ignore_ascii_case("lock") && t[4..].starts_with(char::is_whitespace) {
+    // `get`: a multi-byte character may straddle byte 4.
+    if t.get(..4).is_some_and(|w| w.eq_ignore_ascii_case("lock")) && t[4..].starts_with(char::is_whitespace) {
         (true, t[4..].trim_start())
     } else {
         (false, t)

@@ -45,7 +45,8 @@ fn operand(s: &str) -> Result<Opnd, InstrError> {
         return reg(s).map(Opnd::Reg).ok_or_else(|| InstrError::new(format!("unknown register '{s}'")));
     }
     if let Some(open) = s.find('(') {
-        let close = s.rfind(')').ok_or_else(|| InstrError::new(format!("expected `)` in '{s}'")))?;
+        let close = s.rfind(')').filter(|&c| c > open);
+        let close = close.ok_or_else(|| InstrError::new(format!("expected `)` after `(` in '{s}'")))?;
         let off = s[..open].trim();
         let inner = s[open + 1..close].trim();
         if inner.contains(',') {

@@ -51,12 +51,16 @@ fn blank_comments(text: &str) -> String {
 
 struct Cursor<'a> {
     file: &'a str,
+    /// The text with comments blanked, which `at` slices come from.
     text: &'a str,
+    /// The file as written: same byte offsets, but columns count its own characters (a
+    /// blanked multi-byte character is several blanks).
+    source: &'a str,
 }
 
 impl<'a> Cursor<'a> {
     fn err(&self, at: &str, msg: impl Into<String>) -> Diag {
-        Diag::at(self.file, self.text, offset_in(self.text, at), msg)
+        Diag::at(self.file, self.source, offset_in(self.text, at), msg)
     }
 }
 
@@ -73,7 +77,7 @@ fn starts_with_word(s: &str, w: &str) -> bool {
 pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
     let cleaned = blank_comments(source);
     let text: &str = &cleaned;
-    let cur = Cursor { file, text };
+    let cur = Cursor { file, text, source };
 
     // Header: ARCH NAME [extra tokens]
     let rest = text.trim_start();
@@ -113,7 +117,7 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
         let id = c
             .strip_prefix('P')
             .and_then(|n| n.parse::<usize>().ok())
-            .ok_or_else(|| cur.err(cell, format!("expected a thread name `P<n>`, found `{c}`")))?;
+            .ok_or_else(|| cur.err(cell.trim_start(), format!("expected a thread name `P<n>`, found `{c}`")))?;
         threads.push(ThreadCode { id, cells: Vec::new() });
     }
     if threads.is_empty() {

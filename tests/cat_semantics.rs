@@ -18,7 +18,10 @@ type Pairs = BTreeSet<(usize, usize)>;
 /// Evaluates `expr` (a relation) in a model made of `defs`, returning its pairs; every
 /// entry must be a constant, since the constructs probed here do not depend on rf or co.
 fn probe(defs: &str, expr: &str) -> Pairs {
-    let dir = std::env::temp_dir().join(format!("litsat-cat-{}-{}", std::process::id(), rand_suffix(defs, expr)));
+    // One folder per call: tests run in parallel and may probe the same expression.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("litsat-cat-{}-{call}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path = dir.join("probe.cat");
     std::fs::write(&path, format!("\"probe\"\n{defs}\nempty {expr} as probe\n")).expect("write model");
@@ -39,10 +42,6 @@ fn probe(defs: &str, expr: &str) -> Pairs {
             k
         })
         .collect()
-}
-
-fn rand_suffix(a: &str, b: &str) -> u64 {
-    a.bytes().chain(b.bytes()).fold(1469598103934665603u64, |h, c| (h ^ c as u64).wrapping_mul(1099511628211))
 }
 
 fn pairs(v: &[(usize, usize)]) -> Pairs {

@@ -537,6 +537,18 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                 ev.events.push(e);
                 id
             };
+            // A write of this instruction, with the addr and data dependencies it carries.
+            let write = |ev: &mut Events,
+                         w: Event,
+                         ctrl_src: &BTreeSet<Eid>,
+                         adeps: &BTreeSet<Eid>,
+                         vdeps: &BTreeSet<Eid>|
+             -> Eid {
+                let id = push(ev, w, ctrl_src);
+                ev.addr.extend(outside(adeps).into_iter().map(|d| (d, id)));
+                ev.data.extend(outside(vdeps).into_iter().map(|d| (d, id)));
+                id
+            };
             for op in &ins.ops {
                 let guard = cur.guard;
                 match op {
@@ -582,23 +594,18 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                         if ev.is_const(g, 0) {
                             continue;
                         }
-                        let id = push(
-                            &mut ev,
-                            Event {
-                                thread: Some(th.id),
-                                instr: instr_idx,
-                                kind: Kind::Write,
-                                loc,
-                                addr: daddr,
-                                val: c.val,
-                                tags: tags.clone(),
-                                text: text.clone(),
-                                guard: g,
-                            },
-                            &ctrl_src,
-                        );
-                        ev.addr.extend(outside(&adeps).into_iter().map(|d| (d, id)));
-                        ev.data.extend(outside(&c.deps).into_iter().map(|d| (d, id)));
+                        let w = Event {
+                            thread: Some(th.id),
+                            instr: instr_idx,
+                            kind: Kind::Write,
+                            loc,
+                            addr: daddr,
+                            val: c.val,
+                            tags: tags.clone(),
+                            text: text.clone(),
+                            guard: g,
+                        };
+                        let id = write(&mut ev, w, &ctrl_src, &adeps, &c.deps);
                         iico(&mut ev, &inner, id);
                     }
                     Op::StoreCond { addr, src: s, tags, status, ok, fail } => {
@@ -637,23 +644,18 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                         if ev.is_const(g, 0) {
                             continue;
                         }
-                        let id = push(
-                            &mut ev,
-                            Event {
-                                thread: Some(th.id),
-                                instr: instr_idx,
-                                kind: Kind::Write,
-                                loc,
-                                addr: daddr,
-                                val: c.val,
-                                tags: tags.clone(),
-                                text: text.clone(),
-                                guard: g,
-                            },
-                            &ctrl_src,
-                        );
-                        ev.addr.extend(outside(&adeps).into_iter().map(|d| (d, id)));
-                        ev.data.extend(outside(&c.deps).into_iter().map(|d| (d, id)));
+                        let w = Event {
+                            thread: Some(th.id),
+                            instr: instr_idx,
+                            kind: Kind::Write,
+                            loc,
+                            addr: daddr,
+                            val: c.val,
+                            tags: tags.clone(),
+                            text: text.clone(),
+                            guard: g,
+                        };
+                        write(&mut ev, w, &ctrl_src, &adeps, &c.deps);
                     }
                     Op::Fence { tags } => {
                         push(

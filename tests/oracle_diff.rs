@@ -110,24 +110,9 @@ impl Tally {
     }
 }
 
+/// Every `.litmus` file below `dir`, sorted, as the CLI expands a folder.
 fn litmus_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        let Ok(rd) = std::fs::read_dir(&d) else {
-            continue;
-        };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "litmus") {
-                out.push(p);
-            }
-        }
-    }
-    out.sort();
-    out
+    litsat::driver::collect_inputs(&[dir.to_string_lossy().to_string()]).unwrap_or_default()
 }
 
 fn show_states(s: &BTreeSet<String>) -> String {

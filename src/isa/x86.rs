@@ -181,6 +181,11 @@ fn operand(s: &str) -> Result<Opnd, InstrError> {
     if let Some(r) = reg(s) {
         return Ok(Opnd::Reg(r));
     }
+    imm_or_label(s)
+}
+
+/// The operand forms both syntaxes share: an immediate or a branch label.
+pub fn imm_or_label(s: &str) -> Result<Opnd, InstrError> {
     if let Some(i) = parse_imm(s) {
         return Ok(Opnd::Imm(i));
     }
@@ -189,6 +194,9 @@ fn operand(s: &str) -> Result<Opnd, InstrError> {
     }
     Err(InstrError::new(format!("expected an operand, found '{s}'")))
 }
+
+/// herd's X86 event sets, the same in both syntaxes.
+pub const SETS: &[&str] = &["MFENCE", "SFENCE", "LFENCE", "X"];
 
 impl Isa for X86 {
     fn name(&self) -> &'static str {
@@ -204,7 +212,7 @@ impl Isa for X86 {
     }
 
     fn known_sets(&self) -> &'static [&'static str] {
-        &["MFENCE", "SFENCE", "LFENCE", "X"]
+        SETS
     }
 
     fn rmw_sequential(&self) -> bool {

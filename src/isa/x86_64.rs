@@ -1,7 +1,7 @@
 //! X86_64 in AT&T syntax, as in herd's `X86_64` tests. The semantics are X86's; this
 //! module only reads AT&T operands (source first) and names registers as herd does.
 
-use super::x86::{Opnd, semantics, strip_lock};
+use super::x86::{Opnd, SETS, imm_or_label, semantics, strip_lock};
 use super::*;
 
 pub struct X86_64;
@@ -63,13 +63,7 @@ fn operand(s: &str) -> Result<Opnd, InstrError> {
             None => return Err(InstrError::new(format!("unsupported: offset on '{inner}'"))),
         }));
     }
-    if let Some(i) = parse_imm(s) {
-        return Ok(Opnd::Imm(i));
-    }
-    if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
-        return Ok(Opnd::Label(s.to_string()));
-    }
-    Err(InstrError::new(format!("expected an operand, found '{s}'")))
+    imm_or_label(s)
 }
 
 /// Drops AT&T's width suffix (`movl` → `mov`); byte and word accesses are mixed-size.
@@ -105,7 +99,7 @@ impl Isa for X86_64 {
     }
 
     fn known_sets(&self) -> &'static [&'static str] {
-        &["MFENCE", "SFENCE", "LFENCE", "X"]
+        SETS
     }
 
     fn rmw_sequential(&self) -> bool {

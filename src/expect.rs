@@ -1,4 +1,7 @@
-//! Expected results to compare against: herd's answers as the shared corpus records them.
+//! Expected results to compare against: herd's answers as the shared corpus records them,
+//! and (in [`results`]) the `Result:` lines tests state themselves.
+
+pub mod results;
 
 use crate::query::Outcome;
 use crate::report::{kind_word, state_line};
@@ -50,6 +53,29 @@ impl Answer {
             fast: o.fast.is_some(),
             flags: o.flags.iter().cloned().collect(),
         }
+    }
+
+    /// herd's answer as an expectation records it, to judge it as litsat's would be.
+    /// `None` unless the entry has the Observation, the counts and the flags (a corpus
+    /// TSV's row with its eighth column). herd's `Ok`/`No`, when the entry lacks it,
+    /// follows from the kind and the Observation.
+    pub fn from_expected(e: &Expected) -> Option<Answer> {
+        let observation = e.observation.clone()?;
+        let kind = e.kind.clone().unwrap_or_default();
+        let ok = e.ok.unwrap_or(match kind.as_str() {
+            "Forbidden" => observation == "Never",
+            "Required" => observation == "Always",
+            _ => observation != "Never",
+        });
+        Some(Answer {
+            kind,
+            observation,
+            ok,
+            witnesses: e.witnesses?,
+            states: e.states.clone().unwrap_or_default(),
+            fast: false,
+            flags: e.flags.clone()?,
+        })
     }
 }
 use std::collections::BTreeMap;

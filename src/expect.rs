@@ -1,4 +1,7 @@
-//! Expected results to compare against: herd's answers as the shared corpus records them.
+//! Expected results to compare against: herd's answers as the shared corpus records them,
+//! and (in [`results`]) the `Result:` lines tests state themselves.
+
+pub mod results;
 
 use crate::query::Outcome;
 use crate::report::{kind_word, state_line};
@@ -18,6 +21,10 @@ pub struct Answer {
     /// Decided by `--fast`: only the Observation is known.
     #[serde(default)]
     pub fast: bool,
+    /// The flags herd prints as `Flag NAME` lines, sorted (none are computed under
+    /// `--fast`).
+    #[serde(default)]
+    pub flags: Vec<String>,
 }
 
 impl Expected {
@@ -29,6 +36,7 @@ impl Expected {
             && self.observation.is_none()
             && self.witnesses.is_none()
             && self.states.is_none()
+            && self.flags.is_none()
     }
 }
 
@@ -43,7 +51,31 @@ impl Answer {
             witnesses: o.witnesses(),
             states,
             fast: o.fast.is_some(),
+            flags: o.flags.iter().cloned().collect(),
         }
+    }
+
+    /// herd's answer as an expectation records it, to judge it as litsat's would be.
+    /// `None` unless the entry has the Observation, the counts and the flags (a corpus
+    /// TSV's row with its eighth column). herd's `Ok`/`No`, when the entry lacks it,
+    /// follows from the kind and the Observation.
+    pub fn from_expected(e: &Expected) -> Option<Answer> {
+        let observation = e.observation.clone()?;
+        let kind = e.kind.clone().unwrap_or_default();
+        let ok = e.ok.unwrap_or(match kind.as_str() {
+            "Forbidden" => observation == "Never",
+            "Required" => observation == "Always",
+            _ => observation != "Never",
+        });
+        Some(Answer {
+            kind,
+            observation,
+            ok,
+            witnesses: e.witnesses?,
+            states: e.states.clone().unwrap_or_default(),
+            fast: false,
+            flags: e.flags.clone()?,
+        })
     }
 }
 use std::collections::BTreeMap;
@@ -64,6 +96,9 @@ pub struct Expected {
     pub witnesses: Option<(u64, u64)>,
     /// Normalised states (see [`normalise_state`]), sorted.
     pub states: Option<Vec<String>>,
+    /// herd's `Flag` lines, sorted: a corpus TSV's eighth column. `None` (a seven-column
+    /// row, or another format) expects nothing about flags; `Some(vec![])` expects none.
+    pub flags: Option<Vec<String>>,
 }
 
 /// The corpus TSVs' normal form of a state: `loc=value` items without memory brackets,
@@ -80,7 +115,8 @@ pub fn normalise_state(line: &str) -> String {
 }
 
 /// Parses a TSV as in `shared/corpus/expected`: path, name, kind, observation, positive,
-/// negative, states.
+/// negative, states, and in the newer TSVs an eighth column, flags (space-separated,
+/// empty when herd raised none).
 pub fn parse_tsv(text: &str) -> Vec<Expected> {
     let mut out = Vec::new();
     for line in text.lines() {
@@ -91,6 +127,11 @@ pub fn parse_tsv(text: &str) -> Vec<Expected> {
         let mut states: Vec<String> =
             if c[6].is_empty() { Vec::new() } else { c[6].split(" | ").map(normalise_state).collect() };
         states.sort();
+        let flags = c.get(7).map(|f| {
+            let mut v: Vec<String> = f.split_whitespace().map(str::to_string).collect();
+            v.sort();
+            v
+        });
         out.push(Expected {
             path: c[0].to_string(),
             name: c[1].to_string(),
@@ -98,6 +139,7 @@ pub fn parse_tsv(text: &str) -> Vec<Expected> {
             observation: Some(c[3].to_string()),
             witnesses: c[4].parse().ok().zip(c[5].parse().ok()),
             states: Some(states),
+            flags,
             ..Expected::default()
         });
     }
@@ -312,10 +354,72 @@ pub fn compare(a: &Answer, e: &Expected) -> Vec<String> {
     {
         d.push(format!("states [{}] (expected [{}])", a.states.join(" | "), st.join(" | ")));
     }
+    if let Some(f) = &e.flags
+        && &a.flags != f
+    {
+        d.push(format!("flags [{}] (expected [{}])", a.flags.join(" "), f.join(" ")));
+    }
     d
 }
 
 /// Index of expectations by path suffix, for matching tests found elsewhere.
 pub fn by_path(es: Vec<Expected>) -> BTreeMap<String, Expected> {
     es.into_iter().map(|e| (e.path.clone(), e)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(observation: &str, flags: &[&str]) -> Answer {
+        Answer {
+            kind: "Allowed".into(),
+            observation: observation.into(),
+            ok: observation != "Never",
+            witnesses: (1, 2),
+            states: vec!["0:r0=0".into()],
+            fast: false,
+            flags: flags.iter().map(|f| f.to_string()).collect(),
+        }
+    }
+
+    #[test]
+    fn tsv_reads_the_optional_flags_column() {
+        let text = "a/T.litmus\tT\tAllowed\tSometimes\t1\t2\t0:r0=0\tdata-race mixed-accesses\n\
+                    a/U.litmus\tU\tAllowed\tSometimes\t1\t2\t0:r0=0\t\n\
+                    a/V.litmus\tV\tAllowed\tSometimes\t1\t2\t0:r0=0\n\
+                    a/W.litmus\tW\tAllowed\tSometimes\t1\t2\t0:r0=0\tz-flag a-flag\n";
+        let es = parse_tsv(text);
+        assert_eq!(es.len(), 4);
+        assert_eq!(es[0].flags, Some(vec!["data-race".to_string(), "mixed-accesses".to_string()]));
+        assert_eq!(es[1].flags, Some(vec![]), "an empty eighth column expects no flags");
+        assert_eq!(es[2].flags, None, "a seven-column row expects nothing about flags");
+        assert_eq!(es[3].flags, Some(vec!["a-flag".to_string(), "z-flag".to_string()]), "sorted");
+        assert_eq!(es[0].states, Some(vec!["0:r0=0".to_string()]));
+    }
+
+    #[test]
+    fn compare_checks_flags_only_when_expected() {
+        let es = parse_tsv(
+            "a/T.litmus\tT\tAllowed\tSometimes\t1\t2\t0:r0=0\tdata-race\n\
+             a/U.litmus\tU\tAllowed\tSometimes\t1\t2\t0:r0=0\t\n\
+             a/V.litmus\tV\tAllowed\tSometimes\t1\t2\t0:r0=0\n",
+        );
+        let raced = answer("Sometimes", &["data-race"]);
+        let clean = answer("Sometimes", &[]);
+        assert!(compare(&raced, &es[0]).is_empty());
+        assert_eq!(compare(&clean, &es[0]), vec!["flags [] (expected [data-race])".to_string()]);
+        assert!(compare(&clean, &es[1]).is_empty());
+        assert_eq!(compare(&raced, &es[1]), vec!["flags [data-race] (expected [])".to_string()]);
+        assert!(compare(&raced, &es[2]).is_empty() && compare(&clean, &es[2]).is_empty());
+        // `--fast` computes no flags, so they are not compared.
+        assert!(compare(&Answer { fast: true, ..clean }, &es[0]).is_empty());
+    }
+
+    #[test]
+    fn answers_without_flags_still_deserialise() {
+        let json = r#"{"kind":"Allowed","observation":"Never","ok":false,"witnesses":[0,3],"states":[]}"#;
+        let a: Answer = serde_json::from_str(json).expect("old records read");
+        assert!(a.flags.is_empty() && !a.fast);
+    }
 }

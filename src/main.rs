@@ -6,7 +6,7 @@ use litsat::diag::Diag;
 use litsat::driver::{check_file, collect_inputs, render};
 use litsat::expect::parse_any;
 use litsat::report::herd_log;
-use litsat::runner::{Expectations, Record, run_all, shard, success, summary};
+use litsat::runner::{Expectations, Record, judge_result_lines, run_all, shard, success, summary};
 use rayon::prelude::*;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -51,6 +51,10 @@ enum Cmd {
         /// Expected results: a herd log, a kinds.txt, a Dat3M CSV or a corpus TSV.
         #[arg(long, value_name = "FILE")]
         expect: Option<PathBuf>,
+        /// Judge each test against its own `Result:` line, as the Linux kernel's
+        /// judgelitmus.sh does.
+        #[arg(long, conflicts_with = "expect")]
+        expect_results: bool,
         /// Output per test: herd's log or JSON lines.
         #[arg(long, value_enum, default_value = "herd")]
         format: Format,
@@ -81,7 +85,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let r = match cli.cmd {
         Cmd::Check { model, inputs, graph, graph_format } => check(&model, &inputs, graph, graph_format),
-        Cmd::Run { model, inputs, expect, format, log, shard } => run(&model, &inputs, expect, format, log, shard),
+        Cmd::Run { model, inputs, expect, expect_results, format, log, shard } => {
+            run(&model, &inputs, Expect { file: expect, results: expect_results }, format, log, shard)
+        }
         Cmd::Merge { files } => merge(&files),
         Cmd::Explain(a) => litsat::cli::explain::main(a),
         Cmd::Diff(a) => litsat::cli::diff::main(a),
@@ -124,10 +130,18 @@ fn check(m: &ModelArgs, inputs: &[String], graph: Option<PathBuf>, format: Optio
     Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
+/// Where `litsat run` takes its expectations from.
+struct Expect {
+    /// `--expect FILE`.
+    file: Option<PathBuf>,
+    /// `--expect-results`: each test's own Result line.
+    results: bool,
+}
+
 fn run(
     m: &ModelArgs,
     inputs: &[String],
-    expect: Option<PathBuf>,
+    expect: Expect,
     format: Format,
     log: Option<PathBuf>,
     shard_arg: Option<String>,
@@ -141,7 +155,7 @@ fn run(
         };
         files = shard(files, i, n);
     }
-    let expected = match &expect {
+    let expected = match &expect.file {
         Some(p) => {
             let name = p.to_string_lossy().to_string();
             let text = std::fs::read_to_string(p).map_err(|e| Diag::file(&name, format!("cannot read: {e}")))?;
@@ -161,7 +175,10 @@ fn run(
             b.inc(1);
         }
     };
-    let (records, problems) = run_all(&files, &prog, &opts, expected.as_deref(), &tick);
+    let (mut records, problems) = run_all(&files, &prog, &opts, expected.as_deref(), &tick);
+    if expect.results {
+        judge_result_lines(&mut records);
+    }
     if let Some(b) = &bar {
         b.finish_and_clear();
     }

@@ -3,6 +3,7 @@
 use crate::cat::Program;
 use crate::diag::DiagKind;
 use crate::driver::check_file;
+use crate::expect::results::{Judgement, judge, parse_result_line};
 use crate::expect::{Answer, Expected, compare, match_entries};
 use crate::query::Options;
 use crate::report::herd_log;
@@ -114,6 +115,31 @@ pub fn run_all(
     (records, Expectations { ambiguous: problems, unmatched: unmatched_count })
 }
 
+/// Judges every answered test against its own `Result:` line, as `--expect-results` does
+/// (see [`crate::expect::results`]): agreement passes, a disagreement judgelitmus forgives
+/// passes with the difference in `detail`, any other disagreement fails, and a malformed
+/// Result line is an error. A test without a Result line stays answered without
+/// expectation (`detail` says so). Records that are not answered are left alone.
+pub fn judge_result_lines(records: &mut [Record]) {
+    records.par_iter_mut().for_each(|rec| {
+        let (Status::Done, Some(a)) = (rec.status, &rec.answer) else { return };
+        let parsed = std::fs::read_to_string(&rec.path)
+            .map_err(|e| crate::diag::Diag::file(&rec.path, format!("cannot read: {e}")))
+            .and_then(|text| parse_result_line(&rec.path, &text));
+        let (status, detail) = match parsed {
+            Err(d) => (Status::Error, d.to_string()),
+            Ok(None) => (Status::Done, "no Result line".to_string()),
+            Ok(Some(r)) => match judge(&r, a) {
+                Judgement::Pass => (Status::Pass, String::new()),
+                Judgement::Forgiven(m) => (Status::Pass, format!("forgiven ({r}, data race): {m}")),
+                Judgement::Fail(m) => (Status::Fail, format!("{r}: {m}")),
+            },
+        };
+        rec.status = status;
+        rec.detail = detail;
+    });
+}
+
 /// What matching expectations to tests found besides per-test results.
 #[derive(Clone, Debug, Default)]
 pub struct Expectations {
@@ -150,6 +176,9 @@ pub fn summary(records: &[Record], ex: &Expectations) -> String {
             _ => "ERROR",
         };
         out.push_str(&format!("{word} {} {}\n", r.path, r.detail));
+    }
+    for r in records.iter().filter(|r| r.status == Status::Pass && !r.detail.is_empty()) {
+        out.push_str(&format!("FORGIVEN {} {}\n", r.path, r.detail));
     }
     let total: f64 = records.iter().map(|r| r.time).sum();
     out.push_str(&format!("Time: {total:.2} s in tests\n"));

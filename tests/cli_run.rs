@@ -111,3 +111,79 @@ fn bad_file_is_reported_and_the_run_goes_on() {
     assert!(stderr.contains("a-bad.litmus:4:2:"), "{stderr}");
     assert!(stdout.contains("Observation SB Sometimes 1 3"), "{stdout}");
 }
+
+/// Writes SB (litmus/x86/SB.litmus) with `header` as its comment line, into `dir/file`.
+fn sb_with(dir: &Path, file: &str, header: &str) {
+    let sb = std::fs::read_to_string(root().join("litmus/x86/SB.litmus")).expect("SB");
+    let (first, rest) = sb.split_once('\n').expect("a name line");
+    std::fs::write(dir.join(file), format!("{first}\n{header}\n{rest}")).expect("write");
+}
+
+#[test]
+fn expect_results_judges_each_test_by_its_result_line() {
+    let dir = std::env::temp_dir().join(format!("litsat-results-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    sb_with(&dir, "a-pass.litmus", "(* Result: Sometimes *)");
+    sb_with(&dir, "b-fail.litmus", "(*\n * Result: Never\n *)");
+    sb_with(&dir, "c-race.litmus", "(* Result: Sometimes DATARACE *)");
+    sb_with(&dir, "d-none.litmus", "(* Expected result: Sometimes *)");
+    sb_with(&dir, "e-bad.litmus", "(* Result: Forbidden *)");
+    let out = litsat().args(["run", "-m", "tso", "--expect-results"]).arg(&dir).output().expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert_eq!(
+        summary_line(&text),
+        "Summary: 5 tests: 1 passed, 2 failed, 1 answered without expectation, 1 errors, 0 timeouts"
+    );
+    assert!(text.contains("b-fail.litmus Result: Never: Observation Sometimes 1 3, expected Never"), "{text}");
+    assert!(text.contains("c-race.litmus Result: Sometimes DATARACE: predicted data race not modeled"), "{text}");
+    assert!(text.contains("e-bad.litmus:2:12: error: unknown Result 'Forbidden'"), "{text}");
+
+    // The answers agree with their Result lines: success.
+    let out = litsat()
+        .args(["run", "-m", "tso", "--expect-results"])
+        .arg(dir.join("a-pass.litmus"))
+        .arg(dir.join("d-none.litmus"))
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+
+    // A model that raises `data-race` on every execution: DATARACE must be predicted, and
+    // a wrong Observation is then forgiven.
+    let cat = dir.join("racy.cat");
+    std::fs::write(
+        &cat,
+        "\"racy\"\nacyclic po-loc | rf | co | fr as uniproc\nflag ~empty (po & (W * R)) as data-race\n",
+    )
+    .expect("write");
+    let racy = dir.join("racy");
+    std::fs::create_dir_all(&racy).expect("dir");
+    sb_with(&racy, "a-race.litmus", " * Result: Sometimes DATARACE");
+    sb_with(&racy, "b-forgiven.litmus", " * Result: Never DATARACE");
+    sb_with(&racy, "c-unexpected.litmus", " * Result: Sometimes");
+    let out = litsat().args(["run", "--expect-results", "-m"]).arg(&cat).arg(&racy).output().expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        summary_line(&text),
+        "Summary: 3 tests: 2 passed, 1 failed, 0 answered without expectation, 0 errors, 0 timeouts",
+        "{text}"
+    );
+    assert!(text.contains("Flag data-race"), "{text}");
+    assert!(text.contains("c-unexpected.litmus Result: Sometimes: unexpected data race modeled"), "{text}");
+    assert!(text.contains("FORGIVEN"), "{text}");
+    assert!(text.contains("b-forgiven.litmus forgiven (Result: Never DATARACE, data race)"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn expect_and_expect_results_exclude_each_other() {
+    let out = litsat()
+        .args(["run", "-m", "tso", "litmus/x86", "--expect", "litmus/expected.tsv", "--expect-results"])
+        .current_dir(root())
+        .output()
+        .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be used with"));
+}

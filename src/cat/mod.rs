@@ -1,6 +1,7 @@
 //! The cat front end and compiler.
 
 pub mod ast;
+pub mod cfg;
 pub mod interp;
 mod lex;
 pub mod load;

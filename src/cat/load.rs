@@ -10,9 +10,12 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The project's own models, embedded so `-m tso` works from anywhere.
+/// The project's own files, embedded so `-m tso` works from anywhere: the models, and the
+/// library pieces models include (see [`LIBRARY`]).
 pub const BUNDLED: &[(&str, &str)] = &[
     ("stdlib.cat", include_str!("../../cat/stdlib.cat")),
+    ("cross.cat", include_str!("../../cat/cross.cat")),
+    ("cos-opt.cat", include_str!("../../cat/cos-opt.cat")),
     ("sc.cat", include_str!("../../cat/sc.cat")),
     ("tso.cat", include_str!("../../cat/tso.cat")),
     ("relaxed.cat", include_str!("../../cat/relaxed.cat")),
@@ -20,10 +23,13 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("aarch64.cat", include_str!("../../cat/aarch64.cat")),
 ];
 
+/// The bundled files that are library pieces (included by models), not models.
+pub const LIBRARY: &[&str] = &["stdlib.cat", "cross.cat", "cos-opt.cat"];
+
 const BUNDLED_PREFIX: &str = "<bundled>/";
 
 pub fn bundled_names() -> Vec<&'static str> {
-    BUNDLED.iter().filter(|(n, _)| *n != "stdlib.cat").map(|(n, _)| n.trim_end_matches(".cat")).collect()
+    BUNDLED.iter().filter(|(n, _)| !LIBRARY.contains(n)).map(|(n, _)| n.trim_end_matches(".cat")).collect()
 }
 
 #[derive(Clone, Debug)]
@@ -138,7 +144,7 @@ pub fn load_program(model: &str, include_dirs: &[PathBuf]) -> Result<Program, Di
     }
     let root = if !model.contains('/') && !model.ends_with(".cat") {
         let p = format!("{BUNDLED_PREFIX}{model}.cat");
-        if read(&p).is_none() {
+        if read(&p).is_none() || LIBRARY.contains(&&p[BUNDLED_PREFIX.len()..]) {
             return Err(Diag::file(
                 model,
                 format!("unknown bundled model '{model}' (bundled: {})", bundled_names().join(", ")),

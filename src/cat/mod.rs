@@ -8,4 +8,4 @@ pub mod load;
 pub mod parse;
 
 pub use interp::{Builtins, CheckOut, Env, V, run_model};
-pub use load::{Program, load_program};
+pub use load::{MacroSource, ModelSpec, Program, load_model, load_program};

@@ -137,3 +137,55 @@ fn fencerel_from_the_bundled_stdlib() {
     assert_eq!(probe("", "fencerel(MFENCE) & (M * M)"), pairs(&[(2, 4), (5, 7)]));
     assert_eq!(probe("", "fenced(MFENCE, W, R)"), pairs(&[(2, 4), (5, 7)]));
 }
+
+/// The stdlib's `map` applies a function to each member of a set of values.
+#[test]
+fn map_from_the_bundled_stdlib() {
+    let unite = "let rec unite S = match S with || {} -> 0 || r ++ rest -> r | unite rest end";
+    let fw = "[W];po;[F]";
+    assert_eq!(
+        probe(unite, &format!("unite (map (fun r -> r^-1) {{{fw}, [R]}})")),
+        pairs(&[(3, 2), (6, 5), (4, 4), (7, 7)])
+    );
+    assert_eq!(probe(unite, "unite (map (fun r -> r ; po) {})"), pairs(&[]));
+    // Over tags, as lock.cat's helpers are: each tag to a relation.
+    let defs = format!("{unite}\nlet of-tag t = match t with 'f -> [F] || _ -> [IW] end");
+    assert_eq!(probe(&defs, "unite (map of-tag {'f, 'g})"), pairs(&[(3, 3), (6, 6), (0, 0), (1, 1)]));
+}
+
+/// `cross` (cat/cross.cat): from a set of choices (sets of relations), every union that
+/// takes one relation from each choice.
+#[test]
+fn cross_from_the_bundled_library() {
+    let defs = "include \"cross.cat\"
+let a1 = [W];po;[F]
+let a2 = [F];po;[R]
+let b1 = [IW]
+let b2 = [R]
+let X = cross({{a1, a2}, {b1, b2}})
+let rec unite S = match S with || {} -> 0 || r ++ rest -> r | unite rest end
+(* The pairs (e, f), e in the domain of r and f in that of s, over the candidates holding
+   both r and s. *)
+let both(r, s) = unite(map (fun c -> domain(c & r) * domain(c & s)) X)
+(* [IW] when D is empty, else nothing. *)
+let lacks(D) = [IW] \\ ((_ * D) ; (D * _))";
+    let prod =
+        |xs: &[usize], ys: &[usize]| -> Pairs { xs.iter().flat_map(|&x| ys.iter().map(move |&y| (x, y))).collect() };
+    // Every combination of one relation from each choice is a candidate …
+    assert_eq!(probe(defs, "both(a1, b1)"), prod(&[2, 5], &[0, 1]));
+    assert_eq!(probe(defs, "both(a1, b2)"), prod(&[2, 5], &[4, 7]));
+    assert_eq!(probe(defs, "both(a2, b1)"), prod(&[3, 6], &[0, 1]));
+    assert_eq!(probe(defs, "both(a2, b2)"), prod(&[3, 6], &[4, 7]));
+    // … no candidate takes two relations of one choice …
+    assert_eq!(probe(defs, "both(a1, a2)"), pairs(&[]));
+    assert_eq!(probe(defs, "both(b1, b2)"), pairs(&[]));
+    // … and none misses a choice.
+    assert_eq!(
+        probe(defs, "unite(map (fun c -> lacks(domain(c & (a1 | a2))) | lacks(domain(c & (b1 | b2)))) X)"),
+        pairs(&[])
+    );
+    // With no choice there is one candidate, the empty relation; an empty choice leaves none.
+    assert_eq!(probe(defs, "unite(map (fun c -> c | [IW]) (cross({})))"), pairs(&[(0, 0), (1, 1)]));
+    assert_eq!(probe(defs, "unite(map (fun c -> c | [IW]) (cross({{a1}, {}})))"), pairs(&[]));
+    assert_eq!(probe(defs, "unite(cross({{a1}, {b2}}))"), pairs(&[(2, 3), (5, 6), (4, 4), (7, 7)]));
+}

@@ -727,7 +727,8 @@ fn expr_pos(e: &Expr) -> Pos {
     }
 }
 
-/// Runs the model (after the implicit stdlib) on one test, returning its checks.
+/// Runs the model (after the implicit stdlib and the bell file, if any) on one test,
+/// returning its checks.
 pub fn run_model(prog: &Program, lg: &mut Logic, b: Builtins, variants: &[String]) -> R<Vec<CheckOut>> {
     let mut it = Interp {
         prog,
@@ -751,6 +752,9 @@ pub fn run_model(prog: &Program, lg: &mut Logic, b: Builtins, variants: &[String
         && *std != prog.root
     {
         env = it.run_file(env, std)?;
+    }
+    if let Some(bell) = &prog.bell {
+        env = it.run_file(env, bell)?;
     }
     let root = prog.root.clone();
     it.run_file(env, &root)?;

@@ -1,18 +1,22 @@
-//! Finding and parsing model files: bundled models, `-I` folders and `LITSAT_LIB`.
+//! Finding and parsing model files: bundled models, cfgs, `-I` folders and `LITSAT_LIB`.
 //!
 //! A model and everything it can include are parsed once, up front, into a [`Program`];
 //! evaluation per test then only looks files up.
 
 use super::ast::{Model, Stmt};
+use super::cfg::{Cfg, CfgValue, parse_cfg};
 use super::parse::parse_model;
 use crate::diag::Diag;
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
-/// The project's own models, embedded so `-m tso` works from anywhere.
+/// The project's own files, embedded so `-m tso` works from anywhere: the models, and the
+/// library pieces models include (see [`LIBRARY`]).
 pub const BUNDLED: &[(&str, &str)] = &[
     ("stdlib.cat", include_str!("../../cat/stdlib.cat")),
+    ("cross.cat", include_str!("../../cat/cross.cat")),
+    ("cos-opt.cat", include_str!("../../cat/cos-opt.cat")),
     ("sc.cat", include_str!("../../cat/sc.cat")),
     ("tso.cat", include_str!("../../cat/tso.cat")),
     ("relaxed.cat", include_str!("../../cat/relaxed.cat")),
@@ -20,10 +24,17 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("aarch64.cat", include_str!("../../cat/aarch64.cat")),
 ];
 
+/// The bundled files that are library pieces (included by models), not models.
+pub const LIBRARY: &[&str] = &["stdlib.cat", "cross.cat", "cos-opt.cat"];
+
+/// Model names that stand for a cfg found on the search path (never bundled): the
+/// Linux-kernel memory model is GPL, so litsat does not embed it.
+pub const CFG_ALIASES: &[(&str, &str)] = &[("lkmm", "linux-kernel.cfg")];
+
 const BUNDLED_PREFIX: &str = "<bundled>/";
 
 pub fn bundled_names() -> Vec<&'static str> {
-    BUNDLED.iter().filter(|(n, _)| *n != "stdlib.cat").map(|(n, _)| n.trim_end_matches(".cat")).collect()
+    BUNDLED.iter().filter(|(n, _)| !LIBRARY.contains(n)).map(|(n, _)| n.trim_end_matches(".cat")).collect()
 }
 
 #[derive(Clone, Debug)]
@@ -33,7 +44,15 @@ pub struct SourceFile {
     pub model: Arc<Model>,
 }
 
-/// A model with its include closure, ready to evaluate on any test.
+/// A cfg's `macros` file, as raw text: the C front end parses it.
+#[derive(Clone, Debug)]
+pub struct MacroSource {
+    pub path: String,
+    pub text: Arc<str>,
+}
+
+/// A model with its include closure, ready to evaluate on any test: a cat file (the
+/// root), optionally with herd's bell file and macros, as a cfg names them.
 #[derive(Clone, Debug)]
 pub struct Program {
     pub root: String,
@@ -41,15 +60,11 @@ pub struct Program {
     /// `(including file, included name)` → resolved path.
     pub includes: HashMap<(String, String), String>,
     pub stdlib: Option<String>,
-    /// The macro file (`.def`) a cfg names, for C tests.
+    /// The bell file (a key into `files`), evaluated after the stdlib, before the root.
+    pub bell: Option<String>,
     pub macros: Option<MacroSource>,
-}
-
-/// A macro file's text; the C front end parses it.
-#[derive(Clone, Debug)]
-pub struct MacroSource {
-    pub path: String,
-    pub text: Arc<str>,
+    /// The variants the cfg sets; [`Program::variants_with`] adds the command line's.
+    pub variants: Vec<String>,
 }
 
 impl Program {
@@ -59,10 +74,64 @@ impl Program {
     pub fn display_name(&self) -> String {
         self.root.trim_start_matches(BUNDLED_PREFIX).to_string()
     }
+    /// The cfg's variants followed by `extra` (the command line's), each once.
+    pub fn variants_with(&self, extra: &[String]) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for v in self.variants.iter().chain(extra) {
+            if !out.contains(v) {
+                out.push(v.clone());
+            }
+        }
+        out
+    }
+}
+
+/// What the command line names a model with: `-m` (a bundled name, a `.cat` file, a
+/// `.cfg` file or a [`CFG_ALIASES`] name), `--conf` (a cfg), and `--bell`/`--macros`,
+/// which override the cfg's. With both a cfg and a `-m` cat, the `-m` cat replaces the
+/// cfg's `model` line, as herd's `-model` overrides its `-conf`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ModelSpec {
+    pub model: Option<String>,
+    pub conf: Option<String>,
+    pub bell: Option<String>,
+    pub macros: Option<String>,
+}
+
+/// Where the files a model names are looked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Order {
+    /// A plain `-m file.cat`: an include is looked for in the including file's folder,
+    /// then the search folders, then the bundled library.
+    Plain,
+    /// Once a cfg is used, herd's order for every file it names and every include: the
+    /// current folder, the search folders, the bundled library; never the folder of the
+    /// cfg or of the including file. A name that is not implicit ([`is_implicit`]) is
+    /// used as it is.
+    Herd,
+}
+
+/// A file that is in none of the places looked in.
+struct NotFound {
+    name: String,
+    places: Vec<String>,
+}
+
+impl NotFound {
+    /// `cannot find {what}"name" (looked in: …)`.
+    fn message(&self, what: &str) -> String {
+        let name = &self.name;
+        if self.places.is_empty() {
+            return format!("cannot find {what}\"{name}\"");
+        }
+        format!("cannot find {what}\"{name}\" (looked in: {})", self.places.join(", "))
+    }
 }
 
 struct Loader {
+    /// `-I` folders, then `LITSAT_LIB`'s.
     search: Vec<PathBuf>,
+    order: Order,
     prog: Program,
 }
 
@@ -73,28 +142,63 @@ fn read(path: &str) -> Option<String> {
     std::fs::read_to_string(path).ok()
 }
 
+fn is_bundled(name: &str) -> bool {
+    BUNDLED.iter().any(|(n, _)| *n == name)
+}
+
+/// herd's "implicit" names (`Filename.is_implicit`): relative and not starting with `./`
+/// or `../`. Only they are searched for; any other name is used as it is.
+fn is_implicit(name: &str) -> bool {
+    let p = Path::new(name);
+    !p.is_absolute() && !matches!(p.components().next(), Some(Component::CurDir | Component::ParentDir))
+}
+
 impl Loader {
-    fn resolve(&self, from: &str, name: &str) -> Option<String> {
-        // A bundled file's own folder is the bundled library: its includes, and the
-        // stdlib of a bundled model, are the project's.
-        let bundled = format!("{BUNDLED_PREFIX}{name}");
-        if from.starts_with(BUNDLED_PREFIX) && read(&bundled).is_some() {
-            return Some(bundled);
+    /// Finds `name`, named by the file `from` (`None`: by the command line or a cfg), in
+    /// [`Order`]; `bundled` says whether the bundled library is a place to look. The error
+    /// names the file and every place looked in.
+    fn find(&self, from: Option<&str>, name: &str, bundled: bool) -> Result<String, NotFound> {
+        let lib = bundled && is_bundled(name);
+        let lib_path = || format!("{BUNDLED_PREFIX}{name}");
+        // In either order, a bundled file's own folder is the bundled library: its
+        // includes, and the stdlib of a bundled model, are the project's.
+        if lib && from.is_some_and(|f| f.starts_with(BUNDLED_PREFIX)) {
+            return Ok(lib_path());
         }
         let mut dirs: Vec<PathBuf> = Vec::new();
-        if !from.starts_with(BUNDLED_PREFIX)
-            && let Some(d) = Path::new(from).parent()
-        {
-            dirs.push(d.to_path_buf());
+        match self.order {
+            Order::Plain => {
+                if let Some(d) = from.filter(|f| !f.starts_with(BUNDLED_PREFIX)).and_then(|f| Path::new(f).parent()) {
+                    dirs.push(d.to_path_buf());
+                }
+            }
+            Order::Herd if !is_implicit(name) => {
+                return if Path::new(name).is_file() {
+                    Ok(name.to_string())
+                } else {
+                    Err(NotFound { name: name.to_string(), places: Vec::new() })
+                };
+            }
+            Order::Herd => dirs.push(PathBuf::new()),
         }
         dirs.extend(self.search.iter().cloned());
-        for d in dirs {
+        for d in &dirs {
             let p = d.join(name);
             if p.is_file() {
-                return Some(p.to_string_lossy().to_string());
+                return Ok(p.to_string_lossy().to_string());
             }
         }
-        read(&bundled).map(|_| bundled)
+        if lib {
+            return Ok(lib_path());
+        }
+        let mut places: Vec<String> = dirs
+            .iter()
+            .map(|d| if d.as_os_str().is_empty() { "the current folder".to_string() } else { d.display().to_string() })
+            .collect();
+        if bundled {
+            places.push("the bundled library".to_string());
+        }
+        Err(NotFound { name: name.to_string(), places })
     }
 
     fn load(&mut self, path: &str) -> Result<(), Diag> {
@@ -109,9 +213,9 @@ impl Loader {
             .files
             .insert(path.to_string(), SourceFile { path: path.to_string(), text: text.into(), model: Arc::new(model) });
         for (name, pos) in names {
-            let target = self.resolve(path, &name).ok_or_else(|| {
+            let target = self.find(Some(path), &name, true).map_err(|nf| {
                 let f = &self.prog.files[path];
-                Diag::at(path, &f.text, pos, format!("cannot find included file \"{name}\""))
+                Diag::at(path, &f.text, pos, nf.message("included file "))
             })?;
             self.prog.includes.insert((path.to_string(), name.clone()), target.clone());
             self.load(&target).map_err(|d| {
@@ -121,6 +225,153 @@ impl Loader {
             })?;
         }
         Ok(())
+    }
+
+    /// A model named on the command line: a bundled name (no `/`, no `.cat`) or a path,
+    /// used as given in the plain order and found in herd's once a cfg is used.
+    fn command_line_model(&self, model: &str) -> Result<String, Diag> {
+        if !model.contains('/') && !model.ends_with(".cat") {
+            let file = format!("{model}.cat");
+            if !is_bundled(&file) || LIBRARY.contains(&file.as_str()) {
+                return Err(Diag::file(
+                    model,
+                    format!("unknown bundled model '{model}' (bundled: {})", bundled_names().join(", ")),
+                ));
+            }
+            return Ok(format!("{BUNDLED_PREFIX}{model}.cat"));
+        }
+        match self.order {
+            Order::Plain => Ok(model.to_string()),
+            Order::Herd => self.find(None, model, false).map_err(|nf| Diag::file(model, nf.message(""))),
+        }
+    }
+}
+
+/// A cfg read from disk: where it is, its text and what it says.
+struct CfgFile {
+    path: String,
+    text: String,
+    cfg: Cfg,
+}
+
+impl CfgFile {
+    /// A file the cfg names, found in herd's order; a missing one is an error at the line
+    /// naming it.
+    fn find(&self, l: &Loader, v: &CfgValue) -> Result<String, Diag> {
+        l.find(None, &v.value, true).map_err(|nf| Diag::at(&self.path, &self.text, v.pos, nf.message("")))
+    }
+}
+
+/// Whether `-m NAME` names a cfg rather than a cat model.
+fn names_cfg(model: &str) -> bool {
+    model.ends_with(".cfg") || CFG_ALIASES.iter().any(|(a, _)| *a == model)
+}
+
+/// Loads a model: a bundled name (no `/`, no `.cat`), a path to a `.cat` file, or a cfg
+/// (`lkmm`, or a path ending in `.cfg`), with the extra include folders given by `-I`,
+/// then `LITSAT_LIB`.
+pub fn load_program(model: &str, include_dirs: &[PathBuf]) -> Result<Program, Diag> {
+    load_model(&ModelSpec { model: Some(model.to_string()), ..ModelSpec::default() }, include_dirs)
+}
+
+/// Loads the model `spec` names: the cfg (if any) and the bell, cat and macros files it
+/// names or the command line overrides, each cat and bell file with everything it
+/// includes, and the stdlib.
+pub fn load_model(spec: &ModelSpec, include_dirs: &[PathBuf]) -> Result<Program, Diag> {
+    let mut search: Vec<PathBuf> = include_dirs.to_vec();
+    if let Ok(lib) = std::env::var("LITSAT_LIB") {
+        search.extend(lib.split(':').filter(|s| !s.is_empty()).map(PathBuf::from));
+    }
+    let model_cfg = spec.model.as_deref().filter(|m| names_cfg(m));
+    let cfg_name = match (spec.conf.as_deref(), model_cfg) {
+        (Some(c), Some(m)) => {
+            return Err(Diag::file(c, format!("two cfgs: --conf {c} and -m {m}; give one")));
+        }
+        (c, m) => c.or(m),
+    };
+    let order = if cfg_name.is_some() { Order::Herd } else { Order::Plain };
+    let prog = Program {
+        root: String::new(),
+        files: HashMap::new(),
+        includes: HashMap::new(),
+        stdlib: None,
+        bell: None,
+        macros: None,
+        variants: Vec::new(),
+    };
+    let mut l = Loader { search, order, prog };
+    let cfg = match cfg_name {
+        Some(name) => Some(read_cfg(&l, name)?),
+        None => None,
+    };
+    // A file the command line names, else the one the cfg's line `key` names.
+    let named = |cli: &Option<String>, key: fn(&Cfg) -> &Option<CfgValue>| match (cli, &cfg) {
+        (Some(f), _) => command_line_file(&l, f).map(Some),
+        (None, Some(c)) => key(&c.cfg).as_ref().map(|v| c.find(&l, v)).transpose(),
+        (None, None) => Ok(None),
+    };
+    // In the cfg's own order, so the first bad line is the one reported.
+    let macros = named(&spec.macros, |c| &c.macros)?;
+    let bell = named(&spec.bell, |c| &c.bell)?;
+    let root = match (spec.model.as_deref().filter(|m| !names_cfg(m)), &cfg) {
+        (Some(m), _) => l.command_line_model(m)?,
+        (None, Some(c)) => match &c.cfg.model {
+            Some(v) => c.find(&l, v)?,
+            None => {
+                return Err(Diag::file(&c.path, "the cfg names no model (a `model FILE` line) and -m is not given"));
+            }
+        },
+        (None, None) => return Err(Diag::file("litsat", "no model: give -m MODEL or --conf FILE")),
+    };
+    l.prog.root = root.clone();
+    l.load(&root)?;
+    if let Some(b) = &bell {
+        l.load(b)?;
+    }
+    l.prog.bell = bell;
+    if let Some(path) = macros {
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| Diag::file(&path, format!("cannot read macros file: {e}")))?;
+        l.prog.macros = Some(MacroSource { path, text: text.into() });
+    }
+    if let Some(c) = cfg {
+        l.prog.variants = c.cfg.variants;
+    }
+    if let Ok(std) = l.find(Some(&root), "stdlib.cat", true) {
+        l.load(&std)?;
+        l.prog.stdlib = Some(std);
+    }
+    Ok(l.prog)
+}
+
+/// Finds and parses the cfg `name`: a [`CFG_ALIASES`] name or a file, looked for in herd's
+/// order but never in the bundled library.
+fn read_cfg(l: &Loader, name: &str) -> Result<CfgFile, Diag> {
+    let alias = CFG_ALIASES.iter().find(|(a, _)| *a == name).map(|(_, f)| *f);
+    let path = l.find(None, alias.unwrap_or(name), false).map_err(|nf| {
+        let m = nf.message("");
+        match alias {
+            Some(file) => Diag::file(
+                name,
+                format!(
+                    "{m}: `{name}` is the cfg {file}, which litsat does not bundle (the model is GPL); run from \
+                     the folder holding it (the kernel's tools/memory-model) or pass that folder with -I"
+                ),
+            ),
+            None => Diag::file(name, m),
+        }
+    })?;
+    let text = std::fs::read_to_string(&path).map_err(|e| Diag::file(&path, format!("cannot read cfg file: {e}")))?;
+    let cfg = parse_cfg(&path, &text)?;
+    Ok(CfgFile { path, text, cfg })
+}
+
+/// A bell or macros file named on the command line: used as given in the plain order,
+/// found in herd's once a cfg is used.
+fn command_line_file(l: &Loader, name: &str) -> Result<String, Diag> {
+    match l.order {
+        Order::Plain => Ok(name.to_string()),
+        Order::Herd => l.find(None, name, true).map_err(|nf| Diag::file(name, nf.message(""))),
     }
 }
 
@@ -136,41 +387,4 @@ fn collect_includes(stmts: &[Stmt], out: &mut Vec<(String, crate::diag::Pos)>) {
             _ => {}
         }
     }
-}
-
-/// Loads a model: a bundled name (no `/`, no `.cat`) or a path, with the extra include
-/// folders given by `-I`, then `LITSAT_LIB`.
-pub fn load_program(model: &str, include_dirs: &[PathBuf]) -> Result<Program, Diag> {
-    let mut search: Vec<PathBuf> = include_dirs.to_vec();
-    if let Ok(lib) = std::env::var("LITSAT_LIB") {
-        search.extend(lib.split(':').filter(|s| !s.is_empty()).map(PathBuf::from));
-    }
-    let root = if !model.contains('/') && !model.ends_with(".cat") {
-        let p = format!("{BUNDLED_PREFIX}{model}.cat");
-        if read(&p).is_none() {
-            return Err(Diag::file(
-                model,
-                format!("unknown bundled model '{model}' (bundled: {})", bundled_names().join(", ")),
-            ));
-        }
-        p
-    } else {
-        model.to_string()
-    };
-    let mut l = Loader {
-        search,
-        prog: Program {
-            root: root.clone(),
-            files: HashMap::new(),
-            includes: HashMap::new(),
-            stdlib: None,
-            macros: None,
-        },
-    };
-    l.load(&root)?;
-    if let Some(std) = l.resolve(&root, "stdlib.cat") {
-        l.load(&std)?;
-        l.prog.stdlib = Some(std);
-    }
-    Ok(l.prog)
 }

@@ -1,10 +1,11 @@
 //! The cat front end and compiler.
 
 pub mod ast;
+pub mod cfg;
 pub mod interp;
 mod lex;
 pub mod load;
 pub mod parse;
 
 pub use interp::{Builtins, CheckOut, Env, V, run_model};
-pub use load::{MacroSource, Program, load_program};
+pub use load::{MacroSource, ModelSpec, Program, load_model, load_program};

@@ -1,6 +1,6 @@
 //! Arguments shared by the subcommands, so that each subcommand's module can take them.
 
-use crate::cat::{Program, load_program};
+use crate::cat::{ModelSpec, Program, load_model};
 use crate::diag::Diag;
 use crate::query::Options;
 use std::path::PathBuf;
@@ -8,13 +8,27 @@ use std::time::Duration;
 
 #[derive(clap::Args, Clone)]
 pub struct ModelArgs {
-    /// A bundled model (sc, tso, relaxed, rvwmo, aarch64) or a path to a .cat file.
-    #[arg(short, long)]
-    pub model: String,
-    /// Extra folders searched for included .cat files, in order.
+    /// A bundled model (sc, tso, relaxed, rvwmo, aarch64), a path to a .cat file, a .cfg
+    /// file, or `lkmm` (linux-kernel.cfg, found in the current folder, -I or LITSAT_LIB).
+    /// With --conf, a .cat here replaces the cfg's `model` line.
+    #[arg(short, long, required_unless_present = "conf")]
+    pub model: Option<String>,
+    /// A herd configuration file (herd's -conf): its macros, bell, model and variant
+    /// lines; the files it names are found in the current folder, -I, LITSAT_LIB, then
+    /// the bundled library, never in the cfg's own folder.
+    #[arg(long, value_name = "FILE")]
+    pub conf: Option<String>,
+    /// A bell file, evaluated before the model (replaces the cfg's).
+    #[arg(long, value_name = "FILE")]
+    pub bell: Option<String>,
+    /// A macros (.def) file for C tests (replaces the cfg's).
+    #[arg(long, value_name = "FILE")]
+    pub macros: Option<String>,
+    /// Extra folders searched for included .cat files (and, with a cfg, the files it
+    /// names), in order.
     #[arg(short = 'I', value_name = "DIR")]
     pub include: Vec<PathBuf>,
-    /// Variants set for `if "variant"` in models, comma-separated.
+    /// Variants set for `if "variant"` in models, comma-separated; added to the cfg's.
     #[arg(long, value_delimiter = ',')]
     pub variant: Vec<String>,
     /// Checks (by `as` name) to skip, comma-separated.
@@ -43,11 +57,24 @@ pub struct ModelArgs {
     pub jobs: Option<usize>,
 }
 
-/// Loads the model and turns the flags into [`Options`]; sets the worker count.
+impl ModelArgs {
+    /// The files the flags name the model with.
+    pub fn spec(&self) -> ModelSpec {
+        ModelSpec {
+            model: self.model.clone(),
+            conf: self.conf.clone(),
+            bell: self.bell.clone(),
+            macros: self.macros.clone(),
+        }
+    }
+}
+
+/// Loads the model and turns the flags into [`Options`] (the variants are the cfg's and
+/// then `--variant`'s); sets the worker count.
 pub fn setup(m: &ModelArgs) -> Result<(Program, Options), Diag> {
-    let prog = load_program(&m.model, &m.include)?;
+    let prog = load_model(&m.spec(), &m.include)?;
     let opts = Options {
-        variants: m.variant.clone(),
+        variants: prog.variants_with(&m.variant),
         skipchecks: m.skipchecks.clone(),
         timeout: m.timeout.map(Duration::from_secs_f64),
         max_events: m.max_events,

@@ -14,7 +14,8 @@ use std::time::Duration;
 
 #[derive(clap::Args, Clone, Debug)]
 pub struct Args {
-    /// The two models, A then B (`-m A -m B`): bundled names or paths to .cat files.
+    /// The two models, A then B (`-m A -m B`): bundled names, paths to .cat or .cfg files,
+    /// or `lkmm`.
     #[arg(short, long = "model", value_name = "MODEL", required = true)]
     pub models: Vec<String>,
     /// Extra folders searched for included .cat files, in order.
@@ -63,18 +64,21 @@ pub fn main(args: Args) -> Result<ExitCode, Diag> {
     let pa = load_program(a, &args.include)?;
     let pb = load_program(b, &args.include)?;
     let opts = Options {
-        variants: args.variant.clone(),
         skipchecks: args.skipchecks.clone(),
         timeout: args.timeout.map(Duration::from_secs_f64),
         max_events: args.max_events,
         fast: true,
         ..Options::default()
     };
+    // Each model runs with its own cfg's variants, then --variant's.
+    let opts_a = Options { variants: pa.variants_with(&args.variant), ..opts.clone() };
+    let opts_b = Options { variants: pb.variants_with(&args.variant), ..opts };
     if let Some(j) = args.jobs {
         let _ = rayon::ThreadPoolBuilder::new().num_threads(j).build_global();
     }
     let files = collect_inputs(&args.inputs)?;
-    let results: Vec<_> = files.par_iter().map(|f| (check_file(f, &pa, &opts), check_file(f, &pb, &opts))).collect();
+    let results: Vec<_> =
+        files.par_iter().map(|f| (check_file(f, &pa, &opts_a), check_file(f, &pb, &opts_b))).collect();
     let (na, nb) = (display(a), display(b));
     let mut out = std::io::stdout().lock();
     let mut rows = Vec::new();

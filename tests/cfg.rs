@@ -1,0 +1,277 @@
+//! herd configuration files (`--conf`, `-m x.cfg`, `-m lkmm`) and herd's order for the
+//! files they name and every include: the current folder, the `-I` folders, `LITSAT_LIB`,
+//! the bundled library — never the folder of the cfg or of the including file.
+//!
+//! Lookups that depend on the current folder or on `LITSAT_LIB` run the binary, so no test
+//! changes the process's own folder or environment.
+
+use litsat::cat::{ModelSpec, Program, load_model, load_program};
+use litsat::litmus::parse_test;
+use litsat::query::{self, Options};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const SB: &str = "X86 SB\n{ x=0; y=0; }\n P0 | P1 ;\n MOV [x],$1 | MOV [y],$1 ;\n MOV EAX,[y] | MOV EAX,[x] ;\nexists (0:EAX=0 /\\ 1:EAX=0)\n";
+
+fn litsat() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_litsat"))
+}
+
+/// A fresh folder per call: tests run in parallel.
+fn scratch(tag: &str) -> PathBuf {
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("litsat-cfg-{tag}-{}-{call}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    if let Some(d) = p.parent() {
+        std::fs::create_dir_all(d).expect("folder");
+    }
+    std::fs::write(&p, text).expect("write");
+    p
+}
+
+fn s(p: &Path) -> String {
+    p.to_string_lossy().to_string()
+}
+
+/// A model that only raises the flag `name`, so a log shows which file was loaded.
+fn flagging(name: &str) -> String {
+    format!("\"{name}\"\nflag ~empty po as {name}\n")
+}
+
+/// `litsat check ARGS test` from `cwd`, with `LITSAT_LIB` set to `lib` (or unset):
+/// the exit status, standard output and standard error.
+fn check_in(cwd: &Path, lib: Option<&Path>, args: &[&str]) -> (i32, String, String) {
+    let test = write(cwd, "SB.litmus", SB);
+    let mut c = litsat();
+    c.current_dir(cwd).arg("check").args(args).arg(&test);
+    match lib {
+        Some(l) => c.env("LITSAT_LIB", l),
+        None => c.env_remove("LITSAT_LIB"),
+    };
+    let out = c.output().expect("litsat runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+        String::from_utf8_lossy(&out.stderr).to_string(),
+    )
+}
+
+fn flags(log: &str) -> Vec<&str> {
+    log.lines().filter_map(|l| l.strip_prefix("Flag ")).collect()
+}
+
+#[test]
+fn the_current_folder_shadows_include_folders_which_shadow_litsat_lib() {
+    let cwd = scratch("cwd");
+    let inc = scratch("inc");
+    let lib = scratch("lib");
+    write(&cwd, "m.cfg", "model m.cat\ngraph columns\n");
+    write(&cwd, "m.cat", &flagging("from-cwd"));
+    write(&inc, "m.cat", &flagging("from-include"));
+    write(&lib, "m.cat", &flagging("from-lib"));
+    let inc_s = s(&inc);
+    let (code, out, err) = check_in(&cwd, Some(&lib), &["--conf", "m.cfg", "-I", &inc_s]);
+    assert_eq!((code, flags(&out)), (0, vec!["from-cwd"]), "{err}");
+    std::fs::remove_file(cwd.join("m.cat")).expect("remove");
+    let (code, out, err) = check_in(&cwd, Some(&lib), &["--conf", "m.cfg", "-I", &inc_s]);
+    assert_eq!((code, flags(&out)), (0, vec!["from-include"]), "{err}");
+    let (code, out, err) = check_in(&cwd, Some(&lib), &["--conf", "m.cfg"]);
+    assert_eq!((code, flags(&out)), (0, vec!["from-lib"]), "{err}");
+    // The same through `-m x.cfg`.
+    let (code, out, err) = check_in(&cwd, Some(&lib), &["-m", "m.cfg"]);
+    assert_eq!((code, flags(&out)), (0, vec!["from-lib"]), "{err}");
+}
+
+#[test]
+fn includes_follow_the_same_order_once_a_cfg_is_used() {
+    let cwd = scratch("inc-cwd");
+    let inc = scratch("inc-inc");
+    write(&cwd, "m.cfg", "model m.cat\n");
+    write(&inc, "m.cat", "\"m\"\ninclude \"part.cat\"\n");
+    write(&inc, "part.cat", &flagging("part-from-include"));
+    write(&cwd, "part.cat", &flagging("part-from-cwd"));
+    let inc_s = s(&inc);
+    let (code, out, err) = check_in(&cwd, None, &["--conf", "m.cfg", "-I", &inc_s]);
+    assert_eq!((code, flags(&out)), (0, vec!["part-from-cwd"]), "{err}");
+    // Without a cfg, the including file's folder comes first, as before.
+    let m = s(&inc.join("m.cat"));
+    let (code, out, err) = check_in(&cwd, None, &["-m", &m]);
+    assert_eq!((code, flags(&out)), (0, vec!["part-from-include"]), "{err}");
+}
+
+#[test]
+fn the_cfg_folder_is_never_searched() {
+    let home = scratch("home");
+    let elsewhere = scratch("elsewhere");
+    let cfg = write(&home, "m.cfg", "model m.cat\n");
+    write(&home, "m.cat", &flagging("beside-the-cfg"));
+    let cfg_s = s(&cfg);
+    let (code, _, err) = check_in(&elsewhere, None, &["--conf", &cfg_s]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains(&format!("{cfg_s}:1:7: error: cannot find \"m.cat\"")), "{err}");
+    assert!(err.contains("the current folder") && err.contains("the bundled library"), "{err}");
+    // Named with -I, the same folder is searched.
+    let home_s = s(&home);
+    let (code, out, err) = check_in(&elsewhere, None, &["--conf", &cfg_s, "-I", &home_s]);
+    assert_eq!((code, flags(&out)), (0, vec!["beside-the-cfg"]), "{err}");
+    // Nor is the including file's folder: m.cat, found through the current folder,
+    // includes part.cat from beside itself.
+    write(&elsewhere, "sub/m.cat", "\"m\"\ninclude \"part.cat\"\n");
+    write(&elsewhere, "sub/part.cat", &flagging("part"));
+    write(&elsewhere, "n.cfg", "model sub/m.cat\n");
+    let (code, _, err) = check_in(&elsewhere, None, &["--conf", "n.cfg"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("sub/m.cat:2:1: error: cannot find included file \"part.cat\""), "{err}");
+}
+
+#[test]
+fn a_cfg_naming_a_missing_file_is_an_error_at_its_line() {
+    let dir = scratch("missing");
+    write(&dir, "m.cat", "\"m\"\n");
+    let cfg = write(&dir, "m.cfg", "model m.cat\nbell nowhere.bell\n");
+    let inc = s(&dir);
+    let spec = ModelSpec { conf: Some(s(&cfg)), ..ModelSpec::default() };
+    let d = load_model(&spec, std::slice::from_ref(&dir)).expect_err("the bell is missing");
+    assert_eq!((d.file.as_str(), d.line, d.col), (s(&cfg).as_str(), 2, 6));
+    assert!(d.message.starts_with("cannot find \"nowhere.bell\" (looked in: the current folder, "), "{}", d.message);
+    assert!(d.message.contains(&inc), "{}", d.message);
+    // A missing cfg names itself.
+    let spec = ModelSpec { conf: Some("no-such.cfg".into()), ..ModelSpec::default() };
+    let d = load_model(&spec, &[]).expect_err("no cfg");
+    assert_eq!(d.file, "no-such.cfg");
+    assert!(d.message.contains("cannot find \"no-such.cfg\""), "{}", d.message);
+    // A malformed line is located.
+    let bad = write(&dir, "bad.cfg", "model m.cat\nvariant\n");
+    let spec = ModelSpec { conf: Some(s(&bad)), ..ModelSpec::default() };
+    let d = load_model(&spec, std::slice::from_ref(&dir)).expect_err("malformed");
+    assert_eq!((d.line, d.col), (2, 1));
+    assert!(d.message.contains("`variant` needs a value"), "{}", d.message);
+}
+
+#[test]
+fn the_command_line_overrides_the_cfg() {
+    let dir = scratch("override");
+    write(&dir, "m.cat", "\"m\"\n");
+    write(&dir, "b.bell", "\"b\"\nenum Kinds = 'k\n");
+    write(&dir, "m.def", "f(X) __load{once}(X)\n");
+    let cfg = write(&dir, "m.cfg", "model m.cat\nvariant one,two\nvariant three\n");
+    let dirs = [dir.clone()];
+    let spec = ModelSpec {
+        model: Some("sc".into()),
+        conf: Some(s(&cfg)),
+        bell: Some(s(&dir.join("b.bell"))),
+        macros: Some(s(&dir.join("m.def"))),
+    };
+    let p = load_model(&spec, &dirs).expect("loads");
+    assert_eq!(p.root, "<bundled>/sc.cat");
+    assert_eq!(p.bell.as_deref(), Some(s(&dir.join("b.bell")).as_str()));
+    assert!(p.files.contains_key(p.bell.as_deref().unwrap_or_default()));
+    assert_eq!(p.macros.as_ref().map(|m| &*m.text), Some("f(X) __load{once}(X)\n"));
+    assert_eq!(p.variants, ["one", "two", "three"]);
+    assert_eq!(p.variants_with(&["two".into(), "four".into()]), ["one", "two", "three", "four"]);
+    // Two cfgs at once are refused.
+    let spec = ModelSpec { model: Some(s(&cfg)), conf: Some(s(&cfg)), ..ModelSpec::default() };
+    let d = load_model(&spec, &dirs).expect_err("two cfgs");
+    assert!(d.message.contains("two cfgs"), "{}", d.message);
+    // Without a cfg, --bell joins a plain model.
+    let spec = ModelSpec { model: Some("tso".into()), bell: Some(s(&dir.join("b.bell"))), ..ModelSpec::default() };
+    let p = load_model(&spec, &[]).expect("loads");
+    assert!(p.bell.is_some() && p.macros.is_none() && p.variants.is_empty());
+}
+
+/// The bell runs after the stdlib and before the model: it sees the stdlib's names, and
+/// the model sees the bell's.
+#[test]
+fn the_bell_runs_between_the_stdlib_and_the_model() {
+    let dir = scratch("bell");
+    write(&dir, "m.bell", "\"b\"\nlet from-bell = fencerel(M) | po\n");
+    write(&dir, "m.cat", "\"m\"\nflag ~empty from-bell as saw-the-bell\n");
+    let cwd = scratch("bell-cwd");
+    write(&cwd, "m.cfg", "bell m.bell\nmodel m.cat\n");
+    let dir_s = s(&dir);
+    let (code, out, err) = check_in(&cwd, None, &["--conf", "m.cfg", "-I", &dir_s]);
+    assert_eq!((code, flags(&out)), (0, vec!["saw-the-bell"]), "{err}");
+    // The same files without the bell: the model's name is unbound.
+    let (code, _, err) = check_in(&cwd, None, &["-m", &s(&dir.join("m.cat"))]);
+    assert_eq!(code, 1);
+    assert!(err.contains("unbound name 'from-bell'"), "{err}");
+}
+
+/// cat/cos-opt.cat builds coherence on the stdlib's co0 and names co's derived relations.
+#[test]
+fn cos_opt_gives_a_coherence_order() {
+    let dir = scratch("cos");
+    let run = |cat: &str| {
+        let m = write(&dir, "m.cat", cat);
+        let prog = load_program(&s(&m), &[]).expect("loads");
+        let t = parse_test("SB.litmus", SB).expect("test");
+        query::run(t, "SB.litmus", SB, &prog, &Options::default()).expect("answers")
+    };
+    let o = run("\"m\"\ninclude \"cos-opt.cat\"\nacyclic po | rf | co | fr as sc\n");
+    assert_eq!((o.observation(), o.pos, o.neg), ("Never", 0, 3));
+    let o = run("\"m\"\ninclude \"cos-opt.cat\"\nacyclic po-loc | rf | coe | fre as uniproc\n");
+    assert_eq!((o.observation(), o.pos, o.neg), ("Sometimes", 1, 3));
+}
+
+fn lkmm() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/models/lkmm");
+    p.join("linux-kernel.cfg").is_file().then_some(p)
+}
+
+/// What herd's linux-kernel.cfg names, loaded: bell, cat, macros, variant, and lock.cat's
+/// includes from the bundled library.
+fn assert_is_lkmm(p: &Program, dir: &Path) {
+    let at = |name: &str| s(&dir.join(name));
+    assert_eq!(p.root, at("linux-kernel.cat"));
+    assert_eq!(p.bell.as_deref(), Some(at("linux-kernel.bell").as_str()));
+    assert!(p.files.contains_key(&at("linux-kernel.bell")));
+    let macros = p.macros.as_ref().expect("macros");
+    assert_eq!(macros.path, at("linux-kernel.def"));
+    assert!(macros.text.contains("READ_ONCE(X)"));
+    assert_eq!(p.variants, ["lkmmv2"]);
+    let inc = |from: &str, name: &str| p.includes.get(&(from.to_string(), name.to_string())).cloned();
+    assert_eq!(inc(&at("linux-kernel.cat"), "lock.cat"), Some(at("lock.cat")));
+    assert_eq!(inc(&at("lock.cat"), "cross.cat").as_deref(), Some("<bundled>/cross.cat"));
+    assert_eq!(inc(&at("lock.cat"), "cos-opt.cat").as_deref(), Some("<bundled>/cos-opt.cat"));
+    assert_eq!(p.stdlib.as_deref(), Some("<bundled>/stdlib.cat"));
+}
+
+#[test]
+fn herd_linux_kernel_cfg_loads() {
+    let Some(dir) = lkmm() else {
+        println!("skipped: ../shared is absent, so linux-kernel.cfg was not loaded");
+        return;
+    };
+    let cfg = s(&dir.join("linux-kernel.cfg"));
+    let spec = ModelSpec { conf: Some(cfg.clone()), ..ModelSpec::default() };
+    let p = load_model(&spec, std::slice::from_ref(&dir)).expect("loads");
+    assert_is_lkmm(&p, &dir);
+    // Without -I the cfg's own folder is not searched, as in herd.
+    let d = load_model(&spec, &[]).expect_err("not found");
+    assert!(d.file == cfg && d.message.contains("cannot find \"linux-kernel."), "{d}");
+}
+
+#[test]
+fn m_lkmm_finds_linux_kernel_cfg_on_the_search_path() {
+    let Some(dir) = lkmm() else {
+        println!("skipped: ../shared is absent, so -m lkmm was not tried");
+        return;
+    };
+    let p = load_program("lkmm", std::slice::from_ref(&dir)).expect("loads");
+    assert_is_lkmm(&p, &dir);
+    // It is never bundled: with no folder holding it, the error says where to look.
+    let empty = scratch("no-lkmm");
+    let (code, _, err) = check_in(&empty, None, &["-m", "lkmm"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("cannot find \"linux-kernel.cfg\"") && err.contains("does not bundle"), "{err}");
+    // Through LITSAT_LIB too.
+    let (code, _, err) = check_in(&empty, Some(&dir), &["-m", "lkmm"]);
+    assert!(!err.contains("cannot find"), "{code}: {err}");
+}

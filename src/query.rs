@@ -1,6 +1,6 @@
 //! Questions asked of the solver: the final states and execution counts herd reports.
 
-use crate::cat::{CheckOut, Program, run_model};
+use crate::cat::{CheckOut, Compiled, Program, compile_model};
 use crate::diag::Diag;
 use crate::encode::exec::{self, Exec};
 use crate::events::{self, Events, SourceRef, Value};
@@ -253,6 +253,7 @@ pub struct Encoding {
     pub test: Test,
     pub isa: &'static dyn Isa,
     pub ev: Events,
+    /// The execution; its `primaries` include the model's choices (`with x from S`).
     pub x: Exec,
     pub lg: Logic,
     /// Every check of the model, flags included, in the model's order.
@@ -272,9 +273,11 @@ pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options
         return Err(Diag::limit(file, format!("limit: {} events, more than --max-events {max}", ev.len())));
     }
     let mut lg = Logic::new();
-    let x = exec::encode(&ev, &mut lg).map_err(|m| Diag::file(file, m))?;
+    let mut x = exec::encode(&ev, &mut lg).map_err(|m| Diag::file(file, m))?;
     let b = exec::builtins(&ev, &x, &mut lg);
-    let checks: Vec<CheckOut> = run_model(prog, &mut lg, b, &opts.variants)?;
+    let Compiled { checks, primaries } = compile_model(prog, &mut lg, b, &opts.variants)?;
+    // The model's own choices (`with x from S`) make executions too.
+    x.primaries.extend(primaries);
     let shown = observed(&test, isa);
     let mut needed = shown.clone();
     if let Some(f) = &test.filter {

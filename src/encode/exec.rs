@@ -549,5 +549,6 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     put(&mut env, "same-instr", same_instr);
     put(&mut env, "iico_data", Rel::empty(n));
     put(&mut env, "iico_ctrl", Rel::empty(n));
-    Builtins { env, universe, co: x.co.clone(), ww_loc }
+    let vals = e.iter().map(|ev| x.val[ev.val].clone()).collect();
+    Builtins { env, universe, co: x.co.clone(), ww_loc, vals }
 }

@@ -281,3 +281,26 @@ fn different_values() {
     // rf never relates different values.
     assert_eq!(run("flag ~empty different-values(rf) as dv", SB), (1, 3, flags(&[])));
 }
+
+#[test]
+fn unnamed_flags_are_not_recorded() {
+    // herd warns that a flagged test without a name has none, and records nothing.
+    assert_eq!(run("flag ~empty rf\nflag ~empty rf as named", SB), (1, 3, flags(&["named"])));
+}
+
+#[test]
+fn nested_sections_matched_as_the_lkmm_bell_does() {
+    // The LKMM bell's matching of nested lock/unlock pairs, a non-monotone recursion
+    // (written afresh here), with W \ IW and F as locks and R as unlocks: P0 has
+    // lock 2, lock 3, unlock 4. herd's steps: matched = {(3,4)}, then the unmatched sets
+    // shrink to {2} and ∅ while matched stays: the second step stops.
+    let defs = "let L = (W \\ IW) | F\nlet U = R\n\
+        let sections = let rec\n  open = L \\ domain(m)\n  and close = U \\ range(m)\n  and loose = open | close\n\
+        \x20 and loose-po = [loose] ; po ; [loose]\n  and spans = [open] ; po ; [close]\n\
+        \x20 and m = m | (spans \\ (loose-po ; loose-po))\n  in m";
+    assert_eq!(probe(defs, "sections"), pairs(&[(3, 4), (6, 7)]));
+    assert_eq!(
+        probe(&format!("{defs}\nlet unmatched = L \\ domain(sections)"), "[unmatched]"),
+        pairs(&[(2, 2), (5, 5)])
+    );
+}

@@ -6,7 +6,7 @@
 //! here.
 
 use crate::diag::{Diag, Pos};
-use crate::isa::{Addr, BinOp, Isa, Op, Reg, Src};
+use crate::isa::{Addr, BinOp, Isa, LockOp, Op, Reg, Src};
 use crate::litmus::{Loc, Test, Val};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -41,11 +41,47 @@ pub enum Kind {
     Branch,
 }
 
+/// herd's lock events (C spin locks): accesses to the lock's location that stay out of
+/// the built-in rf, of co (all but LKW) and of the sets R and W; `lock.cat` relates them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockRole {
+    /// The read of a lock acquisition.
+    Lkr,
+    /// The write of a lock acquisition: in co, with the plain writes.
+    Lkw,
+    /// An unlock.
+    Ul,
+    /// A failed try-lock.
+    Lf,
+    /// An is-locked test that found the lock held.
+    Rl,
+    /// An is-locked test that found it free.
+    Ru,
+}
+
+impl LockRole {
+    /// herd's name for the set of such events.
+    pub fn set_name(self) -> &'static str {
+        match self {
+            LockRole::Lkr => "LKR",
+            LockRole::Lkw => "LKW",
+            LockRole::Ul => "UL",
+            LockRole::Lf => "LF",
+            LockRole::Rl => "RL",
+            LockRole::Ru => "RU",
+        }
+    }
+    pub const ALL: [LockRole; 6] =
+        [LockRole::Lkr, LockRole::Lkw, LockRole::Ul, LockRole::Lf, LockRole::Rl, LockRole::Ru];
+}
+
 #[derive(Clone, Debug)]
 pub struct Event {
     /// `None` for initial writes.
     pub thread: Option<usize>,
-    /// Index of the instruction within its thread: po compares these.
+    /// Position of the event's instruction within its thread, twice the instruction's
+    /// index (a lock acquisition's write takes the odd slot after its read): po compares
+    /// these.
     pub instr: usize,
     pub kind: Kind,
     /// The location, when the event structure fixes it.
@@ -62,6 +98,27 @@ pub struct Event {
     /// 1 when the event happens: a 0/1-valued expression over values read (the path
     /// condition of its instruction, and the success of a store-conditional).
     pub guard: ValId,
+    /// For herd's C lock events, which one.
+    pub lock: Option<LockRole>,
+}
+
+impl Event {
+    /// In herd's built-in set R: a read that is no lock event.
+    pub fn is_read(&self) -> bool {
+        self.kind == Kind::Read && self.lock.is_none()
+    }
+    /// In herd's built-in set W.
+    pub fn is_write(&self) -> bool {
+        self.kind == Kind::Write && self.lock.is_none()
+    }
+    /// Among the writes that the built-in co orders: W and lock acquisitions' writes.
+    pub fn in_co(&self) -> bool {
+        self.is_write() || self.lock == Some(LockRole::Lkw)
+    }
+    /// Whether the event has a location (memory accesses, lock events, markers).
+    pub fn has_loc(&self) -> bool {
+        self.loc.is_some() || self.addr.is_some()
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -88,6 +145,9 @@ pub struct Events {
     /// For each [`VExpr::Choice`], the path condition of its store-conditional: a choice
     /// is only made on a path that reaches it, or skipped stores would count twice.
     pub choice_guards: Vec<ValId>,
+    /// Locations whose final value a state shows: herd chooses a final write (FW) only
+    /// for these.
+    pub observed: BTreeSet<usize>,
 }
 
 impl Events {
@@ -301,12 +361,13 @@ fn split_label(s: &str) -> (Option<&str>, &str, usize) {
     (None, s, 0)
 }
 
-/// One parsed instruction of a thread.
-struct Instr {
-    label: Option<String>,
-    ops: Vec<Op>,
-    text: String,
-    pos: Pos,
+/// One parsed instruction of a thread: what an ISA plug-in (or a language's lowering)
+/// hands the interpreter.
+pub struct Instr {
+    pub label: Option<String>,
+    pub ops: Vec<Op>,
+    pub text: String,
+    pub pos: Pos,
 }
 
 /// Joins two paths: the guard is the disjunction, registers that differ become
@@ -332,9 +393,18 @@ fn merge(ev: &mut Events, a: PathState, b: PathState) -> PathState {
     PathState { guard, regs }
 }
 
-/// Parses every instruction and interprets the threads into an event structure.
-pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, Diag> {
-    // Parse all code first: locations named by instructions must be known before values.
+/// Parses every instruction and interprets the threads into an event structure. `macros`
+/// is the model's macro file `(path, text)`, for languages that have macros (C).
+pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>, macros: Option<(&str, &str)>) -> Result<Events, Diag> {
+    let code = match isa.lower(test, src, macros) {
+        Some(code) => code?,
+        None => parse_cells(test, isa, src)?,
+    };
+    interpret(test, &code, isa, src)
+}
+
+/// Each cell of the code table through the ISA's instruction parser.
+fn parse_cells(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Vec<Vec<Instr>>, Diag> {
     let mut code: Vec<Vec<Instr>> = Vec::new();
     for th in &test.threads {
         let mut instrs = Vec::new();
@@ -352,7 +422,11 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
         }
         code.push(instrs);
     }
+    Ok(code)
+}
 
+/// Interprets the threads' instructions into an event structure.
+fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, Diag> {
     let mut names: BTreeSet<String> = BTreeSet::new();
     for it in &test.init {
         if let Loc::Mem(x) = &it.loc {
@@ -362,12 +436,14 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
             names.insert(s.clone());
         }
     }
-    for instrs in &code {
+    for instrs in code {
         for ins in instrs {
             for op in &ins.ops {
                 if let Op::Load { addr: Addr::Sym(x), .. }
                 | Op::Store { addr: Addr::Sym(x), .. }
-                | Op::StoreCond { addr: Addr::Sym(x), .. } = op
+                | Op::StoreCond { addr: Addr::Sym(x), .. }
+                | Op::Lock { addr: Addr::Sym(x), .. }
+                | Op::Marker { addr: Addr::Sym(x), .. } = op
                 {
                     names.insert(x.clone());
                 }
@@ -414,7 +490,15 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
         known_sets: isa.known_sets().iter().map(|s| s.to_string()).collect(),
         choice_guards: Vec::new(),
         amo_as_one: isa.amo_is_one_operation(),
+        observed: BTreeSet::new(),
     };
+    for l in &cond_locs {
+        if let Loc::Mem(x) = l
+            && let Some(i) = ev.loc_index(x)
+        {
+            ev.observed.insert(i);
+        }
+    }
     let one = ev.constant(Value::Int(1));
     let zero_val = ev.constant(Value::Int(0));
 
@@ -437,6 +521,7 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
             tags: vec![],
             text: String::new(),
             guard: one,
+            lock: None,
         });
     }
 
@@ -457,6 +542,8 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
         let labels: Vec<Option<String>> = code[ti].iter().map(|i| i.label.clone()).collect();
         // Reads that some earlier branch depended on: every later event depends on them.
         let mut ctrl_src: BTreeSet<Eid> = BTreeSet::new();
+        // Saved control sources of the enclosing [`Op::CtrlScope`]s.
+        let mut ctrl_saved: Vec<BTreeSet<Eid>> = Vec::new();
         // The location reserved by the latest exclusive load: a store-conditional can only
         // succeed on it, and consumes it.
         let mut reservation: Option<ValId> = None;
@@ -561,7 +648,7 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                             &mut ev,
                             Event {
                                 thread: Some(th.id),
-                                instr: instr_idx,
+                                instr: 2 * instr_idx,
                                 kind: Kind::Read,
                                 loc,
                                 addr: daddr,
@@ -569,6 +656,7 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                                 tags: tags.clone(),
                                 text: text.clone(),
                                 guard,
+                                lock: None,
                             },
                             &ctrl_src,
                         );
@@ -594,9 +682,11 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                         if ev.is_const(g, 0) {
                             continue;
                         }
+                        let after_read = isa.rmw_in_po()
+                            && (first_of_instr..ev.events.len()).any(|r| ev.events[r].kind == Kind::Read);
                         let w = Event {
                             thread: Some(th.id),
-                            instr: instr_idx,
+                            instr: 2 * instr_idx + usize::from(after_read),
                             kind: Kind::Write,
                             loc,
                             addr: daddr,
@@ -604,6 +694,7 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                             tags: tags.clone(),
                             text: text.clone(),
                             guard: g,
+                            lock: None,
                         };
                         let id = write(&mut ev, w, &ctrl_src, &adeps, &c.deps);
                         iico(&mut ev, &inner, id);
@@ -646,7 +737,7 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                         }
                         let w = Event {
                             thread: Some(th.id),
-                            instr: instr_idx,
+                            instr: 2 * instr_idx,
                             kind: Kind::Write,
                             loc,
                             addr: daddr,
@@ -654,6 +745,7 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                             tags: tags.clone(),
                             text: text.clone(),
                             guard: g,
+                            lock: None,
                         };
                         write(&mut ev, w, &ctrl_src, &adeps, &c.deps);
                     }
@@ -662,7 +754,7 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                             &mut ev,
                             Event {
                                 thread: Some(th.id),
-                                instr: instr_idx,
+                                instr: 2 * instr_idx,
                                 kind: Kind::Fence,
                                 loc: None,
                                 addr: None,
@@ -670,9 +762,91 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                                 tags: tags.clone(),
                                 text: text.clone(),
                                 guard,
+                                lock: None,
                             },
                             &ctrl_src,
                         );
+                    }
+                    Op::CtrlScope(true) => ctrl_saved.push(ctrl_src.clone()),
+                    Op::CtrlScope(false) => ctrl_src = ctrl_saved.pop().unwrap_or_default(),
+                    Op::Marker { addr, tags } => {
+                        let (av, adeps) = resolve(&cur.regs, &mut ev, addr)?;
+                        let (loc, daddr) = ev.place(av);
+                        let e = Event {
+                            thread: Some(th.id),
+                            instr: 2 * instr_idx,
+                            kind: Kind::Fence,
+                            loc,
+                            addr: daddr,
+                            val: zero_val,
+                            tags: tags.clone(),
+                            text: text.clone(),
+                            guard,
+                            lock: None,
+                        };
+                        let id = push(&mut ev, e, &ctrl_src);
+                        ev.addr.extend(outside(&adeps).into_iter().map(|d| (d, id)));
+                    }
+                    Op::Lock { addr, op, dst } => {
+                        let (av, adeps) = resolve(&cur.regs, &mut ev, addr)?;
+                        let (loc, daddr) = ev.place(av);
+                        // A try-lock or an is-locked test has two outcomes: a choice, made
+                        // only where the operation is reached.
+                        let choice = match op {
+                            LockOp::Try | LockOp::IsLocked => {
+                                let k = ev.choice_guards.len();
+                                ev.choice_guards.push(guard);
+                                Some(ev.intern(VExpr::Choice(k)))
+                            }
+                            _ => None,
+                        };
+                        let not_choice = choice.map(|c| ev.not(c));
+                        let on = |ev: &mut Events, c: Option<ValId>| c.map_or(guard, |c| ev.and(guard, c));
+                        let mut events: Vec<(Kind, LockRole, ValId, usize)> = Vec::new();
+                        match op {
+                            LockOp::Acquire | LockOp::Try => {
+                                let g = on(&mut ev, choice);
+                                events.push((Kind::Read, LockRole::Lkr, g, 0));
+                                events.push((Kind::Write, LockRole::Lkw, g, 1));
+                                if let Some(nc) = not_choice {
+                                    let g = on(&mut ev, Some(nc));
+                                    events.push((Kind::Read, LockRole::Lf, g, 0));
+                                }
+                            }
+                            LockOp::Release => events.push((Kind::Write, LockRole::Ul, guard, 0)),
+                            LockOp::IsLocked => {
+                                let g = on(&mut ev, choice);
+                                events.push((Kind::Read, LockRole::Rl, g, 0));
+                                let g = on(&mut ev, not_choice);
+                                events.push((Kind::Read, LockRole::Ru, g, 0));
+                            }
+                        }
+                        for (kind, role, g, slot) in events {
+                            if ev.is_const(g, 0) {
+                                continue;
+                            }
+                            // Lock events carry no value the test can see: a lock write
+                            // writes 1 (held), an unlock 0.
+                            let v = i64::from(role == LockRole::Lkw);
+                            let val = ev.constant(Value::Int(v));
+                            let e = Event {
+                                thread: Some(th.id),
+                                instr: 2 * instr_idx + slot,
+                                kind,
+                                loc,
+                                addr: daddr,
+                                val,
+                                tags: vec![],
+                                text: text.clone(),
+                                guard: g,
+                                lock: Some(role),
+                            };
+                            let id = push(&mut ev, e, &ctrl_src);
+                            ev.addr.extend(outside(&adeps).into_iter().map(|d| (d, id)));
+                        }
+                        if let (Some(d), Some(c)) = (dst, choice) {
+                            set_reg(&mut cur.regs, d, Content { val: c, deps: BTreeSet::new() });
+                        }
                     }
                     Op::Mov { dst, src: s } => {
                         let mut c = read_src(&cur.regs, &mut ev, s)?;
@@ -722,7 +896,7 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                                     &mut ev,
                                     Event {
                                         thread: Some(th.id),
-                                        instr: instr_idx,
+                                        instr: 2 * instr_idx,
                                         kind: Kind::Branch,
                                         loc: None,
                                         addr: None,
@@ -730,6 +904,7 @@ pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, 
                                         tags: vec![],
                                         text: text.clone(),
                                         guard,
+                                        lock: None,
                                     },
                                     &ctrl_src,
                                 );

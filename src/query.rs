@@ -122,7 +122,17 @@ fn canonical_prop(isa: &dyn Isa, p: &Prop) -> Result<Prop, String> {
 }
 
 /// Parses the test's code for its ISA and canonicalises its places.
-pub fn prepare(mut test: Test, file: &str, text: &str) -> Result<(Test, &'static dyn Isa, Events), Diag> {
+pub fn prepare(test: Test, file: &str, text: &str) -> Result<(Test, &'static dyn Isa, Events), Diag> {
+    prepare_with(test, file, text, None)
+}
+
+/// [`prepare`], with the model's macro file `(path, text)` for C tests.
+pub fn prepare_with(
+    mut test: Test,
+    file: &str,
+    text: &str,
+    macros: Option<(&str, &str)>,
+) -> Result<(Test, &'static dyn Isa, Events), Diag> {
     let isa = isa::for_arch(&test.arch)
         .ok_or_else(|| Diag::file(file, format!("unsupported architecture '{}'", test.arch)))?;
     let d = |m: String| Diag::file(file, m);
@@ -140,7 +150,7 @@ pub fn prepare(mut test: Test, file: &str, text: &str) -> Result<(Test, &'static
     if let Some(f) = &test.filter {
         test.filter = Some(narrow_constants(f, &wide));
     }
-    let ev = events::build(&test, isa, &SourceRef { file, text })?;
+    let ev = events::build(&test, isa, &SourceRef { file, text }, macros)?;
     Ok((test, isa, ev))
 }
 
@@ -181,7 +191,7 @@ pub fn observed(test: &Test, isa: &dyn Isa) -> Vec<Loc> {
     }
     test.cond.prop.locs(&mut ls);
     ls.sort_by_key(|l| match l {
-        Loc::Reg(t, r) => (0, *t, isa.reg_index(r), String::new()),
+        Loc::Reg(t, r) => (0, *t, isa.reg_index(r), r.clone()),
         Loc::Mem(x) => (1, 0, 0, x.clone()),
     });
     ls.dedup();
@@ -266,7 +276,8 @@ pub struct Encoding {
 
 /// Prepares the test, encodes its candidate executions and compiles the model.
 pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Encoding, Diag> {
-    let (test, isa, ev) = prepare(test, file, text)?;
+    let macros = prog.macros.as_ref().map(|m| (m.path.as_str(), &*m.text));
+    let (test, isa, ev) = prepare_with(test, file, text, macros)?;
     if let Some(max) = opts.max_events
         && ev.len() > max
     {

@@ -41,6 +41,15 @@ pub struct Program {
     /// `(including file, included name)` → resolved path.
     pub includes: HashMap<(String, String), String>,
     pub stdlib: Option<String>,
+    /// The macro file (`.def`) a cfg names, for C tests.
+    pub macros: Option<MacroSource>,
+}
+
+/// A macro file's text; the C front end parses it.
+#[derive(Clone, Debug)]
+pub struct MacroSource {
+    pub path: String,
+    pub text: Arc<str>,
 }
 
 impl Program {
@@ -150,7 +159,13 @@ pub fn load_program(model: &str, include_dirs: &[PathBuf]) -> Result<Program, Di
     };
     let mut l = Loader {
         search,
-        prog: Program { root: root.clone(), files: HashMap::new(), includes: HashMap::new(), stdlib: None },
+        prog: Program {
+            root: root.clone(),
+            files: HashMap::new(),
+            includes: HashMap::new(),
+            stdlib: None,
+            macros: None,
+        },
     };
     l.load(&root)?;
     if let Some(std) = l.resolve(&root, "stdlib.cat") {

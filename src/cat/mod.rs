@@ -7,4 +7,4 @@ pub mod load;
 pub mod parse;
 
 pub use interp::{Builtins, CheckOut, Compiled, Env, V, compile_model, run_model};
-pub use load::{Program, load_program};
+pub use load::{MacroSource, Program, load_program};

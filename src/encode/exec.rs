@@ -59,7 +59,7 @@ fn domains(ev: &Events) -> Result<Vec<Vec<Value>>, String> {
                     let mine = may(&dom, *e);
                     let mut s = BTreeSet::new();
                     for (w, we) in ev.events.iter().enumerate() {
-                        if we.kind == Kind::Write && may(&dom, w).iter().any(|l| mine.contains(l)) {
+                        if we.is_write() && may(&dom, w).iter().any(|l| mine.contains(l)) {
                             s.extend(dom[we.val].iter().copied());
                         }
                     }
@@ -211,18 +211,18 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
     // with an agreeing value.
     let mut rf = Rel::empty(n);
     for (r, e) in ev.events.iter().enumerate() {
-        if e.kind != Kind::Read || exists[r].is_false() {
+        if !e.is_read() || exists[r].is_false() {
             continue;
         }
         let mut choice = Vec::new();
         for (w, we) in ev.events.iter().enumerate() {
             let sl = same_loc.get(&locs, w, r, lg);
-            if we.kind != Kind::Write || sl.is_false() || exists[w].is_false() {
+            if !we.is_write() || sl.is_false() || exists[w].is_false() {
                 continue;
             }
             // Within one instruction the read comes first (herd's iico order): an RMW does
             // not read its own write.
-            if we.thread == e.thread && we.thread.is_some() && we.instr == e.instr {
+            if we.thread == e.thread && we.thread.is_some() && we.instr / 2 == e.instr / 2 {
                 continue;
             }
             let possible = val[we.val].iter().any(|&(x, _)| !lit_of(&val, e.val, x).is_false());
@@ -264,7 +264,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
     // write first. An orientation variable is false unless both writes happen at one
     // location, so it stays a function of the execution.
     let mut co = Rel::empty(n);
-    let writes: Vec<Eid> = (0..n).filter(|&i| ev.events[i].kind == Kind::Write && !exists[i].is_false()).collect();
+    let writes: Vec<Eid> = (0..n).filter(|&i| ev.events[i].in_co() && !exists[i].is_false()).collect();
     for (a, &i) in writes.iter().enumerate() {
         for &j in &writes[a + 1..] {
             let sl = same_loc.get(&locs, i, j, lg);
@@ -302,9 +302,12 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
     }
     observed_co(ev, &exists, &locs, &mut same_loc, &rf, &co, lg);
     no_thin_air(ev, &rf, lg);
+    // Final writes: the co-last write of each location a state shows. herd chooses final
+    // writes only there; elsewhere FW holds no write and co alone decides.
     let mut fw = Set::empty(n);
     for (w, e) in ev.events.iter().enumerate() {
-        if e.kind == Kind::Write {
+        let shown = locs[w].iter().any(|(l, _)| ev.observed.contains(l));
+        if e.in_co() && shown {
             let later: Vec<B> = (0..n).filter(|&k| k != w).map(|k| co.get(w, k)).filter(|b| !b.is_false()).collect();
             let none_later = lg.or(&later).negate();
             fw.0[w] = lg.and2(exists[w], none_later);
@@ -404,8 +407,8 @@ fn observed_co(
     for a in 0..e.len() {
         for b in 0..e.len() {
             let (ea, eb) = (&e[a], &e[b]);
-            let mem = |k: Kind| matches!(k, Kind::Read | Kind::Write);
-            if a == b || ea.thread.is_none() || ea.thread != eb.thread || !mem(ea.kind) || !mem(eb.kind) {
+            let mem = |e: &crate::events::Event| e.is_read() || e.is_write();
+            if a == b || ea.thread.is_none() || ea.thread != eb.thread || !mem(ea) || !mem(eb) {
                 continue;
             }
             let sl = same_loc.get(locs, a, b, lg);
@@ -472,13 +475,16 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
         r
     };
     let universe = set(&|_| true);
-    let mem = |i: usize| matches!(e[i].kind, Kind::Read | Kind::Write);
+    let mem = |i: usize| e[i].is_read() || e[i].is_write();
     let mut env = Env::default();
     let put_set = |env: &mut Env, name: &str, s: Set| *env = env.bind(name, V::Set(Rc::new(s)));
     put_set(&mut env, "_", universe.clone());
     let atomic_write = |i: usize| ev.amo_as_one && e[i].kind == Kind::Write && e[i].tags.iter().any(|t| t == "X");
-    put_set(&mut env, "R", set(&|i| e[i].kind == Kind::Read || atomic_write(i)));
-    put_set(&mut env, "W", set(&|i| e[i].kind == Kind::Write));
+    put_set(&mut env, "R", set(&|i| e[i].is_read() || atomic_write(i)));
+    put_set(&mut env, "W", set(&|i| e[i].is_write()));
+    for role in crate::events::LockRole::ALL {
+        put_set(&mut env, role.set_name(), set(&|i| e[i].lock == Some(role)));
+    }
     put_set(&mut env, "M", set(&mem));
     put_set(&mut env, "F", set(&|i| e[i].kind == Kind::Fence));
     put_set(&mut env, "B", set(&|i| e[i].kind == Kind::Branch));
@@ -496,7 +502,14 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
         tags.extend(ev.tags.iter().cloned());
     }
     for t in &tags {
-        put_set(&mut env, t, set(&|i| e[i].tags.contains(t)));
+        let s = set(&|i| e[i].tags.contains(t));
+        // An annotation `'rcu-lock` also names the set `Rcu-lock`, as herd's bell files
+        // use it.
+        let cap = capitalised(t);
+        if cap != *t && !tags.contains(&cap) {
+            put_set(&mut env, &cap, s.clone());
+        }
+        put_set(&mut env, t, s);
     }
     let same_thread = |i: usize, j: usize| e[i].thread == e[j].thread;
     let po = rel(lg, &|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr < e[j].instr);
@@ -514,15 +527,15 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
         }
         r
     };
-    let loc = same(lg, &|i, j| mem(i) && mem(j));
+    let loc = same(lg, &|i, j| e[i].has_loc() && e[j].has_loc());
     let int = rel(lg, &|i, j| same_thread(i, j));
     let ext = rel(lg, &|i, j| !same_thread(i, j));
     let id = rel(lg, &|i, j| i == j);
-    let same_instr = rel(lg, &|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr == e[j].instr);
+    let same_instr = rel(lg, &|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr / 2 == e[j].instr / 2);
     let addr = rel(lg, &|i, j| ev.addr.contains(&(i, j)));
     let data = rel(lg, &|i, j| ev.data.contains(&(i, j)));
     let ctrl = rel(lg, &|i, j| ev.ctrl.contains(&(i, j)));
-    let ww_loc = same(lg, &|i, j| i != j && e[i].kind == Kind::Write && e[j].kind == Kind::Write);
+    let ww_loc = same(lg, &|i, j| i != j && e[i].in_co() && e[j].in_co());
     let fr = x.rf.inverse().seq(&x.co, lg).diff(&id, lg);
     let put = |env: &mut Env, name: &str, r: Rel| *env = env.bind(name, V::Rel(Rc::new(r)));
     put(&mut env, "po-loc", po.inter(&loc, lg));
@@ -551,4 +564,13 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     put(&mut env, "iico_ctrl", Rel::empty(n));
     let vals = e.iter().map(|ev| x.val[ev.val].clone()).collect();
     Builtins { env, universe, co: x.co.clone(), ww_loc, vals }
+}
+
+/// `rcu-lock` → `Rcu-lock`: herd's set name for an annotation.
+pub fn capitalised(t: &str) -> String {
+    let mut c = t.chars();
+    match c.next() {
+        Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
+        None => String::new(),
+    }
 }

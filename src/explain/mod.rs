@@ -391,7 +391,7 @@ fn concrete(enc: &Encoded, truth: &[bool]) -> Concrete {
                 && e[j].kind == Kind::Write
                 && !ev.is_init(i)
                 && e[i].thread == e[j].thread
-                && e[i].instr == e[j].instr
+                && e[i].instr / 2 == e[j].instr / 2
                 && loc[i] == loc[j]
             {
                 add(i, j, "rmw".into(), EdgeClass::Rmw);

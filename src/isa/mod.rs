@@ -5,6 +5,7 @@
 //! means adding a module here and a line in [`for_arch`]; the encoder never changes.
 
 mod aarch64;
+mod c;
 mod lisa;
 mod riscv;
 mod x86;
@@ -114,6 +115,34 @@ pub enum Op {
         a: Src,
         b: Src,
     },
+    /// Opens (`true`) or closes a region in which the conditions of branches taken inside
+    /// it give control dependencies: herd's C `if` makes them only to its own branches.
+    CtrlScope(bool),
+    /// A spin-lock operation (herd's C `__lock`, `__unlock`, `__trylock`, `__islocked`):
+    /// its events are herd's lock events, outside the built-in rf and co.
+    Lock {
+        addr: Addr,
+        op: LockOp,
+        /// Where a try-lock puts 1 on success, an is-locked test 1 when locked.
+        dst: Option<Reg>,
+    },
+    /// An event at a location that is no memory access (herd's C `__srcu{sync-srcu}(s)`).
+    Marker {
+        addr: Addr,
+        tags: Vec<String>,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockOp {
+    /// A lock read and a lock write (herd's LKR, LKW).
+    Acquire,
+    /// An unlock write (UL).
+    Release,
+    /// LKR and LKW on success, a failed lock read (LF) otherwise: the solver chooses.
+    Try,
+    /// A read that finds the lock held (RL) or free (RU): the solver chooses.
+    IsLocked,
 }
 
 /// An error inside one instruction: a message and a byte offset into the cell's text.
@@ -159,8 +188,23 @@ pub trait Isa: Sync {
     fn status_depends_on_store(&self) -> bool {
         false
     }
+    /// Whether the write of a read-modify-write follows its read in po (herd's C events of
+    /// one statement are ordered by their dependencies) rather than sharing its place.
+    fn rmw_in_po(&self) -> bool {
+        false
+    }
     /// A register that always reads as zero and ignores writes (RISC-V `x0`).
     fn zero_reg(&self) -> Option<&'static str> {
+        None
+    }
+    /// For languages whose threads are whole bodies rather than instruction columns (C):
+    /// the threads' instructions, lowered with the model's macro file `(path, text)`.
+    fn lower(
+        &self,
+        _test: &crate::litmus::Test,
+        _src: &crate::events::SourceRef<'_>,
+        _macros: Option<(&str, &str)>,
+    ) -> Option<Result<Vec<Vec<crate::events::Instr>>, crate::diag::Diag>> {
         None
     }
     /// Every set name this ISA can put on events, so that a model's reference to a set the
@@ -176,6 +220,7 @@ pub fn for_arch(arch: &str) -> Option<&'static dyn Isa> {
         "AArch64" | "AARCH64" => Some(&aarch64::AArch64),
         "LISA" => Some(&lisa::Lisa),
         "X86_64" => Some(&x86_64::X86_64),
+        "C" => Some(&c::C),
         _ => None,
     }
 }

@@ -1,6 +1,7 @@
 //! The litmus front end: herd's test format, independent of any instruction set.
 
 pub mod ast;
+mod c_split;
 mod parse;
 pub mod print;
 pub mod prop;

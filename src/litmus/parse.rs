@@ -75,7 +75,8 @@ fn starts_with_word(s: &str, w: &str) -> bool {
 
 /// Parses a litmus test. `file` names the source in diagnostics.
 pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
-    let cleaned = blank_comments(source);
+    let is_c = source.split_whitespace().next() == Some("C");
+    let cleaned = if is_c { super::c_split::blank_comments(source) } else { blank_comments(source) };
     let text: &str = &cleaned;
     let cur = Cursor { file, text, source };
 
@@ -105,12 +106,19 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
         rest = s;
     }
 
+    let (threads, rest) = if is_c { super::c_split::threads(file, source, text, rest)? } else { table(&cur, rest)? };
+    constraints(&cur, arch, name, init, threads, rest)
+}
+
+/// The code table of an ISA test: a header row of thread names, then rows of cells.
+fn table<'a>(cur: &Cursor<'a>, rest: &'a str) -> Result<(Vec<ThreadCode>, &'a str), Diag> {
+    let text = cur.text;
     // Cut herd's trailing `<< … >>` blocks (old X86 files) before splitting the code.
     let cut = rest.find("<<").unwrap_or(rest.len());
     let rest_all = &rest[..cut];
 
     // Thread header row.
-    let (header_row, mut rest) = split_row(&cur, rest_all)?;
+    let (header_row, mut rest) = split_row(cur, rest_all)?;
     let mut threads = Vec::new();
     for cell in header_row.split('|') {
         let c = cell.trim();
@@ -131,7 +139,7 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
             rest = t;
             break;
         }
-        let (row, r) = split_row(&cur, rest)?;
+        let (row, r) = split_row(cur, rest)?;
         let cells: Vec<&str> = row.split('|').collect();
         if cells.len() > threads.len() {
             return Err(cur.err(row, format!("row has {} cells but there are {} threads", cells.len(), threads.len())));
@@ -146,6 +154,19 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
         rest = r;
     }
 
+    Ok((threads, rest))
+}
+
+/// `locations`, `filter` and the final condition, after the code.
+fn constraints(
+    cur: &Cursor<'_>,
+    arch: String,
+    name: String,
+    init: Vec<InitItem>,
+    threads: Vec<ThreadCode>,
+    rest: &str,
+) -> Result<Test, Diag> {
+    let mut rest = rest;
     // LISA's `scopes:` and `regions:` sections describe scope trees and memory regions for
     // GPU-style models; they do not change the candidate executions.
     for kw in ["scopes:", "regions:"] {
@@ -193,7 +214,7 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
             continue;
         }
         if let Some(s) = strip_word(t, "filter") {
-            let (r, p) = parse_prop(&cur, s)?;
+            let (r, p) = parse_prop(cur, s)?;
             filter = Some(p);
             rest = r;
             continue;
@@ -220,7 +241,7 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
         } else {
             return Err(cur.err(t, "expected `exists`, `~exists`, `forall`, `locations` or `filter`"));
         };
-        let (r, p) = parse_prop(&cur, s)?;
+        let (r, p) = parse_prop(cur, s)?;
         let mut r = r.trim_start();
         // `final P; with kinds`: the kinds part is informational.
         let after = r.strip_prefix(';').unwrap_or(r).trim_start();
@@ -312,6 +333,11 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<Vec<InitItem>, Diag> {
                 );
             }
         };
+        // C: `int *p = &x;` and `atomic_t v = ATOMIC_INIT(1);`.
+        let rhs = rhs.map(|r| {
+            let r = r.strip_prefix('&').unwrap_or(r).trim();
+            r.strip_prefix("ATOMIC_INIT(").and_then(|v| v.strip_suffix(')')).map_or(r, str::trim)
+        });
         let value = match rhs {
             None => Val::Int(0),
             Some(v) => match prop::value.parse(v) {

@@ -1,0 +1,83 @@
+//! herd's `.def` macro files: `READ_ONCE(X) __load{ONCE}(X)` (an expression) and
+//! `WRITE_ONCE(X,V) { __store{ONCE}(X,V); }` (statements).
+
+use super::ast::{Expr, Stmt};
+use super::lex::lex;
+use super::parse::Parser;
+use crate::diag::{Diag, Pos};
+use std::collections::HashMap;
+
+#[derive(Clone, Debug)]
+pub enum Body {
+    Expr(Expr),
+    Stmts(Vec<Stmt>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Macro {
+    pub params: Vec<String>,
+    pub body: Body,
+}
+
+/// Macros by name.
+pub type Macros = HashMap<String, Macro>;
+
+/// Parses a `.def` file. `file_id` is its index in the front end's file table.
+pub fn parse_defs(file: &str, text: &str, file_id: usize) -> Result<Macros, Diag> {
+    let mut out = Macros::new();
+    let mut off = 0;
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut k = 0;
+    while k < lines.len() {
+        let line = lines[k];
+        let start = off;
+        off += line.len();
+        k += 1;
+        let t = line.trim();
+        if t.is_empty() || t.starts_with("//") || t.starts_with('#') {
+            continue;
+        }
+        // A statement macro's braces may span lines: take lines until they balance.
+        let mut end = off;
+        while depth(&text[start..end]) > 0 && k < lines.len() {
+            end += lines[k].len();
+            off = end;
+            k += 1;
+        }
+        let (name, m) = parse_one(file, text, start, end, file_id)?;
+        out.insert(name, m);
+    }
+    Ok(out)
+}
+
+fn depth(s: &str) -> i32 {
+    let code = s.split("//").next().unwrap_or("");
+    code.matches('{').count() as i32 - code.matches('}').count() as i32
+}
+
+fn parse_one(file: &str, text: &str, start: usize, end: usize, file_id: usize) -> Result<(String, Macro), Diag> {
+    let toks = lex(file, text, &text[start..end], start)?;
+    let mut p = Parser::new(&toks, file, text, file_id, Pos(end));
+    let (name, _) = p.ident()?;
+    let mut params = Vec::new();
+    p.expect("(")?;
+    if !p.eat_sym(")") {
+        loop {
+            params.push(p.ident()?.0);
+            if p.eat_sym(")") {
+                break;
+            }
+            p.expect(",")?;
+        }
+    }
+    let body = if p.peek_sym("{") {
+        let b = p.block()?;
+        Body::Stmts(b)
+    } else {
+        Body::Expr(p.expr()?)
+    };
+    if !p.done() {
+        return p.err("unexpected text after the macro's body");
+    }
+    Ok((name, Macro { params, body }))
+}

@@ -1,0 +1,108 @@
+//! herd's C dialect as a plug-in: thread functions `P0(int *x) { … }` are parsed, their
+//! macro calls expanded with the model's `.def` file, and lowered to the op language.
+//!
+//! Unlike the ISAs, a C thread is one body rather than a column of instructions, so the
+//! plug-in lowers whole threads ([`Isa::lower`]).
+
+mod ast;
+mod lex;
+mod lower;
+mod macros;
+mod parse;
+mod prims;
+
+use super::{InstrError, Isa, Op, Reg};
+use crate::diag::{Diag, Pos};
+use crate::events::{Instr, SourceRef};
+use crate::litmus::{Loc, Test, Val};
+use lower::{Files, Lower};
+use std::collections::BTreeSet;
+
+pub struct C;
+
+/// Sets herd gives C events beyond the annotations: read-modify-writes and lock events.
+const SETS: &[&str] = &["RMW", "X", "LKR", "LKW", "UL", "LF", "RL", "RU"];
+
+impl Isa for C {
+    fn name(&self) -> &'static str {
+        "C"
+    }
+    fn parse(&self, instr: &str) -> Result<Vec<Op>, InstrError> {
+        Err(InstrError::unsupported(instr))
+    }
+    fn canonical_reg(&self, r: &str) -> Option<Reg> {
+        let ok = r.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && r.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        ok.then(|| r.to_string())
+    }
+    fn reg_index(&self, _r: &str) -> usize {
+        0
+    }
+    fn rmw_in_po(&self) -> bool {
+        true
+    }
+    fn known_sets(&self) -> &'static [&'static str] {
+        SETS
+    }
+    fn lower(
+        &self,
+        test: &Test,
+        src: &SourceRef<'_>,
+        macros: Option<(&str, &str)>,
+    ) -> Option<Result<Vec<Vec<Instr>>, Diag>> {
+        Some(lower_test(test, src, macros))
+    }
+}
+
+fn lower_test(test: &Test, src: &SourceRef<'_>, defs: Option<(&str, &str)>) -> Result<Vec<Vec<Instr>>, Diag> {
+    let (def_name, def_text) = defs.unwrap_or(("<no macros>", ""));
+    let macros = macros::parse_defs(def_name, def_text, 1)?;
+    let files = Files { names: vec![src.file, def_name], texts: vec![src.text, def_text] };
+    let mut shared: BTreeSet<String> = BTreeSet::new();
+    for it in &test.init {
+        if let Loc::Mem(x) = &it.loc {
+            shared.insert(x.clone());
+        }
+        if let Val::Sym(s) = &it.value {
+            shared.insert(s.clone());
+        }
+    }
+    let mut code = Vec::new();
+    let mut parsed = Vec::new();
+    for th in &test.threads {
+        let cell = th.cells.first().ok_or_else(|| Diag::file(src.file, "a C thread without a body"))?;
+        let (params, body) = parse_thread(src, &cell.text, cell.pos)?;
+        shared.extend(params.iter().cloned());
+        parsed.push(body);
+    }
+    for body in parsed {
+        let mut l = Lower::new(&files, &macros, shared.clone());
+        l.stmts(&body, true)?;
+        code.push(l.finish());
+    }
+    Ok(code)
+}
+
+/// `P0(int *x, spinlock_t *l) { … }`: the parameters' names and the body.
+fn parse_thread(src: &SourceRef<'_>, text: &str, pos: Pos) -> Result<(Vec<String>, Vec<ast::Stmt>), Diag> {
+    let toks = lex::lex(src.file, src.text, text, pos.0)?;
+    let mut p = parse::Parser::new(&toks, src.file, src.text, 0, Pos(pos.0 + text.len()));
+    p.ident()?;
+    p.expect("(")?;
+    let mut params = Vec::new();
+    if !p.eat_sym(")") {
+        loop {
+            p.skip_type()?;
+            params.push(p.ident()?.0);
+            if p.eat_sym(")") {
+                break;
+            }
+            p.expect(",")?;
+        }
+    }
+    let body = p.block()?;
+    if !p.done() {
+        return p.err("unexpected text after the thread's body");
+    }
+    Ok((params, body))
+}

@@ -1,0 +1,435 @@
+//! A recursive-descent parser for herd's C dialect, over the tokens of [`super::lex`].
+
+use super::ast::*;
+use super::lex::Tok;
+use crate::diag::{Diag, Pos};
+use crate::isa::BinOp;
+
+/// How deeply expressions and statements may nest before the parser refuses.
+const MAX_DEPTH: usize = 200;
+
+pub struct Parser<'a> {
+    toks: &'a [(Tok, Pos)],
+    at: usize,
+    file: &'a str,
+    source: &'a str,
+    /// Which file of the front end's file table the tokens come from (see [`Call::file`]).
+    file_id: usize,
+    /// Offset of the end of the text, for errors at the end.
+    end: Pos,
+    depth: usize,
+}
+
+type R<T> = Result<T, Diag>;
+
+/// Words that start a type: a statement that begins with one is a declaration, and a
+/// parenthesis that holds one is a cast.
+fn is_type_word(s: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "int",
+        "long",
+        "short",
+        "char",
+        "unsigned",
+        "signed",
+        "volatile",
+        "const",
+        "void",
+        "struct",
+        "_Atomic",
+        "atomic_int",
+        "atomic_long",
+        "atomic_uint",
+        "atomic_bool",
+        "atomic_llong",
+        "bool",
+        "u8",
+        "u16",
+        "u32",
+        "u64",
+        "s8",
+        "s16",
+        "s32",
+        "s64",
+    ];
+    WORDS.contains(&s) || s.ends_with("_t")
+}
+
+impl<'a> Parser<'a> {
+    pub fn new(toks: &'a [(Tok, Pos)], file: &'a str, source: &'a str, file_id: usize, end: Pos) -> Parser<'a> {
+        Parser { toks, at: 0, file, source, file_id, end, depth: 0 }
+    }
+
+    pub fn done(&self) -> bool {
+        self.at >= self.toks.len()
+    }
+
+    fn pos(&self) -> Pos {
+        self.toks.get(self.at).map_or(self.end, |t| t.1)
+    }
+
+    pub fn err<T>(&self, msg: impl Into<String>) -> R<T> {
+        Err(Diag::at(self.file, self.source, self.pos(), msg))
+    }
+
+    fn peek(&self) -> Option<&Tok> {
+        self.toks.get(self.at).map(|t| &t.0)
+    }
+
+    fn peek_at(&self, k: usize) -> Option<&Tok> {
+        self.toks.get(self.at + k).map(|t| &t.0)
+    }
+
+    fn is_sym(&self, s: &str) -> bool {
+        matches!(self.peek(), Some(Tok::Sym(x)) if *x == s)
+    }
+
+    pub fn peek_sym(&self, s: &str) -> bool {
+        self.is_sym(s)
+    }
+
+    pub fn eat_sym(&mut self, s: &str) -> bool {
+        self.eat(s)
+    }
+
+    fn eat(&mut self, s: &str) -> bool {
+        if self.is_sym(s) {
+            self.at += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    pub fn expect(&mut self, s: &str) -> R<()> {
+        if self.eat(s) { Ok(()) } else { self.err(format!("expected `{s}`{}", self.found())) }
+    }
+
+    fn found(&self) -> String {
+        match self.peek() {
+            Some(Tok::Ident(x)) => format!(", found `{x}`"),
+            Some(Tok::Int(i)) => format!(", found `{i}`"),
+            Some(Tok::Sym(s)) => format!(", found `{s}`"),
+            None => ", found the end of the text".to_string(),
+        }
+    }
+
+    fn is_word(&self, w: &str) -> bool {
+        matches!(self.peek(), Some(Tok::Ident(x)) if x == w)
+    }
+
+    pub fn ident(&mut self) -> R<(String, Pos)> {
+        match self.peek() {
+            Some(Tok::Ident(x)) => {
+                let r = (x.clone(), self.pos());
+                self.at += 1;
+                Ok(r)
+            }
+            _ => self.err(format!("expected a name{}", self.found())),
+        }
+    }
+
+    fn nested<T>(&mut self, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
+        if self.depth >= MAX_DEPTH {
+            return self.err(format!("nested too deeply (more than {MAX_DEPTH} levels)"));
+        }
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
+    }
+
+    /// Skips a type: words, `struct NAME`, and pointer stars. Returns how many stars.
+    pub fn skip_type(&mut self) -> R<usize> {
+        let mut any = false;
+        while let Some(Tok::Ident(w)) = self.peek() {
+            if !is_type_word(w) {
+                break;
+            }
+            let is_struct = w == "struct";
+            self.at += 1;
+            any = true;
+            if is_struct {
+                self.ident()?;
+            }
+        }
+        if !any {
+            return self.err(format!("expected a type{}", self.found()));
+        }
+        let mut stars = 0;
+        while self.eat("*") {
+            stars += 1;
+            while self.is_word("volatile") || self.is_word("const") {
+                self.at += 1;
+            }
+        }
+        Ok(stars)
+    }
+
+    fn starts_decl(&self) -> bool {
+        matches!(self.peek(), Some(Tok::Ident(w)) if is_type_word(w))
+            && !matches!(self.peek_at(1), Some(Tok::Sym("(")) | Some(Tok::Sym("=")))
+    }
+
+    /// `{ stmt* }`
+    pub fn block(&mut self) -> R<Vec<Stmt>> {
+        self.expect("{")?;
+        let mut out = Vec::new();
+        while !self.eat("}") {
+            if self.done() {
+                return self.err("expected `}` closing the block");
+            }
+            self.stmt(&mut out)?;
+        }
+        Ok(out)
+    }
+
+    /// One statement (a declaration may give several).
+    pub fn stmt(&mut self, out: &mut Vec<Stmt>) -> R<()> {
+        self.nested(|p| p.stmt_here(out))
+    }
+
+    fn stmt_here(&mut self, out: &mut Vec<Stmt>) -> R<()> {
+        let pos = self.pos();
+        if self.eat(";") {
+            return Ok(());
+        }
+        if self.is_sym("{") {
+            out.push(Stmt::Block(self.block()?));
+            return Ok(());
+        }
+        if self.is_word("if") {
+            self.at += 1;
+            self.expect("(")?;
+            let c = self.expr()?;
+            self.expect(")")?;
+            let then = self.branch()?;
+            let els = if self.is_word("else") {
+                self.at += 1;
+                self.branch()?
+            } else {
+                Vec::new()
+            };
+            out.push(Stmt::If(c, then, els, pos));
+            return Ok(());
+        }
+        if self.is_word("while") {
+            self.at += 1;
+            self.expect("(")?;
+            let c = self.expr()?;
+            self.expect(")")?;
+            let body = self.branch()?;
+            out.push(Stmt::While(c, body, pos));
+            return Ok(());
+        }
+        if self.is_word("for") || self.is_word("do") || self.is_word("goto") {
+            return self.err("unsupported: loops other than `while`");
+        }
+        if self.starts_decl() {
+            return self.decl(out);
+        }
+        let lhs = self.expr()?;
+        if self.eat("=") {
+            let rhs = self.expr()?;
+            self.expect(";")?;
+            out.push(Stmt::Assign(lhs, rhs, pos));
+        } else {
+            if !self.is_sym(";") {
+                return self.err(format!("expected `;` or `=` after an expression{}", self.found()));
+            }
+            self.at += 1;
+            out.push(Stmt::Expr(lhs, pos));
+        }
+        Ok(())
+    }
+
+    fn branch(&mut self) -> R<Vec<Stmt>> {
+        let mut v = Vec::new();
+        self.stmt(&mut v)?;
+        Ok(v)
+    }
+
+    fn decl(&mut self, out: &mut Vec<Stmt>) -> R<()> {
+        self.skip_type()?;
+        loop {
+            while self.eat("*") {}
+            let (name, pos) = self.ident()?;
+            let init = if self.eat("=") { Some(self.expr()?) } else { None };
+            out.push(Stmt::Decl(name, init, pos));
+            if !self.eat(",") {
+                break;
+            }
+        }
+        self.expect(";")
+    }
+
+    pub fn expr(&mut self) -> R<Expr> {
+        self.nested(|p| p.ternary())
+    }
+
+    fn ternary(&mut self) -> R<Expr> {
+        let c = self.binary(0)?;
+        if self.eat("?") {
+            let a = self.expr()?;
+            self.expect(":")?;
+            let b = self.expr()?;
+            return Ok(Expr::Cond(Box::new(c), Box::new(a), Box::new(b)));
+        }
+        Ok(c)
+    }
+
+    /// Binary operators by C precedence level, loosest first.
+    fn binary(&mut self, level: usize) -> R<Expr> {
+        const LEVELS: &[&[&str]] = &[
+            &["||"],
+            &["&&"],
+            &["|"],
+            &["^"],
+            &["&", "&~"],
+            &["==", "!="],
+            &["<", "<=", ">", ">="],
+            &["<<", ">>"],
+            &["+", "-"],
+            &["*", "/", "%"],
+        ];
+        if level == LEVELS.len() {
+            return self.unary();
+        }
+        let mut lhs = self.binary(level + 1)?;
+        while let Some(Tok::Sym(s)) = self.peek() {
+            let s = *s;
+            if !LEVELS[level].contains(&s) {
+                break;
+            }
+            let pos = self.pos();
+            self.at += 1;
+            let rhs = self.nested(|p| p.binary(level + 1))?;
+            lhs = match s {
+                "||" => Expr::Logic(false, Box::new(lhs), Box::new(rhs)),
+                "&&" => Expr::Logic(true, Box::new(lhs), Box::new(rhs)),
+                "&~" => Expr::Bin(BinOp::And, Box::new(lhs), Box::new(Expr::BitNot(Box::new(rhs)))),
+                _ => match bin_op(s) {
+                    Some(op) => Expr::Bin(op, Box::new(lhs), Box::new(rhs)),
+                    None => return Err(Diag::at(self.file, self.source, pos, format!("unsupported: operator `{s}`"))),
+                },
+            };
+        }
+        Ok(lhs)
+    }
+
+    fn unary(&mut self) -> R<Expr> {
+        let pos = self.pos();
+        if self.eat("*") {
+            let e = self.nested(|p| p.unary())?;
+            return Ok(Expr::Deref(Box::new(e), pos));
+        }
+        if self.eat("&") {
+            let e = self.nested(|p| p.unary())?;
+            return Ok(Expr::AddrOf(Box::new(e), pos));
+        }
+        if self.eat("-") {
+            return Ok(Expr::Neg(Box::new(self.nested(|p| p.unary())?)));
+        }
+        if self.eat("!") {
+            return Ok(Expr::Not(Box::new(self.nested(|p| p.unary())?)));
+        }
+        if self.eat("~") {
+            return Ok(Expr::BitNot(Box::new(self.nested(|p| p.unary())?)));
+        }
+        if self.is_sym("(") && matches!(self.peek_at(1), Some(Tok::Ident(w)) if is_type_word(w)) {
+            self.at += 1;
+            self.skip_type()?;
+            self.expect(")")?;
+            return self.nested(|p| p.unary());
+        }
+        self.primary()
+    }
+
+    fn primary(&mut self) -> R<Expr> {
+        let pos = self.pos();
+        match self.peek().cloned() {
+            Some(Tok::Int(i)) => {
+                self.at += 1;
+                Ok(Expr::Int(i))
+            }
+            Some(Tok::Ident(name)) => {
+                self.at += 1;
+                if self.is_sym("(") || (name.starts_with("__") && self.is_sym("{")) {
+                    return self.call(name, pos);
+                }
+                Ok(Expr::Var(name, pos))
+            }
+            Some(Tok::Sym("(")) => {
+                self.at += 1;
+                let e = self.expr()?;
+                self.expect(")")?;
+                Ok(e)
+            }
+            _ => self.err(format!("expected an expression{}", self.found())),
+        }
+    }
+
+    fn call(&mut self, name: String, pos: Pos) -> R<Expr> {
+        let tag = if self.is_sym("{") { Some(self.tag()?) } else { None };
+        let mut args = Vec::new();
+        // `__fence{MB}` takes no argument list.
+        if self.eat("(") && !self.eat(")") {
+            loop {
+                args.push(self.arg()?);
+                if self.eat(")") {
+                    break;
+                }
+                self.expect(",")?;
+            }
+        }
+        Ok(Expr::Call(Call { name, tag, args, pos, file: self.file_id }))
+    }
+
+    /// `{ONCE}`, `{rcu-lock}`: the tokens between braces, glued back together.
+    fn tag(&mut self) -> R<String> {
+        self.expect("{")?;
+        let mut s = String::new();
+        while !self.eat("}") {
+            match self.peek() {
+                Some(Tok::Ident(x)) => s.push_str(x),
+                Some(Tok::Sym("-")) => s.push('-'),
+                Some(Tok::Int(i)) => s.push_str(&i.to_string()),
+                _ => return self.err(format!("expected an annotation name or `}}`{}", self.found())),
+            }
+            self.at += 1;
+        }
+        Ok(s)
+    }
+
+    fn arg(&mut self) -> R<Arg> {
+        if let Some(Tok::Sym(s)) = self.peek()
+            && matches!(self.peek_at(1), Some(Tok::Sym(",")) | Some(Tok::Sym(")")))
+        {
+            let r = Arg::Op(s.to_string(), self.pos());
+            self.at += 1;
+            return Ok(r);
+        }
+        Ok(Arg::Expr(self.expr()?))
+    }
+}
+
+/// The op of a C binary operator.
+pub fn bin_op(s: &str) -> Option<BinOp> {
+    Some(match s {
+        "+" => BinOp::Add,
+        "-" => BinOp::Sub,
+        "*" => BinOp::Mul,
+        "&" => BinOp::And,
+        "|" => BinOp::Or,
+        "^" => BinOp::Xor,
+        "<<" => BinOp::Shl,
+        ">>" => BinOp::Shr,
+        "==" => BinOp::Eq,
+        "!=" => BinOp::Ne,
+        "<" => BinOp::Lt,
+        "<=" => BinOp::Le,
+        ">" => BinOp::Gt,
+        ">=" => BinOp::Ge,
+        _ => return None,
+    })
+}

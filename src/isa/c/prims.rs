@@ -1,0 +1,144 @@
+//! herd's C primitives, the targets of `.def` macros (`__load{ONCE}(X)`, `__xchg{MB}(X,V)`,
+//! `__lock(X)`, …). The `{…}` annotation becomes the events' tag, hence their sets.
+
+use super::ast::Call;
+use super::lower::Lower;
+use crate::diag::Diag;
+use crate::isa::{BinOp, Cond, LockOp, Op, Src};
+
+/// Tags of the events of a read-modify-write primitive: its annotation, herd's `RMW` set
+/// and `X`, which the standard library's `amo` pairs.
+fn rmw_tags(c: &Call) -> Vec<String> {
+    let mut t: Vec<String> = c.tag.iter().cloned().collect();
+    t.extend(["RMW".to_string(), "X".to_string()]);
+    t
+}
+
+fn tags(c: &Call) -> Vec<String> {
+    c.tag.iter().cloned().collect()
+}
+
+fn atomic_op(op: &str) -> Option<BinOp> {
+    super::parse::bin_op(op).filter(|o| matches!(o, BinOp::Add | BinOp::Sub | BinOp::And | BinOp::Or | BinOp::Xor))
+}
+
+/// Lowers primitive `c`, returning its value when it has one.
+pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
+    let text = match &c.tag {
+        Some(t) => format!("{}{{{t}}}", c.name),
+        None => c.name.clone(),
+    };
+    Ok(match c.name.as_str() {
+        "__load" => {
+            l.arity(c, 1)?;
+            let addr = l.arg_lvalue(c, 0)?;
+            let dst = l.fresh();
+            l.push(vec![Op::Load { dst: dst.clone(), addr, tags: tags(c) }], &text);
+            Some(Src::Reg(dst))
+        }
+        "__store" => {
+            l.arity(c, 2)?;
+            let v = l.arg_value(c, 1)?;
+            let addr = l.arg_lvalue(c, 0)?;
+            l.push(vec![Op::Store { addr, src: v, tags: tags(c), when: None }], &text);
+            None
+        }
+        "__fence" => {
+            l.arity(c, 0)?;
+            l.push(vec![Op::Fence { tags: tags(c) }], &text);
+            None
+        }
+        "__srcu" => {
+            l.arity(c, 1)?;
+            let addr = l.arg_pointer(c, 0)?;
+            l.push(vec![Op::Marker { addr, tags: tags(c) }], &text);
+            None
+        }
+        "__xchg" => {
+            l.arity(c, 2)?;
+            let addr = l.arg_pointer(c, 0)?;
+            let v = l.arg_value(c, 1)?;
+            let old = l.fresh();
+            let t = rmw_tags(c);
+            let load = Op::Load { dst: old.clone(), addr: addr.clone(), tags: t.clone() };
+            l.push(vec![load, Op::Store { addr, src: v, tags: t, when: None }], &text);
+            Some(Src::Reg(old))
+        }
+        "__cmpxchg" => {
+            l.arity(c, 3)?;
+            let addr = l.arg_pointer(c, 0)?;
+            let expected = l.arg_value(c, 1)?;
+            let new = l.arg_value(c, 2)?;
+            let old = l.fresh();
+            let t = rmw_tags(c);
+            let when = Some(Cond { op: BinOp::Eq, a: Src::Reg(old.clone()), b: expected });
+            let load = Op::Load { dst: old.clone(), addr: addr.clone(), tags: t.clone() };
+            l.push(vec![load, Op::Store { addr, src: new, tags: t, when }], &text);
+            Some(Src::Reg(old))
+        }
+        "__atomic_op" | "__atomic_op_return" | "__atomic_fetch_op" => {
+            l.arity(c, 3)?;
+            let addr = l.arg_pointer(c, 0)?;
+            let op = l.arg_op(c, 1)?;
+            let v = l.arg_value(c, 2)?;
+            let (old, new) = (l.fresh(), l.fresh());
+            let t = rmw_tags(c);
+            let mut ops = vec![Op::Load { dst: old.clone(), addr: addr.clone(), tags: t.clone() }];
+            if op == "&~" {
+                let inv = l.fresh();
+                ops.push(Op::Bin { dst: inv.clone(), op: BinOp::Xor, a: v, b: Src::Imm(-1) });
+                ops.push(Op::Bin { dst: new.clone(), op: BinOp::And, a: Src::Reg(old.clone()), b: Src::Reg(inv) });
+            } else {
+                let Some(bop) = atomic_op(&op) else {
+                    return Err(l.unknown_op(c, &op));
+                };
+                ops.push(Op::Bin { dst: new.clone(), op: bop, a: Src::Reg(old.clone()), b: v });
+            }
+            ops.push(Op::Store { addr, src: Src::Reg(new.clone()), tags: t, when: None });
+            l.push(ops, &text);
+            match c.name.as_str() {
+                "__atomic_op_return" => Some(Src::Reg(new)),
+                "__atomic_fetch_op" => Some(Src::Reg(old)),
+                _ => None,
+            }
+        }
+        "__atomic_add_unless" => {
+            l.arity(c, 3)?;
+            let addr = l.arg_pointer(c, 0)?;
+            let v = l.arg_value(c, 1)?;
+            let u = l.arg_value(c, 2)?;
+            let (old, new, did) = (l.fresh(), l.fresh(), l.fresh());
+            let t = rmw_tags(c);
+            let when = Some(Cond { op: BinOp::Ne, a: Src::Reg(old.clone()), b: u.clone() });
+            let ops = vec![
+                Op::Load { dst: old.clone(), addr: addr.clone(), tags: t.clone() },
+                Op::Bin { dst: did.clone(), op: BinOp::Ne, a: Src::Reg(old.clone()), b: u },
+                Op::Bin { dst: new.clone(), op: BinOp::Add, a: Src::Reg(old), b: v },
+                Op::Store { addr, src: Src::Reg(new), tags: t, when },
+            ];
+            l.push(ops, &text);
+            Some(Src::Reg(did))
+        }
+        "__lock" | "__unlock" | "__trylock" | "__islocked" => {
+            l.arity(c, 1)?;
+            let addr = l.arg_pointer(c, 0)?;
+            let (op, dst) = match c.name.as_str() {
+                "__lock" => (LockOp::Acquire, None),
+                "__unlock" => (LockOp::Release, None),
+                "__trylock" => (LockOp::Try, Some(l.fresh())),
+                _ => (LockOp::IsLocked, Some(l.fresh())),
+            };
+            l.lock(addr, op, dst.clone(), &text);
+            dst.map(Src::Reg)
+        }
+        _ => return Err(l.unknown(c)),
+    })
+}
+
+impl Lower<'_> {
+    fn unknown_op(&self, c: &Call, op: &str) -> Diag {
+        let mut d = self.unknown(c);
+        d.message = format!("`{}`: unsupported operator `{op}`", c.name);
+        d
+    }
+}

@@ -1,0 +1,72 @@
+//! The C front end on the kernel's litmus tests: every final state that sequential
+//! consistency allows is one that herd7 lists under the (weaker) LKMM, for the tests
+//! without locks or RCU (whose semantics SC does not know), and every test of the
+//! catalogue parses and lowers with the LKMM's macro file.
+
+use litsat::cat::{Program, load_program};
+use litsat::expect::normalise_state;
+use litsat::litmus::parse_test;
+use litsat::query::{Options, run};
+use litsat::report::state_line;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+fn shared() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    p.join("corpus").is_dir().then_some(p)
+}
+
+fn with_macros(mut prog: Program, def: &Path) -> Program {
+    let text = std::fs::read_to_string(def).expect("def file");
+    prog.macros = Some(litsat::cat::MacroSource { path: def.to_string_lossy().to_string(), text: text.into() });
+    prog
+}
+
+/// herd's states per test path, from a corpus TSV.
+fn herd_states(tsv: &Path) -> BTreeMap<String, BTreeSet<String>> {
+    let text = std::fs::read_to_string(tsv).expect("tsv");
+    text.lines()
+        .filter(|l| !l.starts_with('#'))
+        .filter_map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f.len() >= 7).then(|| (f[0].to_string(), f[6].split(" | ").map(str::to_string).collect()))
+        })
+        .collect()
+}
+
+#[test]
+fn sc_states_are_lkmm_states_on_the_catalogue() {
+    let Some(sh) = shared() else {
+        eprintln!("skipped: ../shared is absent");
+        return;
+    };
+    let prog = with_macros(load_program("sc", &[]).expect("sc"), &sh.join("models/lkmm/linux-kernel.def"));
+    let herd = herd_states(&sh.join("corpus/expected/lkmm-catalogue.lkmm.tsv"));
+    let (mut checked, mut lowered) = (0, 0);
+    let mut failures = Vec::new();
+    for (path, states) in &herd {
+        let file = sh.join("corpus").join(path);
+        let text = std::fs::read_to_string(&file).expect("test");
+        let name = file.to_string_lossy().to_string();
+        let out = parse_test(&name, &text).and_then(|t| run(t, &name, &text, &prog, &Options::default()));
+        let beyond_sc = ["spin_", "rcu", "srcu"].iter().any(|w| text.contains(w));
+        match out {
+            Ok(_) if beyond_sc => lowered += 1,
+            Ok(o) => {
+                let mine: BTreeSet<String> = o.states.iter().map(|s| normalise_state(&state_line(s))).collect();
+                let extra: Vec<&String> = mine.difference(states).collect();
+                if !extra.is_empty() || mine.is_empty() {
+                    failures.push(format!("{path}: states not in herd's LKMM answer: {extra:?}"));
+                }
+                checked += 1;
+            }
+            Err(d) => failures.push(format!("{path}: {d}")),
+        }
+    }
+    for f in &failures {
+        eprintln!("{f}");
+    }
+    assert!(failures.is_empty(), "{} of {} catalogue tests failed", failures.len(), herd.len());
+    assert_eq!(checked + lowered, herd.len(), "every catalogue test runs");
+    assert!(checked >= 40, "only {checked} tests compared with herd's states");
+}

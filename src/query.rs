@@ -1,6 +1,6 @@
 //! Questions asked of the solver: the final states and execution counts herd reports.
 
-use crate::cat::{CheckOut, Program, run_model};
+use crate::cat::{CheckOut, Compiled, Program, compile_model};
 use crate::diag::Diag;
 use crate::encode::exec::{self, Exec};
 use crate::events::{self, Events, SourceRef, Value};
@@ -263,6 +263,7 @@ pub struct Encoding {
     pub test: Test,
     pub isa: &'static dyn Isa,
     pub ev: Events,
+    /// The execution; its `primaries` include the model's choices (`with x from S`).
     pub x: Exec,
     pub lg: Logic,
     /// Every check of the model, flags included, in the model's order.
@@ -283,9 +284,11 @@ pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options
         return Err(Diag::limit(file, format!("limit: {} events, more than --max-events {max}", ev.len())));
     }
     let mut lg = Logic::new();
-    let x = exec::encode(&ev, &mut lg).map_err(|m| Diag::file(file, m))?;
+    let mut x = exec::encode(&ev, &mut lg).map_err(|m| Diag::file(file, m))?;
     let b = exec::builtins(&ev, &x, &mut lg);
-    let checks: Vec<CheckOut> = run_model(prog, &mut lg, b, &opts.variants)?;
+    let Compiled { checks, primaries } = compile_model(prog, &mut lg, b, &opts.variants)?;
+    // The model's own choices (`with x from S`) make executions too.
+    x.primaries.extend(primaries);
     let shown = observed(&test, isa);
     let mut needed = shown.clone();
     if let Some(f) = &test.filter {
@@ -309,8 +312,11 @@ pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -
             continue;
         }
         if c.flag {
-            // herd raises a flag when its check holds (`flag ~empty r`: r is not empty).
-            flag_lits.push((c.name.clone().unwrap_or(c.label.clone()), c.ok));
+            // herd raises a flag when its check holds (`flag ~empty r`: r is not empty);
+            // an unnamed flag only draws a warning (`exec_test` in herd's interpreter).
+            if let Some(name) = &c.name {
+                flag_lits.push((name.clone(), c.ok));
+            }
         } else {
             lg.assert(c.ok);
         }

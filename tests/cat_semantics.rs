@@ -8,7 +8,7 @@ use litsat::cat::{load_program, run_model};
 use litsat::encode::exec;
 use litsat::litmus::parse_test;
 use litsat::logic::{B, Logic};
-use litsat::query::prepare;
+use litsat::query::{self, prepare};
 use std::collections::BTreeSet;
 
 const TEST: &str = "X86 SBF\n{ x=0; y=0; }\n P0 | P1 ;\n MOV [x],$1 | MOV [y],$1 ;\n MFENCE | MFENCE ;\n MOV EAX,[y] | MOV EAX,[x] ;\nexists (0:EAX=0 /\\ 1:EAX=0)\n";
@@ -188,4 +188,171 @@ let lacks(D) = [IW] \\ ((_ * D) ; (D * _))";
     assert_eq!(probe(defs, "unite(map (fun c -> c | [IW]) (cross({})))"), pairs(&[(0, 0), (1, 1)]));
     assert_eq!(probe(defs, "unite(map (fun c -> c | [IW]) (cross({{a1}, {}})))"), pairs(&[]));
     assert_eq!(probe(defs, "unite(cross({{a1}, {b2}}))"), pairs(&[(2, 3), (5, 6), (4, 4), (7, 7)]));
+}
+
+// ---------------------------------------------------------------------------------------
+// Constructs whose values depend on the execution, checked through the executions they
+// keep: (Positive, Negative) counts and flags of whole runs, computed by hand.
+
+/// Store buffering: 0, 1 initial writes of x, y; P0 2: W x=1, 3: R y; P1 4: W y=1, 5: R x.
+/// Four executions (each read sees the initial write or the other thread's); the condition
+/// holds in the one where both see the initial writes (rf from an initial write is rfe).
+const SB: &str = "X86 SB\n{ x=0; y=0; }\n P0 | P1 ;\n MOV [x],$1 | MOV [y],$1 ;\n MOV EAX,[y] | MOV EAX,[x] ;\nexists (0:EAX=0 /\\ 1:EAX=0)\n";
+
+/// Load buffering: P0 2: R x, 3: W y=1; P1 4: R y, 5: W x=1. Four executions; the
+/// condition holds in the one where both reads see the other thread's write, the only one
+/// with a cycle in rf ∪ po.
+const LB: &str = "X86 LB\n{ x=0; y=0; }\n P0 | P1 ;\n MOV EAX,[x] | MOV EAX,[y] ;\n MOV [y],$1 | MOV [x],$1 ;\nexists (0:EAX=1 /\\ 1:EAX=1)\n";
+
+/// P0 writes x=0 then x=1; P1 reads x: from the initial write (0), the first (0) or the
+/// second (1) write. The condition holds in the first two.
+const DV: &str = "X86 DV\n{ x=0; }\n P0 | P1 ;\n MOV [x],$0 | MOV EAX,[x] ;\n MOV [x],$1 | ;\nexists (1:EAX=0)\n";
+
+/// Runs `model` on `test` end to end (with `lib` on the include path): the counts and the
+/// flags, or the error.
+fn run_with(model: &str, test: &str, lib: &[std::path::PathBuf]) -> Result<(u64, u64, BTreeSet<String>), String> {
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("litsat-cat-run-{}-{call}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("model.cat");
+    std::fs::write(&path, format!("\"model\"\n{model}\n")).expect("write model");
+    let prog = load_program(&path.to_string_lossy(), lib).map_err(|d| d.to_string())?;
+    let t = parse_test("t.litmus", test).expect("test parses");
+    let o = query::run(t, "t.litmus", test, &prog, &query::Options::default()).map_err(|d| d.to_string())?;
+    Ok((o.pos, o.neg, o.flags))
+}
+
+fn run(model: &str, test: &str) -> (u64, u64, BTreeSet<String>) {
+    run_with(model, test, &[]).unwrap_or_else(|e| panic!("{model}: {e}"))
+}
+
+fn counts(model: &str, test: &str) -> (u64, u64) {
+    let (p, n, _) = run(model, test);
+    (p, n)
+}
+
+fn flags(v: &[&str]) -> BTreeSet<String> {
+    v.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn let_rec_over_the_execution() {
+    // r = rf ∪ r;po;rf holds a pair (3, 2) with 2 po 3 only in the LB cycle.
+    let r = "let rec r = rf | (r ; po ; rf)";
+    assert_eq!(counts(&format!("{r}\nirreflexive r ; po as lb"), LB), (0, 3));
+    assert_eq!(run(&format!("{r}\nflag ~irreflexive r ; po as cyc"), LB), (1, 3, flags(&["cyc"])));
+    // Mutual recursion, a function in the group, and the expression form.
+    assert_eq!(counts("let rec a = rf | (b ; rf) and b = a ; po\nirreflexive b as lb", LB), (0, 3));
+    assert_eq!(
+        counts("let rec reach = rf | step(reach) and step(x) = x ; po ; rf\nirreflexive reach ; po as lb", LB),
+        (0, 3)
+    );
+    assert_eq!(counts("let r2 = let rec q = rf | (q ; po ; rf) in q ; po\nirreflexive r2 as lb", LB), (0, 3));
+}
+
+#[test]
+fn let_rec_stops_as_herd_does() {
+    // t = rf \ (t;po;t;po;t) has no fixpoint in the LB cycle: herd's iteration goes
+    // ∅, rf, ∅ and stops at the first step within the one before, taking the new iterate
+    // ∅ (the old one, rf, would reject the cycle). Elsewhere it stops at rf.
+    let t = "let rec t = rf \\ (t ; po ; t ; po ; t)";
+    assert_eq!(counts(&format!("{t}\nacyclic t | po as c"), LB), (1, 3));
+    assert_eq!(run(&format!("{t}\nflag ~acyclic t | po as cyc"), LB), (1, 3, flags(&[])));
+    // A step evaluates the definitions in order: b sees the new a. So a = rfe, b = ∅
+    // (evaluating both from the old values would give a = b = ∅).
+    let gs = "let rec a = rfe \\ b and b = rfe \\ a\nempty rfe \\ a as gs\nflag ~empty b as b";
+    assert_eq!(run(gs, SB), (1, 3, flags(&[])));
+    // v = rfe \ v: rfe, then ∅ — stopping after one step where rfe is empty.
+    assert_eq!(run("let rec v = rfe \\ v\nflag ~empty v as v", SB), (1, 3, flags(&[])));
+    // Sets too: S = W \ S goes ∅, W, ∅.
+    assert_eq!(run("let rec S = W \\ S\nflag ~empty S as s", SB), (1, 3, flags(&[])));
+}
+
+#[test]
+fn with_from_a_set_of_relations() {
+    // Each element that passes is an execution: every count doubles.
+    assert_eq!(run("with x from {rf, 0}\nflag ~empty x as chose-rf", SB), (2, 6, flags(&["chose-rf"])));
+    // In the LB cycle only x = 0 passes.
+    assert_eq!(counts("with x from {rf, 0}\nacyclic x | po as c", LB), (1, 6));
+    // Where no read sees the other thread, {rf \ (IW * _), 0} has one element.
+    assert_eq!(run("with x from {rf \\ (IW * _), 0}\nflag ~empty x as e", SB), (1, 6, flags(&["e"])));
+    // Equal elements are one; an empty set lets no execution pass.
+    assert_eq!(counts("with x from {rf, rf | 0}\nacyclic x as c", SB), (1, 3));
+    assert_eq!(counts("with x from {}\nacyclic x as c", SB), (0, 0));
+    // Event sets as elements, and two choices in a row.
+    assert_eq!(counts("with s from {R, W}\nwith t from {R, 0}\nempty [s] ; [t] as c", SB), (3, 9));
+}
+
+/// A `map` as herd's stdlib has it (herd's own is not in litsat's bundled stdlib).
+const MAP: &str = "let rec map f S = match S with || {} -> {} || e ++ es -> f e ++ map f es end";
+
+#[test]
+fn map_over_events_and_pairs() {
+    // One singleton relation per rf candidate of each read; one of each as x.
+    let choices = format!(
+        "{MAP}\nlet pair-to-relation p = p ++ 0\nlet choices e = map pair-to-relation ((W * {{e}}) & loc)\n\
+         let rec pick S = match S with || {{}} -> {{0}} || c ++ cs -> union-each (c, pick cs) end\n\
+         and union-each (c, ys) = match c with || {{}} -> {{}} || o ++ os -> add-to (o, ys) | union-each (os, ys) end\n\
+         and add-to (o, ys) = match ys with || {{}} -> {{}} || y ++ rest -> (o | y) ++ add-to (o, rest) end"
+    );
+    // Four candidate rf relations; exactly one is the execution's.
+    let m = format!("{choices}\nwith x from pick (map choices R)\nempty x \\ rf as x-is-rf");
+    assert_eq!(counts(&m, SB), (1, 3));
+    let m = format!("{choices}\nwith x from pick (map choices R)\nflag ~empty x \\ rf as other");
+    assert_eq!(run(&m, SB), (4, 12, flags(&["other"])));
+    // Event sets whose members depend on the execution are not taken apart.
+    let e = run_with(&format!("{MAP}\nlet s = map (fun e -> {{e}}) (range(rf))\nempty 0 as c"), SB, &[]).unwrap_err();
+    assert!(e.contains("model.cat:2:") && e.contains("depends on the execution"), "{e}");
+}
+
+/// herd's `cross.cat`, from the shared models.
+#[test]
+fn herd_cross() {
+    let lib = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/models/herd");
+    if !lib.join("cross.cat").is_file() {
+        eprintln!("no shared models: skipped");
+        return;
+    }
+    let m = "include \"cross.cat\"\nwith x from cross({{rf, 0}, {po, 0}})\nflag ~empty x & po as has-po";
+    assert_eq!(run_with(m, SB, std::slice::from_ref(&lib)).expect("runs"), (4, 12, flags(&["has-po"])));
+    let m = format!(
+        "include \"cross.cat\"\n{MAP}\nlet pair-to-relation p = p ++ 0\n\
+         with x from cross(map (fun e -> map pair-to-relation ((W * {{e}}) & loc)) R)\nempty x \\ rf as x-is-rf"
+    );
+    assert_eq!(run_with(&m, SB, &[lib]).expect("runs"), (1, 3, flags(&[])));
+}
+
+#[test]
+fn different_values() {
+    // fr from a read of 0 to the write of 1 has different values; to the write of 0 not.
+    assert_eq!(run("flag ~empty different-values(fr) as dv", DV), (2, 1, flags(&["dv"])));
+    assert_eq!(counts("empty different-values(fr) as dv", DV), (0, 1));
+    assert_eq!(counts("empty different-values(fr & (R * (W \\ FW))) as q", DV), (2, 1));
+    assert_eq!(counts("empty fr & (R * (W \\ FW)) as p", DV), (1, 1));
+    // rf never relates different values.
+    assert_eq!(run("flag ~empty different-values(rf) as dv", SB), (1, 3, flags(&[])));
+}
+
+#[test]
+fn unnamed_flags_are_not_recorded() {
+    // herd warns that a flagged test without a name has none, and records nothing.
+    assert_eq!(run("flag ~empty rf\nflag ~empty rf as named", SB), (1, 3, flags(&["named"])));
+}
+
+#[test]
+fn nested_sections_matched_as_the_lkmm_bell_does() {
+    // The LKMM bell's matching of nested lock/unlock pairs, a non-monotone recursion
+    // (written afresh here), with W \ IW and F as locks and R as unlocks: P0 has
+    // lock 2, lock 3, unlock 4. herd's steps: matched = {(3,4)}, then the unmatched sets
+    // shrink to {2} and ∅ while matched stays: the second step stops.
+    let defs = "let L = (W \\ IW) | F\nlet U = R\n\
+        let sections = let rec\n  open = L \\ domain(m)\n  and close = U \\ range(m)\n  and loose = open | close\n\
+        \x20 and loose-po = [loose] ; po ; [loose]\n  and spans = [open] ; po ; [close]\n\
+        \x20 and m = m | (spans \\ (loose-po ; loose-po))\n  in m";
+    assert_eq!(probe(defs, "sections"), pairs(&[(3, 4), (6, 7)]));
+    assert_eq!(
+        probe(&format!("{defs}\nlet unmatched = L \\ domain(sections)"), "[unmatched]"),
+        pairs(&[(2, 2), (5, 5)])
+    );
 }

@@ -303,6 +303,32 @@ fn cat_let_rec_against_oracle() {
     run_suite(&[("litmus/", own_corpus())], &test_model("letrec.cat"), 70, true);
 }
 
+/// `let rec` as herd iterates it: definitions in order, the first step within the one
+/// before stops, its new values are the result; monotone or not, over the execution.
+#[test]
+fn cat_let_rec_herd_iteration_against_oracle() {
+    run_suite(&[("litmus/", own_corpus())], &test_model("letrec-herd.cat"), 70, true);
+}
+
+/// `with x from S` over sets of relations: every passing element is an execution.
+#[test]
+fn cat_with_against_oracle() {
+    run_suite(&[("litmus/", own_corpus())], &test_model("with.cat"), 70, true);
+}
+
+/// lock.cat's idiom: `with` over the cross product of sets of single edges, built by
+/// `map` over event sets and relations.
+#[test]
+fn cat_cross_against_oracle() {
+    run_suite(&[("litmus/", own_corpus())], &test_model("cross.cat"), 50, true);
+}
+
+/// `different-values`.
+#[test]
+fn cat_different_values_against_oracle() {
+    run_suite(&[("litmus/", own_corpus())], &test_model("values.cat"), 70, true);
+}
+
 /// `empty` on sets of events, as herd allows (its aarch64fences.cat flags `~empty (DMB.NSH | …)`).
 #[test]
 fn cat_empty_on_sets_against_oracle() {

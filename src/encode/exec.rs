@@ -482,9 +482,6 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     let atomic_write = |i: usize| ev.amo_as_one && e[i].kind == Kind::Write && e[i].tags.iter().any(|t| t == "X");
     put_set(&mut env, "R", set(&|i| e[i].is_read() || atomic_write(i)));
     put_set(&mut env, "W", set(&|i| e[i].is_write()));
-    for role in crate::events::LockRole::ALL {
-        put_set(&mut env, role.set_name(), set(&|i| e[i].lock == Some(role)));
-    }
     put_set(&mut env, "M", set(&mem));
     put_set(&mut env, "F", set(&|i| e[i].kind == Kind::Fence));
     put_set(&mut env, "B", set(&|i| e[i].kind == Kind::Branch));
@@ -510,6 +507,11 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
             put_set(&mut env, &cap, s.clone());
         }
         put_set(&mut env, t, s);
+    }
+    // After the tags: the C ISA names these sets among its known ones, and lock events
+    // carry no tag.
+    for role in crate::events::LockRole::ALL {
+        put_set(&mut env, role.set_name(), set(&|i| e[i].lock == Some(role)));
     }
     let same_thread = |i: usize, j: usize| e[i].thread == e[j].thread;
     let po = rel(lg, &|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr < e[j].instr);
@@ -562,7 +564,8 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     put(&mut env, "same-instr", same_instr);
     put(&mut env, "iico_data", Rel::empty(n));
     put(&mut env, "iico_ctrl", Rel::empty(n));
-    Builtins { env, universe, co: x.co.clone(), ww_loc }
+    let vals = e.iter().map(|ev| x.val[ev.val].clone()).collect();
+    Builtins { env, universe, co: x.co.clone(), ww_loc, vals }
 }
 
 /// `rcu-lock` → `Rcu-lock`: herd's set name for an annotation.

@@ -230,8 +230,12 @@ enum V<'a> {
     Tag(String),
     Str(String),
     Tuple(Vec<V<'a>>),
-    /// A set of non-event values (tags, mostly).
+    /// A set of non-event values (tags, relations, event sets).
     Coll(Vec<V<'a>>),
+    /// An event, taken out of an event set by `match`.
+    Event(usize),
+    /// A pair of events, taken out of a relation by `match`.
+    Pair(usize, usize),
     Func(Rc<Closure<'a>>),
     Proc(Rc<Procedure<'a>>),
     /// A primitive: `domain`, `range`, or one of herd's that this oracle only names.
@@ -315,7 +319,6 @@ const OTHER_PRIMS: &[&str] = &[
     "deliftinter",
     "bisimulation",
     "fromto",
-    "different-values",
     "same-oa",
     "at-least-one-writable",
     "tag2scope",
@@ -344,6 +347,12 @@ struct Eval<'a> {
     included: HashSet<String>,
     flags: BTreeSet<String>,
     file: String,
+    /// The value of each event that happens (`None` where it cannot be computed).
+    values: Rc<Vec<Option<Value>>>,
+    /// `with x from S`: the element to take at each `with` met so far in this run, and how
+    /// many elements each offered.
+    script: Vec<usize>,
+    offered: Vec<usize>,
 }
 
 impl<'a> Eval<'a> {
@@ -351,6 +360,7 @@ impl<'a> Eval<'a> {
         match v {
             V::Set(s) => Ok(*s),
             V::Empty => Ok(0),
+            V::Event(e) => Ok(bit(*e)),
             V::Opaque(x) => unsupported(format!("predefined name '{x}'")),
             _ => fail("type error: expected a set of events"),
         }
@@ -360,6 +370,7 @@ impl<'a> Eval<'a> {
         match v {
             V::Rel(r) => Ok(r.clone()),
             V::Empty => Ok(Rc::new(Rel::empty(self.n))),
+            V::Pair(i, j) => Ok(Rc::new(Rel::from_pairs(self.n, [(*i, *j)]))),
             V::Opaque(x) => unsupported(format!("predefined name '{x}'")),
             _ => fail("type error: expected a relation"),
         }
@@ -398,13 +409,22 @@ impl<'a> Eval<'a> {
                 }
                 let mut vs = Vec::new();
                 for it in items {
-                    let v = self.eval(env, it)?;
-                    if !matches!(v, V::Tag(_)) {
-                        return unsupported("set literal of non-tags");
-                    }
-                    push_unique(&mut vs, v);
+                    vs.push(self.eval(env, it)?);
                 }
-                Ok(V::Coll(vs))
+                if vs.iter().all(|v| matches!(v, V::Event(_))) {
+                    return Ok(V::Set(
+                        vs.iter().map(|v| if let V::Event(e) = v { bit(*e) } else { 0 }).fold(0, |a, b| a | b),
+                    ));
+                }
+                if vs.iter().all(|v| matches!(v, V::Pair(..))) {
+                    let ps = vs.iter().filter_map(|v| if let V::Pair(i, j) = v { Some((*i, *j)) } else { None });
+                    return Ok(Self::rel(Rel::from_pairs(self.n, ps)));
+                }
+                let mut out = Vec::new();
+                for v in vs {
+                    push_unique(&mut out, v);
+                }
+                Ok(V::Coll(out))
             }
             Expr::Tuple(items) => {
                 let mut vs = Vec::new();
@@ -442,20 +462,40 @@ impl<'a> Eval<'a> {
     }
 
     fn do_match(&mut self, env: &Env<'a>, v: V<'a>, arms: &'a [Arm]) -> R<V<'a>> {
-        if matches!(v, V::Set(_) | V::Rel(_)) {
-            return unsupported("`match` over events");
-        }
+        // A set is taken apart into its first element and the others: the least event or
+        // pair of an event set or relation, the first value of a set of values.
+        let split: Option<(V<'a>, V<'a>)> = match &v {
+            V::Set(s) if *s != 0 => {
+                let e = s.trailing_zeros() as usize;
+                Some((V::Event(e), V::Set(s & !bit(e))))
+            }
+            V::Rel(r) if !r.is_empty() => {
+                let i = r.rows.iter().position(|row| *row != 0).expect("a non-empty row");
+                let j = r.rows[i].trailing_zeros() as usize;
+                let mut rest = (**r).clone();
+                rest.rows[i] &= !bit(j);
+                Some((V::Pair(i, j), Self::rel(rest)))
+            }
+            V::Coll(xs) if !xs.is_empty() => {
+                Some((xs[0].clone(), if xs.len() == 1 { V::Empty } else { V::Coll(xs[1..].to_vec()) }))
+            }
+            _ => None,
+        };
+        let empty = match &v {
+            V::Empty => true,
+            V::Set(s) => *s == 0,
+            V::Rel(r) => r.is_empty(),
+            V::Coll(xs) => xs.is_empty(),
+            _ => false,
+        };
         for arm in arms {
             match (&arm.pat, &v) {
                 (ArmPat::Wild, _) => return self.eval(env, &arm.body),
                 (ArmPat::Tag(t), V::Tag(u)) if t == u => return self.eval(env, &arm.body),
-                (ArmPat::EmptySet, V::Empty) => return self.eval(env, &arm.body),
-                (ArmPat::EmptySet, V::Coll(xs)) if xs.is_empty() => {
-                    return self.eval(env, &arm.body);
-                }
-                (ArmPat::Cons(x, rest), V::Coll(xs)) if !xs.is_empty() => {
-                    let tail = if xs.len() == 1 { V::Empty } else { V::Coll(xs[1..].to_vec()) };
-                    let env2 = env.bind(x, xs[0].clone()).bind(rest, tail);
+                (ArmPat::EmptySet, _) if empty => return self.eval(env, &arm.body),
+                (ArmPat::Cons(x, rest), _) if split.is_some() => {
+                    let (first, others) = split.clone().expect("checked");
+                    let env2 = env.bind(x, first).bind(rest, others);
                     return self.eval(&env2, &arm.body);
                 }
                 _ => {}
@@ -493,7 +533,9 @@ impl<'a> Eval<'a> {
                 let vb = self.eval(env, b)?;
                 match (va, vb) {
                     (V::Tag(t), V::Coll(xs)) => xs.iter().any(|x| matches!(x, V::Tag(u) if *u == t)),
-                    (V::Tag(_), V::Empty) => false,
+                    (V::Tag(_) | V::Event(_) | V::Pair(..), V::Empty) => false,
+                    (V::Event(e), V::Set(s)) => s & bit(e) != 0,
+                    (V::Pair(i, j), V::Rel(r)) => r.has(i, j),
                     _ => return unsupported("`in` on these values"),
                 }
             }
@@ -535,6 +577,20 @@ impl<'a> Eval<'a> {
                 let r = self.as_rel(&a)?;
                 Ok(V::Set(r.range()))
             }
+            V::Prim("different-values") => {
+                let r = self.as_rel(&a)?;
+                let mut out = Rel::empty(self.n);
+                for i in 0..self.n {
+                    for j in bits(r.rows[i]) {
+                        match (self.values[i], self.values[j]) {
+                            (Some(x), Some(y)) if x != y => out.rows[i] |= bit(j),
+                            (Some(_), Some(_)) => {}
+                            _ => return unsupported("different-values on an event without a value"),
+                        }
+                    }
+                }
+                Ok(Self::rel(out))
+            }
             V::Prim(p) => unsupported(format!("primitive '{p}'")),
             V::Opaque(x) => unsupported(format!("predefined name '{x}'")),
             _ => fail("applying something that is not a function"),
@@ -546,6 +602,7 @@ impl<'a> Eval<'a> {
             return unsupported(format!("predefined name '{x}'"));
         }
         match (op, &v) {
+            (Op1::Inv, V::Pair(i, j)) => return Ok(V::Pair(*j, *i)),
             (Op1::Comp, V::Set(s)) => return Ok(V::Set(!s & self.all)),
             (Op1::Comp, V::Empty) => return unsupported("complement of an untyped empty value"),
             (_, V::Set(_)) => return fail("type error: relation operator on a set"),
@@ -568,15 +625,23 @@ impl<'a> Eval<'a> {
             }
         }
         match op {
-            Op2::Add => match b {
-                V::Coll(mut xs) => {
+            Op2::Add => match (a, b) {
+                (V::Event(e), V::Empty) => Ok(V::Set(bit(e))),
+                (V::Event(e), V::Set(s)) => Ok(V::Set(s | bit(e))),
+                (V::Pair(i, j), V::Empty) => Ok(Self::rel(Rel::from_pairs(self.n, [(i, j)]))),
+                (V::Pair(i, j), V::Rel(r)) => {
+                    let mut r = (*r).clone();
+                    r.rows[i] |= bit(j);
+                    Ok(Self::rel(r))
+                }
+                (a, V::Coll(mut xs)) => {
                     if !xs.iter().any(|x| same_value(x, &a)) {
                         xs.insert(0, a);
                     }
                     Ok(V::Coll(xs))
                 }
-                V::Empty => Ok(V::Coll(vec![a])),
-                _ => unsupported("`++` on events"),
+                (a, V::Empty) => Ok(V::Coll(vec![a])),
+                _ => fail("type error: `++`"),
             },
             Op2::Prod => {
                 let (x, y) = (self.as_set(&a)?, self.as_set(&b)?);
@@ -645,9 +710,6 @@ impl<'a> Eval<'a> {
             if bs.iter().all(is_fun) {
                 return Ok(rec_closures(env, bs));
             }
-            if bs.iter().any(is_fun) {
-                return unsupported("`let rec` mixing functions and values");
-            }
             return self.fixpoint(env, bs);
         }
         let mut out = env.clone();
@@ -661,25 +723,53 @@ impl<'a> Eval<'a> {
         Ok(out)
     }
 
-    /// `let rec` over values: Kleene iteration from empty.
+    /// `let rec` over values, as herd iterates: all values start empty; a step evaluates
+    /// the definitions in order (each sees the new values of those before it, the group's
+    /// functions see the old values); the first step whose new values are each within the
+    /// old ones ends it, with the new values.
     fn fixpoint(&mut self, env: &Env<'a>, bs: &'a [Binding]) -> R<Env<'a>> {
-        let mut vals: Vec<V<'a>> = bs.iter().map(|_| V::Empty).collect();
-        for _ in 0..=self.n * self.n + 2 {
+        let is_fun = |b: &Binding| b.params.is_some() || matches!(b.body, Expr::Fun(..));
+        let vals: Vec<&'a Binding> = bs.iter().filter(|b| !is_fun(b)).collect();
+        let bind = |vs: &[V<'a>]| {
             let mut e = env.clone();
-            for (b, v) in bs.iter().zip(&vals) {
+            for (b, v) in vals.iter().zip(vs) {
                 e = e.bind(&b.name, v.clone());
             }
+            rec_closures(&e, bs)
+        };
+        let mut cur: Vec<V<'a>> = vals.iter().map(|_| V::Empty).collect();
+        for _ in 0..10_000 {
+            let mut e = bind(&cur);
             let mut next = Vec::new();
-            for b in bs {
-                next.push(self.eval(&e, &b.body)?);
+            for b in &vals {
+                let v = self.eval(&e, &b.body)?;
+                e = e.bind(&b.name, v.clone());
+                next.push(v);
             }
-            let same = next.iter().zip(&vals).all(|(x, y)| same_value(x, y));
-            vals = next;
-            if same {
-                return Ok(e);
+            let mut stop = true;
+            for (n, c) in next.iter().zip(&cur) {
+                stop &= self.within(n, c)?;
+            }
+            cur = next;
+            if stop {
+                return Ok(bind(&cur));
             }
         }
-        unsupported("`let rec` without a fixpoint")
+        unsupported("`let rec` that does not stop")
+    }
+
+    /// `a ⊆ b` on values of one type.
+    fn within(&self, a: &V<'a>, b: &V<'a>) -> R<bool> {
+        Ok(match (a, b) {
+            (V::Empty, _) => true,
+            (V::Set(_), _) | (_, V::Set(_)) => self.as_set(a)? & !self.as_set(b)? == 0,
+            (V::Rel(_), _) | (_, V::Rel(_)) => self.as_rel(a)?.subset(&*self.as_rel(b)?),
+            (V::Coll(_), _) => {
+                let ys = coll_items(b)?;
+                coll_items(a)?.iter().all(|x| ys.iter().any(|y| same_value(x, y)))
+            }
+            _ => return unsupported("`let rec` over these values"),
+        })
     }
 
     fn stmts(&mut self, env: Env<'a>, ss: &'a [Stmt]) -> R<Env<'a>> {
@@ -746,19 +836,40 @@ impl<'a> Eval<'a> {
         }
     }
 
+    /// `with x from S`: the element this run's script picks (the first one past the
+    /// script); each element is run in turn by [`run_choices`]. An empty S rejects.
+    fn with(&mut self, env: Env<'a>, x: &'a str, e: &'a Expr) -> R<Env<'a>> {
+        if let Some(env) = self.with_co(&env, x, e)? {
+            return Ok(env);
+        }
+        let items = match self.eval(&env, e)? {
+            V::Empty => return Err(Stop::Reject),
+            V::Coll(xs) => {
+                let mut out = Vec::new();
+                for v in xs {
+                    push_unique(&mut out, v);
+                }
+                out
+            }
+            _ => return fail("`with x from S` wants a set of values"),
+        };
+        let k = self.offered.len();
+        if self.script.len() == k {
+            self.script.push(0);
+        }
+        self.offered.push(items.len());
+        Ok(env.bind(x, items[self.script[k]].clone()))
+    }
+
     /// `with co from generate_cos(base)` (or `generate_orders(W, base)`): the candidate's co,
     /// provided it contains every base pair of distinct same-location writes.
-    fn with(&mut self, env: Env<'a>, x: &'a str, e: &'a Expr) -> R<Env<'a>> {
-        let Expr::App(f, arg, _) = e else {
-            return unsupported("`with … from` other than generate_cos");
-        };
-        let Expr::Var(fname, _) = &**f else {
-            return unsupported("`with … from` other than generate_cos");
-        };
+    fn with_co(&mut self, env: &Env<'a>, x: &'a str, e: &'a Expr) -> R<Option<Env<'a>>> {
+        let Expr::App(f, arg, _) = e else { return Ok(None) };
+        let Expr::Var(fname, _) = &**f else { return Ok(None) };
         if x != "co" || (fname != "generate_cos" && fname != "generate_orders") {
-            return unsupported(format!("`with {x} from {fname}(…)`"));
+            return Ok(None);
         }
-        let base = match self.eval(&env, arg)? {
+        let base = match self.eval(env, arg)? {
             V::Tuple(mut vs) if fname == "generate_orders" && vs.len() == 2 => {
                 let s = self.as_set(&vs[0])?;
                 if s != self.w {
@@ -773,7 +884,7 @@ impl<'a> Eval<'a> {
         if !base.inter(&self.ww_loc).subset(&self.co) {
             return Err(Stop::Reject);
         }
-        Ok(env.bind(x, V::Rel(self.co.clone())))
+        Ok(Some(env.bind(x, V::Rel(self.co.clone()))))
     }
 
     fn check(&mut self, env: &Env<'a>, c: &'a Check) -> R<()> {
@@ -852,9 +963,11 @@ fn same_value(a: &V, b: &V) -> bool {
         (V::Empty, V::Rel(r)) | (V::Rel(r), V::Empty) => r.is_empty(),
         (V::Empty, V::Coll(xs)) | (V::Coll(xs), V::Empty) => xs.is_empty(),
         (V::Tag(x), V::Tag(y)) | (V::Str(x), V::Str(y)) => x == y,
-        (V::Tuple(xs), V::Tuple(ys)) | (V::Coll(xs), V::Coll(ys)) => {
-            xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_value(x, y))
-        }
+        (V::Event(x), V::Event(y)) => x == y,
+        (V::Pair(a, b), V::Pair(c, d)) => (a, b) == (c, d),
+        (V::Tuple(xs), V::Tuple(ys)) => xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_value(x, y)),
+        // Sets of values: the same members, in any order.
+        (V::Coll(xs), V::Coll(ys)) => xs.len() == ys.len() && xs.iter().all(|x| ys.iter().any(|y| same_value(x, y))),
         _ => false,
     }
 }
@@ -941,6 +1054,7 @@ fn static_names<'a>(ev: &Events, live: Set) -> HashMap<String, V<'a>> {
     put("iico_ctrl", Rel::empty(n));
     m.insert("domain".into(), V::Prim("domain"));
     m.insert("range".into(), V::Prim("range"));
+    m.insert("different-values".into(), V::Prim("different-values"));
     for p in OTHER_PRIMS {
         m.insert(p.to_string(), V::Prim(p));
     }
@@ -1258,7 +1372,9 @@ pub fn answer(test: Test, file: &str, text: &str, prog: &Program, budget: u64) -
                             && e[j].kind == Kind::Write
                             && e[i].loc == e[j].loc
                     });
-                    let mut model = Eval {
+                    let event_values: Vec<Option<Value>> =
+                        (0..n).map(|i| if lives(i) { vals.get(e[i].val).ok() } else { None }).collect();
+                    let model = Eval {
                         prog,
                         n,
                         all: live,
@@ -1268,19 +1384,14 @@ pub fn answer(test: Test, file: &str, text: &str, prog: &Program, budget: u64) -
                         included: HashSet::new(),
                         flags: BTreeSet::new(),
                         file: prog.root.clone(),
+                        values: Rc::new(event_values),
+                        script: Vec::new(),
+                        offered: Vec::new(),
                     };
-                    let mut run = Ok(env);
-                    if let Some(std) = &prog.stdlib
-                        && *std != prog.root
-                    {
-                        run = run.and_then(|env| model.run_file(env, std));
-                    }
-                    let root = prog.root.clone();
-                    run = run.and_then(|env| model.run_file(env, &root));
-                    match run {
-                        Ok(_) => {}
-                        Err(Stop::Reject) => return Ok(None),
-                        Err(s) => return Err(refuse(s)),
+                    // One execution per passing sequence of `with` choices, with its flags.
+                    let passing = run_choices(model, env).map_err(refuse)?;
+                    if passing.is_empty() {
+                        return Ok(None);
                     }
                     out.consistent += 1;
 
@@ -1323,14 +1434,17 @@ pub fn answer(test: Test, file: &str, text: &str, prog: &Program, budget: u64) -
                     }
                     let get = |l: &Loc| values.get(l).cloned();
                     if test.filter.as_ref().is_none_or(|f| f.eval(&get)) {
+                        let k = passing.len() as u64;
                         if test.cond.prop.eval(&get) {
-                            out.pos += 1;
+                            out.pos += k;
                         } else {
-                            out.neg += 1;
+                            out.neg += k;
                         }
                         let line: Vec<String> = shown.iter().map(|l| format!("{l}={};", values[l])).collect();
                         out.states.insert(line.join(" "));
-                        out.flags.extend(std::mem::take(&mut model.flags));
+                        for flags in passing {
+                            out.flags.extend(flags);
+                        }
                     }
                     Ok(Some(()))
                 })();
@@ -1345,6 +1459,40 @@ pub fn answer(test: Test, file: &str, text: &str, prog: &Program, budget: u64) -
         }
     }
     Ok(out)
+}
+
+/// Runs the model once per sequence of `with x from S` choices (an odometer over the
+/// elements each `with` offers, re-running the model from the start for each), returning
+/// the flags of every run that passes.
+fn run_choices<'a>(mut model: Eval<'a>, env: Env<'a>) -> Result<Vec<BTreeSet<String>>, Stop> {
+    let prog = model.prog;
+    let mut passing = Vec::new();
+    loop {
+        model.included.clear();
+        model.flags.clear();
+        model.offered.clear();
+        model.file = prog.root.clone();
+        let mut run = Ok(env.clone());
+        if let Some(std) = &prog.stdlib
+            && *std != prog.root
+        {
+            run = run.and_then(|env| model.run_file(env, std));
+        }
+        let root = prog.root.clone();
+        run = run.and_then(|env| model.run_file(env, &root));
+        match run {
+            Ok(_) => passing.push(std::mem::take(&mut model.flags)),
+            Err(Stop::Reject) => {}
+            Err(s) => return Err(s),
+        }
+        // The next script: advance the last `with` that has elements left.
+        model.script.truncate(model.offered.len());
+        let Some(k) = (0..model.offered.len()).rev().find(|&k| model.script[k] + 1 < model.offered[k]) else {
+            return Ok(passing);
+        };
+        model.script.truncate(k + 1);
+        model.script[k] += 1;
+    }
 }
 
 /// cos-ok-opt.cat's observed coherence, on the events that happen (`id` is the identity on

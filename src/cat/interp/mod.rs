@@ -7,10 +7,16 @@
 use super::ast::*;
 use super::load::Program;
 use crate::diag::{Diag, Pos};
+use crate::events::Value;
 use crate::logic::{B, Logic};
 use crate::rel::{Rel, Set};
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
+use varisat::Lit;
+
+mod fixpoint;
+mod values;
+mod with;
 
 #[derive(Clone, Debug)]
 pub enum V {
@@ -23,6 +29,10 @@ pub enum V {
     Tuple(Vec<V>),
     /// A set of non-event values (tags, relations, …).
     Coll(Vec<V>),
+    /// One event: an element of an event set taken apart by `match`.
+    Event(usize),
+    /// One pair of events: an element of a relation taken apart by `match`.
+    Pair(usize, usize),
     Func(Rc<Closure>),
     Prim(Prim),
 }
@@ -31,6 +41,8 @@ pub enum V {
 pub enum Prim {
     Domain,
     Range,
+    /// `different-values(r)`: the pairs of r whose events have different values.
+    DifferentValues,
     /// herd primitives over event sets that only enumeration can compute (`linearisations`,
     /// `classes-loc`, …): bound so models that merely name them load, refused when applied.
     Enumerative(&'static str),
@@ -46,7 +58,6 @@ const ENUMERATIVE: &[&str] = &[
     "deliftinter",
     "bisimulation",
     "fromto",
-    "different-values",
     "same-oa",
     "at-least-one-writable",
     "tag2scope",
@@ -116,6 +127,15 @@ pub struct Builtins {
     pub co: Rel,
     /// Same-location write pairs: where a `cobase` may constrain co.
     pub ww_loc: Rel,
+    /// Each event's value, one-hot: `(value, literal)` pairs (for `different-values`).
+    pub vals: Vec<Vec<(Value, B)>>,
+}
+
+/// A compiled model: its checks, and the choice literals its `with x from S` statements
+/// add to the execution's (each passing choice is an execution of its own, as in herd).
+pub struct Compiled {
+    pub checks: Vec<CheckOut>,
+    pub primaries: Vec<Lit>,
 }
 
 pub struct Interp<'a> {
@@ -124,6 +144,11 @@ pub struct Interp<'a> {
     universe: Set,
     co: Rel,
     ww_loc: Rel,
+    vals: Vec<Vec<(Value, B)>>,
+    /// "Events i and j have the same value", built once per pair.
+    same_vals: HashMap<(usize, usize), B>,
+    /// Choice literals of `with x from S`.
+    primaries: Vec<Lit>,
     variants: &'a [String],
     included: HashSet<String>,
     procs: Vec<(String, Pat, Vec<Stmt>)>,
@@ -163,6 +188,7 @@ impl<'a> Interp<'a> {
         match v {
             V::Set(s) => Ok(s.clone()),
             V::Empty => Ok(Rc::new(Set::empty(self.n()))),
+            V::Event(e) => Ok(Rc::new(values::singleton_set(self.n(), *e))),
             _ => self.err(pos, "type error: expected a set of events"),
         }
     }
@@ -171,6 +197,7 @@ impl<'a> Interp<'a> {
         match v {
             V::Rel(r) => Ok(r.clone()),
             V::Empty => Ok(Rc::new(Rel::empty(self.n()))),
+            V::Pair(i, j) => Ok(Rc::new(Rel::from_pairs(self.n(), [(*i, *j)]))),
             _ => self.err(pos, "type error: expected a relation"),
         }
     }
@@ -224,14 +251,12 @@ impl<'a> Interp<'a> {
                 Ok(V::Rel(Rc::new(Rel::id_on(&s))))
             }
             Expr::SetLit(items) => {
-                if items.is_empty() {
-                    return Ok(V::Empty);
-                }
                 let mut vs = Vec::new();
                 for it in items {
                     vs.push(self.eval(env, it)?);
                 }
-                Ok(V::Coll(vs))
+                let pos = items.first().map(expr_pos).unwrap_or_default();
+                self.set_literal(vs, pos)
             }
             Expr::Tuple(items) => {
                 let mut vs = Vec::new();
@@ -294,7 +319,18 @@ impl<'a> Interp<'a> {
                     return self.eval(&env2, &arm.body);
                 }
                 (ArmPat::EmptySet | ArmPat::Cons(..), V::Set(_) | V::Rel(_)) => {
-                    return self.err(pos, "unsupported: `match` over a set of events (herd's enumeration functions are not compiled to SAT)");
+                    let Some(split) = values::split_first(&v) else {
+                        return self
+                            .err(pos, "unsupported: `match` over events whose membership depends on the execution");
+                    };
+                    match (&arm.pat, split) {
+                        (ArmPat::EmptySet, None) => return self.eval(env, &arm.body),
+                        (ArmPat::Cons(x, rest), Some((first, others))) => {
+                            let env2 = env.bind(x, first).bind(rest, others);
+                            return self.eval(&env2, &arm.body);
+                        }
+                        _ => {}
+                    }
                 }
                 _ => {}
             }
@@ -314,6 +350,15 @@ impl<'a> Interp<'a> {
                 let vb = self.eval(env, b)?;
                 match (c, va, vb) {
                     (Cond::In(..), V::Tag(t), V::Coll(xs)) => xs.iter().any(|x| matches!(x, V::Tag(u) if *u == t)),
+                    (Cond::In(..), V::Event(e), V::Set(s)) if s.0[e] != B::T && !s.0[e].is_false() => {
+                        return self.err(pos, "unsupported: `in` on an event set that depends on the execution");
+                    }
+                    (Cond::In(..), V::Event(e), V::Set(s)) => s.0[e] == B::T,
+                    (Cond::In(..), V::Event(_) | V::Pair(..), V::Empty) => false,
+                    (Cond::In(..), V::Pair(i, j), V::Rel(r)) if !matches!(r.get(i, j), B::T | B::F) => {
+                        return self.err(pos, "unsupported: `in` on a relation that depends on the execution");
+                    }
+                    (Cond::In(..), V::Pair(i, j), V::Rel(r)) => r.get(i, j) == B::T,
                     (Cond::Eq(..), V::Tag(t), V::Tag(u)) => t == u,
                     _ => return self.err(pos, "unsupported: condition on event sets or relations"),
                 }
@@ -358,6 +403,10 @@ impl<'a> Interp<'a> {
                 let r = self.as_rel(&a, pos)?;
                 Ok(V::Set(Rc::new(r.range(self.lg))))
             }
+            V::Prim(Prim::DifferentValues) => {
+                let r = self.as_rel(&a, pos)?;
+                Ok(V::Rel(Rc::new(self.different_values(&r))))
+            }
             V::Prim(Prim::Enumerative(name)) => self.err(
                 pos,
                 format!(
@@ -369,6 +418,9 @@ impl<'a> Interp<'a> {
     }
 
     fn op1(&mut self, op: Op1, v: V, pos: Pos) -> R<V> {
+        if let (Op1::Inv, V::Pair(i, j)) = (op, &v) {
+            return Ok(V::Pair(*j, *i));
+        }
         if let (Op1::Comp, V::Set(s)) = (op, &v) {
             let u = self.universe.clone();
             return Ok(V::Set(Rc::new(u.diff(s, self.lg))));
@@ -387,14 +439,7 @@ impl<'a> Interp<'a> {
 
     fn op2(&mut self, op: Op2, a: V, b: V, pos: Pos) -> R<V> {
         if op == Op2::Add {
-            return match b {
-                V::Coll(mut xs) => {
-                    xs.insert(0, a);
-                    Ok(V::Coll(xs))
-                }
-                V::Empty => Ok(V::Coll(vec![a])),
-                _ => self.err(pos, "unsupported: `++` on event sets"),
-            };
+            return self.add_element(a, b, pos);
         }
         if op == Op2::Prod {
             let sa = self.as_set(&a, pos)?;
@@ -417,12 +462,8 @@ impl<'a> Interp<'a> {
         if matches!((&a, &b), (V::Empty, V::Empty)) {
             return Ok(V::Empty);
         }
-        if let (V::Coll(xs), V::Coll(ys)) = (&a, &b)
-            && op == Op2::Union
-        {
-            let mut v = xs.clone();
-            v.extend(ys.iter().cloned());
-            return Ok(V::Coll(v));
+        if let Some(v) = values::coll_op(op, &a, &b) {
+            return Ok(v);
         }
         let ra = self.as_rel(&a, pos)?;
         let rb = self.as_rel(&b, pos)?;
@@ -437,12 +478,8 @@ impl<'a> Interp<'a> {
     }
 
     fn bind_all(&mut self, env: &Env, rec: bool, bs: &[Binding]) -> R<Env> {
-        let is_fun = |b: &Binding| b.params.is_some() || matches!(b.body, Expr::Fun(..));
-        if rec && bs.iter().all(is_fun) {
-            return Ok(bind_rec_closures(env, &Rc::new(bs.to_vec()), &self.file));
-        }
         if rec {
-            return self.fixpoint(env, bs);
+            return self.let_rec(env, bs);
         }
         let mut out = env.clone();
         for b in bs {
@@ -466,45 +503,6 @@ impl<'a> Interp<'a> {
             out = out.bind(&b.name, v);
         }
         Ok(out)
-    }
-
-    /// `let rec` over relations: Kleene iteration from the empty relation. Exact only when
-    /// the iteration becomes constant; a symbolic fixpoint is refused rather than guessed.
-    fn fixpoint(&mut self, env: &Env, bs: &[Binding]) -> R<Env> {
-        // `r = a | b | … | r;r` has the least fixpoint `(a | b | …)+`, exactly.
-        if let [b] = bs
-            && let Some(base) = closure_base(&b.name, &b.body)
-        {
-            let v = self.eval(env, &base)?;
-            let r = self.as_rel(&v, b.pos)?;
-            let plus = r.plus(self.lg);
-            return Ok(env.bind(&b.name, V::Rel(Rc::new(plus))));
-        }
-        let mut vals: Vec<V> = bs.iter().map(|_| V::Empty).collect();
-        for _ in 0..=self.n() * self.n() + 1 {
-            let mut e = env.clone();
-            for (b, v) in bs.iter().zip(&vals) {
-                e = e.bind(&b.name, v.clone());
-            }
-            let mut next = Vec::new();
-            for b in bs {
-                next.push(self.eval(&e, &b.body)?);
-            }
-            let same = next.iter().zip(&vals).all(|(a, b)| same_value(a, b));
-            vals = next;
-            if same {
-                let mut e = env.clone();
-                for (b, v) in bs.iter().zip(vals) {
-                    e = e.bind(&b.name, v);
-                }
-                return Ok(e);
-            }
-            let symbolic = vals.iter().any(|v| matches!(v, V::Rel(r) if r.m.values().any(|b| matches!(b, B::L(_)))));
-            if symbolic {
-                return self.err(bs[0].pos, "unsupported: `let rec` over relations that depend on the execution");
-            }
-        }
-        self.err(bs[0].pos, "`let rec` did not reach a fixpoint")
     }
 
     fn stmts(&mut self, env: Env, stmts: &[Stmt]) -> R<Env> {
@@ -571,30 +569,6 @@ impl<'a> Interp<'a> {
         }
     }
 
-    /// `with co from generate_cos(cobase)`: co is built in; the model's cobase only
-    /// constrains it.
-    fn with(&mut self, env: Env, x: &str, e: &Expr, pos: Pos) -> R<Env> {
-        if let Expr::App(f, arg, _) = e
-            && let Expr::Var(fname, _) = &**f
-            && x == "co"
-            && (fname == "generate_cos" || fname == "generate_orders")
-        {
-            let base = self.eval(&env, arg)?;
-            let base = match base {
-                V::Tuple(mut vs) if fname == "generate_orders" && vs.len() == 2 => vs.remove(1),
-                v => v,
-            };
-            let base = self.as_rel(&base, pos)?;
-            let restricted = base.inter(&self.ww_loc.clone(), self.lg);
-            for (&(i, j), &b) in &restricted.m {
-                let c = self.co.get(i, j);
-                self.lg.implies(b, c);
-            }
-            return Ok(env.bind("co", V::Rel(Rc::new(self.co.clone()))));
-        }
-        self.err(pos, "unsupported: `with … from …` other than `with co from generate_cos(…)`")
-    }
-
     fn check(&mut self, env: &Env, c: &Check) -> R<()> {
         let v = self.eval(env, &c.expr)?;
         // `empty S` on a set asks the same as on the identity over it.
@@ -643,45 +617,6 @@ impl<'a> Interp<'a> {
     }
 }
 
-/// For `name = t1 | … | tn` where one term is `name;name` and no other mentions `name`,
-/// the union of the other terms.
-fn closure_base(name: &str, body: &Expr) -> Option<Expr> {
-    fn terms<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
-        match e {
-            Expr::Op2(Op2::Union, a, b, _) => {
-                terms(a, out);
-                terms(b, out);
-            }
-            e => out.push(e),
-        }
-    }
-    let mut ts = Vec::new();
-    terms(body, &mut ts);
-    let is_self = |e: &Expr| matches!(e, Expr::Var(x, _) if x == name);
-    let (rec, rest): (Vec<&Expr>, Vec<&Expr>) =
-        ts.into_iter().partition(|t| matches!(t, Expr::Op2(Op2::Seq, a, b, _) if is_self(a) && is_self(b)));
-    if rec.is_empty() || rest.is_empty() || rest.iter().any(|t| mentions(t, name)) {
-        return None;
-    }
-    let pos = Pos(0);
-    rest.into_iter().cloned().reduce(|a, b| Expr::Op2(Op2::Union, Box::new(a), Box::new(b), pos))
-}
-
-/// Whether `e` refers to `name` anywhere (ignoring shadowing, which only makes this
-/// conservative).
-fn mentions(e: &Expr, name: &str) -> bool {
-    match e {
-        Expr::Var(x, _) => x == name,
-        Expr::Empty | Expr::Tag(_) | Expr::Str(_) => false,
-        Expr::Op1(_, a) | Expr::IdSet(a) | Expr::Fun(_, a) => mentions(a, name),
-        Expr::Op2(_, a, b, _) | Expr::App(a, b, _) | Expr::Try(a, b) => mentions(a, name) || mentions(b, name),
-        Expr::SetLit(xs) | Expr::Tuple(xs) => xs.iter().any(|x| mentions(x, name)),
-        Expr::Let(_, bs, body) => bs.iter().any(|b| mentions(&b.body, name)) || mentions(body, name),
-        Expr::Match(e, arms, _) => mentions(e, name) || arms.iter().any(|a| mentions(&a.body, name)),
-        Expr::If(_, a, b) => mentions(a, name) || mentions(b, name),
-    }
-}
-
 fn bind_rec_closures(env: &Env, recs: &Rc<Vec<Binding>>, file: &str) -> Env {
     let mut e = env.clone();
     for b in recs.iter() {
@@ -696,17 +631,6 @@ fn bind_rec_closures(env: &Env, recs: &Rc<Vec<Binding>>, file: &str) -> Env {
         );
     }
     e
-}
-
-fn same_value(a: &V, b: &V) -> bool {
-    match (a, b) {
-        (V::Rel(x), V::Rel(y)) => x == y,
-        (V::Set(x), V::Set(y)) => x == y,
-        (V::Empty, V::Empty) => true,
-        (V::Empty, V::Rel(r)) | (V::Rel(r), V::Empty) => r.m.is_empty(),
-        (V::Empty, V::Set(s)) | (V::Set(s), V::Empty) => s.0.iter().all(|b| b.is_false()),
-        _ => false,
-    }
 }
 
 fn stmt_pos(s: &Stmt) -> Pos {
@@ -727,15 +651,18 @@ fn expr_pos(e: &Expr) -> Pos {
     }
 }
 
-/// Runs the model (after the implicit stdlib and the bell file, if any) on one test,
-/// returning its checks.
-pub fn run_model(prog: &Program, lg: &mut Logic, b: Builtins, variants: &[String]) -> R<Vec<CheckOut>> {
+/// Runs the model (after the implicit stdlib and the bell file, if any) on one test, returning its checks and the
+/// choice literals it adds: block on those with `Exec::primaries` when counting executions.
+pub fn compile_model(prog: &Program, lg: &mut Logic, b: Builtins, variants: &[String]) -> R<Compiled> {
     let mut it = Interp {
         prog,
         lg,
         universe: b.universe,
         co: b.co,
         ww_loc: b.ww_loc,
+        vals: b.vals,
+        same_vals: HashMap::new(),
+        primaries: Vec::new(),
         variants,
         included: HashSet::new(),
         procs: Vec::new(),
@@ -744,7 +671,11 @@ pub fn run_model(prog: &Program, lg: &mut Logic, b: Builtins, variants: &[String
         depth: 0,
         steps: 0,
     };
-    let mut env = b.env.bind("domain", V::Prim(Prim::Domain)).bind("range", V::Prim(Prim::Range));
+    let mut env = b
+        .env
+        .bind("domain", V::Prim(Prim::Domain))
+        .bind("range", V::Prim(Prim::Range))
+        .bind("different-values", V::Prim(Prim::DifferentValues));
     for p in ENUMERATIVE {
         env = env.bind(p, V::Prim(Prim::Enumerative(p)));
     }
@@ -758,5 +689,11 @@ pub fn run_model(prog: &Program, lg: &mut Logic, b: Builtins, variants: &[String
     }
     let root = prog.root.clone();
     it.run_file(env, &root)?;
-    Ok(it.checks)
+    Ok(Compiled { checks: it.checks, primaries: it.primaries })
+}
+
+/// The checks of [`compile_model`] alone: enough to measure or inspect a model, not to
+/// count executions (the choices of `with x from S` are dropped).
+pub fn run_model(prog: &Program, lg: &mut Logic, b: Builtins, variants: &[String]) -> R<Vec<CheckOut>> {
+    compile_model(prog, lg, b, variants).map(|c| c.checks)
 }

@@ -564,7 +564,19 @@ impl<'a> Interp<'a> {
                     self.stmts(env, b)
                 }
             }
-            Stmt::Enum(name, tags) => Ok(env.bind(name, V::Coll(tags.iter().map(|t| V::Tag(t.clone())).collect()))),
+            Stmt::Enum(name, tags) => {
+                // A bell's tags name event sets (`'rcu-lock` is `Rcu-lock` too); the
+                // events carrying none of them make an empty set.
+                let mut env = env.bind(name, V::Coll(tags.iter().map(|t| V::Tag(t.clone())).collect()));
+                for t in tags {
+                    for set in [t.clone(), crate::encode::exec::capitalised(t)] {
+                        if env.get(&set).is_none() {
+                            env = env.bind(&set, V::Set(Rc::new(Set::empty(self.n()))));
+                        }
+                    }
+                }
+                Ok(env)
+            }
             Stmt::Unsupported(kw, pos) => self.err(*pos, format!("unsupported construct `{kw}`")),
         }
     }

@@ -70,3 +70,35 @@ fn sc_states_are_lkmm_states_on_the_catalogue() {
     assert_eq!(checked + lowered, herd.len(), "every catalogue test runs");
     assert!(checked >= 40, "only {checked} tests compared with herd's states");
 }
+
+/// The tests herd refused for unknown macros get a located error naming the macro.
+#[test]
+fn unknown_macros_are_named() {
+    let Some(sh) = shared() else {
+        eprintln!("skipped: ../shared is absent");
+        return;
+    };
+    let spec = litsat::cat::ModelSpec {
+        conf: Some(sh.join("models/lkmm/linux-kernel.cfg").to_string_lossy().to_string()),
+        ..Default::default()
+    };
+    let prog = litsat::cat::load_model(&spec, &[sh.join("models/lkmm")]).expect("lkmm loads");
+    let listed = std::fs::read_to_string(sh.join("corpus/expected/unanswered.tsv")).expect("unanswered.tsv");
+    let mut named = 0;
+    for line in listed.lines().filter(|l| l.contains("Unknown macro")) {
+        let path = line.split('\t').next().unwrap_or_default();
+        let mac = line.rsplit("Unknown macro ").next().unwrap_or_default().split_whitespace().next().unwrap_or("");
+        let file = sh.join("corpus").join(path);
+        let text = std::fs::read_to_string(&file).expect("test");
+        let name = file.to_string_lossy().to_string();
+        let err = parse_test(&name, &text)
+            .and_then(|t| run(t, &name, &text, &prog, &Options::default()))
+            .expect_err("herd refuses this test");
+        assert!(err.message.contains(&format!("`{mac}`")), "{path}: {err}");
+        assert_eq!(err.file, name, "{path}: the error is located in the test");
+        let (line_no, _) = (err.line, err.col);
+        assert!(text.lines().nth(line_no - 1).is_some_and(|l| l.contains(mac)), "{path}: line {line_no}");
+        named += 1;
+    }
+    assert!(named >= 6, "only {named} unknown-macro tests");
+}

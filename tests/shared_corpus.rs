@@ -5,7 +5,8 @@
 //! saying so; a wrong answer fails, unless `tests/known-gaps.tsv` lists it with a reason —
 //! and a listed gap that starts agreeing fails too, so the list stays true.
 
-use litsat::cat::load_program;
+use litsat::cat::{ModelSpec, Program, load_model, load_program};
+use litsat::diag::DiagKind;
 use litsat::driver::check_file;
 use litsat::expect::{Answer, by_path, compare, parse_tsv};
 use litsat::query::Options;
@@ -30,17 +31,33 @@ fn known_gaps() -> BTreeSet<(String, String)> {
         .collect()
 }
 
+/// A bundled model's name, or a `.cat` or `.cfg` file under `../shared`.
+fn model(sh: &Path, model: &str, includes: &[&str]) -> Program {
+    let incs: Vec<PathBuf> = includes.iter().map(|i| sh.join(i)).collect();
+    let path = sh.join(model).to_string_lossy().to_string();
+    if model.ends_with(".cfg") {
+        load_model(&ModelSpec { conf: Some(path), ..ModelSpec::default() }, &incs).expect("cfg loads")
+    } else if model.ends_with(".cat") {
+        load_program(&path, &incs).expect("model loads")
+    } else {
+        load_program(model, &incs).expect("model loads")
+    }
+}
+
 /// Runs one suite under one model and fails on any unexplained disagreement.
 fn suite(tsv: &str, model: &str, includes: &[&str]) {
+    suite_floor(tsv, model, includes, 0, Options::default());
+}
+
+/// [`suite`], also failing when fewer than `floor` tests match herd, so that a mass
+/// refusal (everything "unsupported") cannot pass.
+fn suite_floor(tsv: &str, model: &str, includes: &[&str], floor: usize, opts: Options) {
     let Some(sh) = shared() else {
         println!("skipped: ../shared is absent, so {tsv} under {model} was not run");
         return;
     };
     let corpus = sh.join("corpus");
-    let model_path =
-        if model.ends_with(".cat") { sh.join(model).to_string_lossy().to_string() } else { model.to_string() };
-    let incs: Vec<PathBuf> = includes.iter().map(|i| sh.join(i)).collect();
-    let prog = load_program(&model_path, &incs).expect("model loads");
+    let prog = self::model(&sh, model, includes);
     let text = std::fs::read_to_string(corpus.join("expected").join(tsv)).expect("tsv");
     let expected = by_path(parse_tsv(&text));
     let gaps = known_gaps();
@@ -49,7 +66,7 @@ fn suite(tsv: &str, model: &str, includes: &[&str]) {
         .par_iter()
         .map(|(path, e)| {
             let gap = gaps.contains(&(model_key.clone(), path.clone()));
-            let r = check_file(&corpus.join(path), &prog, &Options::default());
+            let r = check_file(&corpus.join(path), &prog, &opts);
             match (r.outcome, gap) {
                 (Ok(o), false) => {
                     let d = compare(&Answer::of(&o), e);
@@ -59,7 +76,7 @@ fn suite(tsv: &str, model: &str, includes: &[&str]) {
                     Err(format!("{path}: listed in known-gaps.tsv but agrees with herd now"))
                 }
                 (Ok(_), true) => Ok(false),
-                (Err(diag), _) if diag.message.contains("unsupported") => Ok(false),
+                (Err(diag), _) if diag.message.contains("unsupported") || diag.kind == DiagKind::Limit => Ok(false),
                 (Err(diag), _) => Err(format!("{path}: error {diag}")),
             }
         })
@@ -72,6 +89,7 @@ fn suite(tsv: &str, model: &str, includes: &[&str]) {
         bad.len(),
         expected.len()
     );
+    assert!(matched >= floor, "{tsv} under {model}: only {matched} tests match herd, fewer than {floor}");
     assert!(
         bad.is_empty(),
         "{} disagreements with herd:\n{}",
@@ -116,4 +134,28 @@ suites! {
     catalogue_lisa_uniproc_herd: "catalogue-lisa.uniproc.tsv", "models/herd/uniproc.cat", HERD;
     lisa_diy_sc_bundled: "lisa-diy.sc.tsv", "sc", &[];
     lisa_diy_uniproc_herd: "lisa-diy.uniproc.tsv", "models/herd/uniproc.cat", HERD;
+}
+
+const LKMM: &str = "models/lkmm/linux-kernel.cfg";
+const LKMM_INC: &[&str] = &["models/lkmm"];
+const LKMM_HERD_INC: &[&str] = &["models/lkmm", "models/herd"];
+
+/// The LKMM suites bound each test: herd itself needs over 20 s on a few.
+fn lkmm_opts() -> Options {
+    Options { timeout: Some(std::time::Duration::from_secs(60)), ..Options::default() }
+}
+
+#[test]
+fn lkmm_catalogue() {
+    suite_floor("lkmm-catalogue.lkmm.tsv", LKMM, LKMM_INC, 76, lkmm_opts());
+}
+
+#[test]
+fn lkmm_catalogue_herd_library() {
+    suite_floor("lkmm-catalogue.lkmm.tsv", LKMM, LKMM_HERD_INC, 76, lkmm_opts());
+}
+
+#[test]
+fn lkmm_paulmck() {
+    suite_floor("lkmm-paulmck.lkmm.tsv", LKMM, LKMM_INC, 690, lkmm_opts());
 }

@@ -148,6 +148,12 @@ pub struct Events {
     /// Locations whose final value a state shows: herd chooses a final write (FW) only
     /// for these.
     pub observed: BTreeSet<usize>,
+    /// The `Ite` values that join two control-flow paths: their condition is a path
+    /// condition, which herd resolves by taking one path, not a value it must compute.
+    pub joins: BTreeSet<ValId>,
+    /// Each conditional branch event with its condition (a 0/1 value): which way a branch
+    /// goes is part of an execution, as herd's event structures are one per path.
+    pub branch_conds: Vec<(Eid, ValId)>,
 }
 
 impl Events {
@@ -387,6 +393,7 @@ fn merge(ev: &mut Events, a: PathState, b: PathState) -> PathState {
         let ca = a.regs.get(&r).cloned().unwrap_or(Content { val: zero, deps: BTreeSet::new() });
         let cb = b.regs.get(&r).cloned().unwrap_or(Content { val: zero, deps: BTreeSet::new() });
         let val = ev.ite(a.guard, ca.val, cb.val);
+        ev.joins.insert(val);
         let deps = ca.deps.union(&cb.deps).copied().collect();
         regs.insert(r, Content { val, deps });
     }
@@ -491,6 +498,8 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
         choice_guards: Vec::new(),
         amo_as_one: isa.amo_is_one_operation(),
         observed: BTreeSet::new(),
+        joins: BTreeSet::new(),
+        branch_conds: Vec::new(),
     };
     for l in &cond_locs {
         if let Loc::Mem(x) = l
@@ -892,6 +901,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                             }
                             Some(c) => {
                                 let cv = cond_val(&cur.regs, &mut ev, c)?;
+                                ev.branch_conds.push((ev.events.len(), cv.val));
                                 push(
                                     &mut ev,
                                     Event {

@@ -300,6 +300,15 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
             }
         }
     }
+    // The way each reached branch goes: a function of rf where values are, but a value
+    // cycle through a branch condition alone (`if (READ_ONCE(*x) == 0) r = 0;` feeding x)
+    // can go both ways, and herd counts each path.
+    for &(b, c) in &ev.branch_conds {
+        let taken = lit_of(&val, c, Value::Int(1));
+        if let B::L(l) = lg.and2(exists[b], taken) {
+            primaries.push(l);
+        }
+    }
     observed_co(ev, &exists, &locs, &mut same_loc, &rf, &co, lg);
     no_thin_air(ev, &rf, lg);
     // Final writes: the co-last write of each location a state shows. herd chooses final
@@ -316,7 +325,8 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
     Ok(Exec { n, locs, exists, rf, co, fw, domains, val, primaries })
 }
 
-/// The reads whose values an expression is built from.
+/// The reads whose values an expression is computed from. A path join's condition is not
+/// among them: herd takes one path or the other, and each path's value is its own.
 fn reads_in(ev: &Events, v: ValId, out: &mut BTreeSet<Eid>) {
     match &ev.vals[v] {
         VExpr::Read(e) => {
@@ -327,7 +337,9 @@ fn reads_in(ev: &Events, v: ValId, out: &mut BTreeSet<Eid>) {
             reads_in(ev, *b, out);
         }
         VExpr::Ite(c, a, b) => {
-            reads_in(ev, *c, out);
+            if !ev.joins.contains(&v) {
+                reads_in(ev, *c, out);
+            }
             reads_in(ev, *a, out);
             reads_in(ev, *b, out);
         }

@@ -92,6 +92,8 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
     } else {
         name.to_string()
     };
+    // herd drops a trailing `.litmus` from a test's name.
+    let name = name.strip_suffix(".litmus").map_or(name.clone(), str::to_string);
     let mut rest = &rest[line_end..];
 
     // Doc string and metadata, up to the init block. Quotes may hold braces.

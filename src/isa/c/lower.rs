@@ -159,13 +159,14 @@ impl<'a> Lower<'a> {
     fn rvalue(&mut self, e: &Expr) -> R<Src> {
         Ok(match e {
             Expr::Int(i) => Src::Imm(*i),
-            Expr::Var(x, pos) => {
-                if self.locals.contains(x) {
+            Expr::Var(x, _) => {
+                if self.locals.contains(x) || !self.shared.contains(x) {
+                    // herd reads an undeclared name as a register: its value from the
+                    // initial state (`0:r4=y;`), else 0.
+                    self.locals.insert(x.clone());
                     Src::Reg(x.clone())
-                } else if self.shared.contains(x) {
-                    Src::Addr(x.clone())
                 } else {
-                    return self.test_err(*pos, format!("unknown name '{x}': not a parameter, a local or a location"));
+                    Src::Addr(x.clone())
                 }
             }
             Expr::Deref(p, _) => {

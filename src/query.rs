@@ -286,7 +286,7 @@ pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options
     let mut lg = Logic::new();
     let mut x = exec::encode(&ev, &mut lg).map_err(|m| Diag::file(file, m))?;
     let b = exec::builtins(&ev, &x, &mut lg);
-    let Compiled { checks, primaries } = compile_model(prog, &mut lg, b, &opts.variants)?;
+    let Compiled { checks, primaries } = compile_model(prog, &mut lg, b, &prog.variants_with(&opts.variants))?;
     // The model's own choices (`with x from S`) make executions too.
     x.primaries.extend(primaries);
     let shown = observed(&test, isa);

@@ -201,7 +201,7 @@ fn build_cnf(name: &str, text: &str, prog: &Program, opts: &Options) -> Result<(
     let mut lg = Logic::new();
     let x = exec::encode(&ev, &mut lg).map_err(|m| Diag::file(name, m))?;
     let b = exec::builtins(&ev, &x, &mut lg);
-    let checks = run_model(prog, &mut lg, b, &opts.variants)?;
+    let checks = run_model(prog, &mut lg, b, &prog.variants_with(&opts.variants))?;
     for c in &checks {
         if !c.flag {
             lg.assert(c.ok);

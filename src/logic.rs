@@ -39,11 +39,21 @@ impl B {
 }
 
 /// A CNF under construction, with gate caches.
+///
+/// Every clause is either a constraint or belongs to the definition of one variable (its
+/// owner): an AND gate, or an auxiliary whose clauses some value of it satisfies whatever
+/// the other variables are (see [`Logic::owned_clause`]). A variable nothing live refers to
+/// can then be dropped with its definition without changing the solutions on the others:
+/// [`Logic::pruned`] keeps only the cone of the constraints and the literals asked about.
 #[derive(Default)]
 pub struct Logic {
     pub cnf: CnfFormula,
     and_cache: HashMap<Vec<Lit>, Lit>,
+    /// For each clause of `cnf`, in order: its owner's variable index, or [`NO_OWNER`].
+    owner: Vec<u32>,
 }
+
+const NO_OWNER: u32 = u32::MAX;
 
 impl Logic {
     pub fn new() -> Logic {
@@ -59,11 +69,88 @@ impl Logic {
     }
 
     pub fn clause(&mut self, c: &[B]) {
+        self.clause_owned_by(NO_OWNER, c);
+    }
+
+    /// A clause of the definition of `owner`'s variable, which `owner` satisfies: every
+    /// clause a variable owns this way must contain it with the same sign, so that where
+    /// nothing else refers to the variable, making `owner` true satisfies them all (a
+    /// one-way auxiliary `a ∧ b → e` is owned by `e`; a selector's `s → …` by `¬s`).
+    pub fn owned_clause(&mut self, owner: B, c: &[B]) {
+        match owner {
+            B::L(o) => {
+                debug_assert!(c.contains(&owner));
+                self.clause_owned_by(o.var().index() as u32, c)
+            }
+            _ => self.clause(c),
+        }
+    }
+
+    fn clause_owned_by(&mut self, owner: u32, c: &[B]) {
         if c.contains(&B::T) {
             return;
         }
         let lits: Vec<Lit> = c.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None }).collect();
-        self.cnf.add_clause(&lits);
+        self.push(owner, &lits);
+    }
+
+    fn push(&mut self, owner: u32, lits: &[Lit]) {
+        self.cnf.add_clause(lits);
+        self.owner.push(owner);
+    }
+
+    /// The constraints and the definitions of the variables they, or `roots`, depend on:
+    /// the same solutions as `cnf` on those variables (the variable count is kept).
+    pub fn pruned(&self, roots: &[B]) -> CnfFormula {
+        let n = self.cnf.var_count();
+        let mut owned: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (k, &o) in self.owner.iter().enumerate() {
+            if o != NO_OWNER {
+                owned[o as usize].push(k as u32);
+            }
+        }
+        let clauses: Vec<&[Lit]> = self.cnf.iter().collect();
+        let mut live = vec![false; n];
+        let mut keep = vec![false; clauses.len()];
+        let mut work: Vec<usize> = Vec::new();
+        let mark = |v: usize, live: &mut Vec<bool>, work: &mut Vec<usize>| {
+            if !live[v] {
+                live[v] = true;
+                work.push(v);
+            }
+        };
+        for b in roots {
+            if let B::L(l) = b {
+                mark(l.var().index(), &mut live, &mut work);
+            }
+        }
+        for (k, c) in clauses.iter().enumerate() {
+            if self.owner[k] == NO_OWNER {
+                keep[k] = true;
+                for l in c.iter() {
+                    mark(l.var().index(), &mut live, &mut work);
+                }
+            }
+        }
+        while let Some(v) = work.pop() {
+            for &k in &owned[v] {
+                let k = k as usize;
+                if !keep[k] {
+                    keep[k] = true;
+                    for l in clauses[k] {
+                        mark(l.var().index(), &mut live, &mut work);
+                    }
+                }
+            }
+        }
+        let mut out = CnfFormula::new();
+        out.set_var_count(n);
+        for (k, c) in clauses.iter().enumerate() {
+            if keep[k] {
+                out.add_clause(c);
+            }
+        }
+        out
     }
 
     /// Asserts `b`.
@@ -100,12 +187,13 @@ impl Logic {
             return B::L(g);
         }
         let g = self.fresh();
+        let o = g.var().index() as u32;
         for &l in &lits {
-            self.cnf.add_clause(&[!g, l]);
+            self.push(o, &[!g, l]);
         }
         let mut big: Vec<Lit> = lits.iter().map(|&l| !l).collect();
         big.push(g);
-        self.cnf.add_clause(&big);
+        self.push(o, &big);
         self.and_cache.insert(lits, g);
         B::L(g)
     }

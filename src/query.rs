@@ -345,7 +345,7 @@ pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -
             lg.assert(fl);
         }
         let mut solver = Solver::new();
-        solver.add_formula(&lg.cnf);
+        solver.add_formula(&lg.pruned(&[p]));
         let mut sat_with = |b: B| -> Result<bool, Diag> {
             match b {
                 B::T => solver.assume(&[]),
@@ -364,8 +364,12 @@ pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -
         out.certificate = crate::certify::for_outcome(&out, &lg.cnf, p, B::T, opts).map_err(err)?;
         return Ok(out);
     }
+    let mut roots: Vec<B> = x.primaries.iter().map(|&l| B::L(l)).collect();
+    roots.extend(flag_lits.iter().map(|f| f.1));
+    roots.extend(places.iter().flat_map(|(_, v)| v.iter().map(|p| p.1)));
+    let cnf = lg.pruned(&roots);
     let mut solver = Solver::new();
-    solver.add_formula(&lg.cnf);
+    solver.add_formula(&cnf);
     loop {
         if opts.timeout.is_some_and(|t| started.elapsed() > t) {
             return Err(Diag::limit(file, "timeout: the test ran past --timeout"));

@@ -191,7 +191,7 @@ impl Interp<'_> {
             B::L(l) => l,
         };
         let mut s = Solver::new();
-        s.add_formula(&self.lg.cnf);
+        s.add_formula(&self.lg.pruned(&[b]));
         s.add_clause(&[l]);
         s.solve().or_else(|e| self.err(pos, format!("solver error: {e}")))
     }

@@ -51,9 +51,40 @@ pub struct Logic {
     and_cache: HashMap<Vec<Lit>, Lit>,
     /// For each clause of `cnf`, in order: its owner's variable index, or [`NO_OWNER`].
     owner: Vec<u32>,
+    /// Constraints added from now on hold only where this literal does (see [`Logic::guard_with`]).
+    guard: Option<Lit>,
 }
 
 const NO_OWNER: u32 = u32::MAX;
+
+/// A pruned CNF ([`Logic::pruned`]) over its own variables, with the way back.
+pub struct Pruned {
+    pub cnf: CnfFormula,
+    /// For each variable of the whole CNF, its index here, or `u32::MAX` if dropped.
+    map: Vec<u32>,
+    /// For each variable here, its index in the whole CNF.
+    back: Vec<u32>,
+}
+
+impl Pruned {
+    /// `l` in the pruned CNF's numbering; `l` must be live (a root or in its cone).
+    pub fn lit(&self, l: Lit) -> Lit {
+        let v = self.map[l.var().index()];
+        debug_assert!(v != u32::MAX, "a dropped variable");
+        Lit::from_index(v as usize, l.is_positive())
+    }
+
+    /// Fills `truth` (indexed by the whole CNF's variables) from a model of the pruned
+    /// CNF; dropped variables are left as they were.
+    pub fn fill_truth(&self, model: &[Lit], truth: &mut Vec<bool>) {
+        truth.resize(self.map.len().max(1), false);
+        for l in model {
+            if let Some(&v) = self.back.get(l.var().index()) {
+                truth[v as usize] = l.is_positive();
+            }
+        }
+    }
+}
 
 impl Logic {
     pub fn new() -> Logic {
@@ -90,8 +121,33 @@ impl Logic {
         if c.contains(&B::T) {
             return;
         }
-        let lits: Vec<Lit> = c.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None }).collect();
+        let mut lits: Vec<Lit> = c.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None }).collect();
+        if let (NO_OWNER, Some(g)) = (owner, self.guard) {
+            lits.push(!g);
+        }
         self.push(owner, &lits);
+    }
+
+    /// Makes every constraint added from now on conditional on `b` (and on the guards
+    /// before it): where `b` fails, nothing after this point is asserted. Gate definitions
+    /// are not guarded. For a value computed up to a bound whose correctness `b` states:
+    /// where `b` holds the CNF is exact, and a solution where it fails must be told apart.
+    pub fn guard_with(&mut self, b: B) {
+        let g = match self.guard {
+            Some(old) => self.and2(B::L(old), b),
+            None => b,
+        };
+        self.guard = match g {
+            B::L(l) => Some(l),
+            // Constant: true adds no condition; false would disable every constraint, so
+            // callers only guard with a literal.
+            _ => self.guard,
+        };
+    }
+
+    /// The conjunction of the guards so far (true when there are none).
+    pub fn guard(&self) -> B {
+        self.guard.map_or(B::T, B::L)
     }
 
     fn push(&mut self, owner: u32, lits: &[Lit]) {
@@ -100,8 +156,8 @@ impl Logic {
     }
 
     /// The constraints and the definitions of the variables they, or `roots`, depend on:
-    /// the same solutions as `cnf` on those variables (the variable count is kept).
-    pub fn pruned(&self, roots: &[B]) -> CnfFormula {
+    /// the same solutions as `cnf` on those variables, renumbered densely.
+    pub fn pruned(&self, roots: &[B]) -> Pruned {
         let n = self.cnf.var_count();
         let mut owned: Vec<Vec<u32>> = vec![Vec::new(); n];
         for (k, &o) in self.owner.iter().enumerate() {
@@ -143,14 +199,26 @@ impl Logic {
                 }
             }
         }
-        let mut out = CnfFormula::new();
-        out.set_var_count(n);
-        for (k, c) in clauses.iter().enumerate() {
-            if keep[k] {
-                out.add_clause(c);
+        let mut map = vec![u32::MAX; n];
+        let mut back = Vec::new();
+        for (v, m) in map.iter_mut().enumerate() {
+            if live[v] {
+                *m = back.len() as u32;
+                back.push(v as u32);
             }
         }
-        out
+        let count = back.len() as u32;
+        let mut cnf = CnfFormula::new();
+        cnf.set_var_count(count as usize);
+        let mut buf = Vec::new();
+        for (k, c) in clauses.iter().enumerate() {
+            if keep[k] {
+                buf.clear();
+                buf.extend(c.iter().map(|&l| Lit::from_index(map[l.var().index()] as usize, l.is_positive())));
+                cnf.add_clause(&buf);
+            }
+        }
+        Pruned { cnf, map, back }
     }
 
     /// Asserts `b`.

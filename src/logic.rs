@@ -39,10 +39,51 @@ impl B {
 }
 
 /// A CNF under construction, with gate caches.
+///
+/// Every clause is either a constraint or belongs to the definition of one variable (its
+/// owner): an AND gate, or an auxiliary whose clauses some value of it satisfies whatever
+/// the other variables are (see [`Logic::owned_clause`]). A variable nothing live refers to
+/// can then be dropped with its definition without changing the solutions on the others:
+/// [`Logic::pruned`] keeps only the cone of the constraints and the literals asked about.
 #[derive(Default)]
 pub struct Logic {
     pub cnf: CnfFormula,
     and_cache: HashMap<Vec<Lit>, Lit>,
+    /// For each clause of `cnf`, in order: its owner's variable index, or [`NO_OWNER`].
+    owner: Vec<u32>,
+    /// Constraints added from now on hold only where this literal does (see [`Logic::guard_with`]).
+    guard: Option<Lit>,
+}
+
+const NO_OWNER: u32 = u32::MAX;
+
+/// A pruned CNF ([`Logic::pruned`]) over its own variables, with the way back.
+pub struct Pruned {
+    pub cnf: CnfFormula,
+    /// For each variable of the whole CNF, its index here, or `u32::MAX` if dropped.
+    map: Vec<u32>,
+    /// For each variable here, its index in the whole CNF.
+    back: Vec<u32>,
+}
+
+impl Pruned {
+    /// `l` in the pruned CNF's numbering; `l` must be live (a root or in its cone).
+    pub fn lit(&self, l: Lit) -> Lit {
+        let v = self.map[l.var().index()];
+        debug_assert!(v != u32::MAX, "a dropped variable");
+        Lit::from_index(v as usize, l.is_positive())
+    }
+
+    /// Fills `truth` (indexed by the whole CNF's variables) from a model of the pruned
+    /// CNF; dropped variables are left as they were.
+    pub fn fill_truth(&self, model: &[Lit], truth: &mut Vec<bool>) {
+        truth.resize(self.map.len().max(1), false);
+        for l in model {
+            if let Some(&v) = self.back.get(l.var().index()) {
+                truth[v as usize] = l.is_positive();
+            }
+        }
+    }
 }
 
 impl Logic {
@@ -59,11 +100,125 @@ impl Logic {
     }
 
     pub fn clause(&mut self, c: &[B]) {
+        self.clause_owned_by(NO_OWNER, c);
+    }
+
+    /// A clause of the definition of `owner`'s variable, which `owner` satisfies: every
+    /// clause a variable owns this way must contain it with the same sign, so that where
+    /// nothing else refers to the variable, making `owner` true satisfies them all (a
+    /// one-way auxiliary `a ∧ b → e` is owned by `e`; a selector's `s → …` by `¬s`).
+    pub fn owned_clause(&mut self, owner: B, c: &[B]) {
+        match owner {
+            B::L(o) => {
+                debug_assert!(c.contains(&owner));
+                self.clause_owned_by(o.var().index() as u32, c)
+            }
+            _ => self.clause(c),
+        }
+    }
+
+    fn clause_owned_by(&mut self, owner: u32, c: &[B]) {
         if c.contains(&B::T) {
             return;
         }
-        let lits: Vec<Lit> = c.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None }).collect();
-        self.cnf.add_clause(&lits);
+        let mut lits: Vec<Lit> = c.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None }).collect();
+        if let (NO_OWNER, Some(g)) = (owner, self.guard) {
+            lits.push(!g);
+        }
+        self.push(owner, &lits);
+    }
+
+    /// Makes every constraint added from now on conditional on `b` (and on the guards
+    /// before it): where `b` fails, nothing after this point is asserted. Gate definitions
+    /// are not guarded. For a value computed up to a bound whose correctness `b` states:
+    /// where `b` holds the CNF is exact, and a solution where it fails must be told apart.
+    pub fn guard_with(&mut self, b: B) {
+        let g = match self.guard {
+            Some(old) => self.and2(B::L(old), b),
+            None => b,
+        };
+        self.guard = match g {
+            B::L(l) => Some(l),
+            // Constant: true adds no condition; false would disable every constraint, so
+            // callers only guard with a literal.
+            _ => self.guard,
+        };
+    }
+
+    /// The conjunction of the guards so far (true when there are none).
+    pub fn guard(&self) -> B {
+        self.guard.map_or(B::T, B::L)
+    }
+
+    fn push(&mut self, owner: u32, lits: &[Lit]) {
+        self.cnf.add_clause(lits);
+        self.owner.push(owner);
+    }
+
+    /// The constraints and the definitions of the variables they, or `roots`, depend on:
+    /// the same solutions as `cnf` on those variables, renumbered densely.
+    pub fn pruned(&self, roots: &[B]) -> Pruned {
+        let n = self.cnf.var_count();
+        let mut owned: Vec<Vec<u32>> = vec![Vec::new(); n];
+        for (k, &o) in self.owner.iter().enumerate() {
+            if o != NO_OWNER {
+                owned[o as usize].push(k as u32);
+            }
+        }
+        let clauses: Vec<&[Lit]> = self.cnf.iter().collect();
+        let mut live = vec![false; n];
+        let mut keep = vec![false; clauses.len()];
+        let mut work: Vec<usize> = Vec::new();
+        let mark = |v: usize, live: &mut Vec<bool>, work: &mut Vec<usize>| {
+            if !live[v] {
+                live[v] = true;
+                work.push(v);
+            }
+        };
+        for b in roots {
+            if let B::L(l) = b {
+                mark(l.var().index(), &mut live, &mut work);
+            }
+        }
+        for (k, c) in clauses.iter().enumerate() {
+            if self.owner[k] == NO_OWNER {
+                keep[k] = true;
+                for l in c.iter() {
+                    mark(l.var().index(), &mut live, &mut work);
+                }
+            }
+        }
+        while let Some(v) = work.pop() {
+            for &k in &owned[v] {
+                let k = k as usize;
+                if !keep[k] {
+                    keep[k] = true;
+                    for l in clauses[k] {
+                        mark(l.var().index(), &mut live, &mut work);
+                    }
+                }
+            }
+        }
+        let mut map = vec![u32::MAX; n];
+        let mut back = Vec::new();
+        for (v, m) in map.iter_mut().enumerate() {
+            if live[v] {
+                *m = back.len() as u32;
+                back.push(v as u32);
+            }
+        }
+        let count = back.len() as u32;
+        let mut cnf = CnfFormula::new();
+        cnf.set_var_count(count as usize);
+        let mut buf = Vec::new();
+        for (k, c) in clauses.iter().enumerate() {
+            if keep[k] {
+                buf.clear();
+                buf.extend(c.iter().map(|&l| Lit::from_index(map[l.var().index()] as usize, l.is_positive())));
+                cnf.add_clause(&buf);
+            }
+        }
+        Pruned { cnf, map, back }
     }
 
     /// Asserts `b`.
@@ -100,12 +255,13 @@ impl Logic {
             return B::L(g);
         }
         let g = self.fresh();
+        let o = g.var().index() as u32;
         for &l in &lits {
-            self.cnf.add_clause(&[!g, l]);
+            self.push(o, &[!g, l]);
         }
         let mut big: Vec<Lit> = lits.iter().map(|&l| !l).collect();
         big.push(g);
-        self.cnf.add_clause(&big);
+        self.push(o, &big);
         self.and_cache.insert(lits, g);
         B::L(g)
     }

@@ -1,6 +1,6 @@
 //! Questions asked of the solver: the final states and execution counts herd reports.
 
-use crate::cat::{CheckOut, Compiled, Program, compile_model};
+use crate::cat::{CheckOut, Compiled, Program, compile_model_with};
 use crate::diag::Diag;
 use crate::encode::exec::{self, Exec};
 use crate::events::{self, Events, SourceRef, Value};
@@ -8,7 +8,7 @@ use crate::isa::{self, Isa};
 use crate::litmus::{CondKind, Loc, Prop, Test, Val};
 use crate::logic::{B, Logic};
 use std::collections::{BTreeMap, BTreeSet};
-use varisat::{ExtendFormula, Solver};
+use varisat::Solver;
 
 #[derive(Clone, Debug, Default)]
 pub struct Options {
@@ -276,6 +276,19 @@ pub struct Encoding {
 
 /// Prepares the test, encodes its candidate executions and compiles the model.
 pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Encoding, Diag> {
+    encode_with(test, file, text, prog, opts, false)
+}
+
+/// [`encode`]; with `defer`, see [`crate::cat::compile_model_with`]: the CNF is exact where
+/// `lg.guard()` holds.
+fn encode_with(
+    test: Test,
+    file: &str,
+    text: &str,
+    prog: &Program,
+    opts: &Options,
+    defer: bool,
+) -> Result<Encoding, Diag> {
     let macros = prog.macros.as_ref().map(|m| (m.path.as_str(), &*m.text));
     let (test, isa, ev) = prepare_with(test, file, text, macros)?;
     if let Some(max) = opts.max_events
@@ -286,7 +299,8 @@ pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options
     let mut lg = Logic::new();
     let mut x = exec::encode(&ev, &mut lg).map_err(|m| Diag::file(file, m))?;
     let b = exec::builtins(&ev, &x, &mut lg);
-    let Compiled { checks, primaries } = compile_model(prog, &mut lg, b, &prog.variants_with(&opts.variants))?;
+    let variants = prog.variants_with(&opts.variants);
+    let Compiled { checks, primaries } = compile_model_with(prog, &mut lg, b, &variants, defer)?;
     // The model's own choices (`with x from S`) make executions too.
     x.primaries.extend(primaries);
     let shown = observed(&test, isa);
@@ -303,9 +317,43 @@ pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options
 }
 
 /// Everything one test's log needs, by enumerating executions with blocking clauses.
+///
+/// First from an encoding whose monotone `let rec`s may be cut short (cheaper: no solver
+/// call proves that the unrolling went far enough); if some solution is an execution where
+/// a cut came too early, again from the exact encoding.
 pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Outcome, Diag> {
+    let defer = !opts.certify && opts.dimacs.is_none();
+    if defer && let Some(out) = run_with(test.clone(), file, text, prog, opts, true)? {
+        return Ok(out);
+    }
+    run_with(test, file, text, prog, opts, false)?
+        .ok_or_else(|| Diag::file(file, "internal error: the exact encoding left an execution undecided"))
+}
+
+/// Whether `b` holds in the solver's current model.
+fn holds(solver: &Solver, b: B) -> bool {
+    match b {
+        B::T => true,
+        B::F => false,
+        B::L(l) => solver.model().is_some_and(|m| m.contains(&l)),
+    }
+}
+
+/// [`run`] on one encoding; `None` when a solution falls where the encoding is not exact
+/// (its guard fails).
+fn run_with(
+    test: Test,
+    file: &str,
+    text: &str,
+    prog: &Program,
+    opts: &Options,
+    defer: bool,
+) -> Result<Option<Outcome>, Diag> {
     let started = std::time::Instant::now();
-    let Encoding { test, isa: _, ev, x, mut lg, checks, shown, places } = encode(test, file, text, prog, opts)?;
+    let Encoding { test, isa: _, ev, x, mut lg, checks, shown, places } =
+        encode_with(test, file, text, prog, opts, defer)?;
+    // Where this fails, nothing asserted from the model on holds (see `Logic::guard_with`).
+    let exact = lg.guard();
     let mut flag_lits = Vec::new();
     for c in &checks {
         if c.name.as_ref().is_some_and(|n| opts.skipchecks.contains(n)) {
@@ -344,41 +392,81 @@ pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -
             let fl = prop_lit(f, &places, &ev, &mut lg);
             lg.assert(fl);
         }
+        let cone = lg.pruned(&[p, exact]);
         let mut solver = Solver::new();
-        solver.add_formula(&lg.cnf);
-        let mut sat_with = |b: B| -> Result<bool, Diag> {
-            match b {
-                B::T => solver.assume(&[]),
-                B::F => return Ok(false),
-                B::L(l) => solver.assume(&[l]),
+        solver.add_formula(&cone.cnf);
+        // Some execution where `b` holds; `None` if the only solutions are where the
+        // encoding is not exact.
+        let mut sat_with = |b: B| -> Result<Option<bool>, Diag> {
+            let mut assume: Vec<varisat::Lit> = match b {
+                B::T => vec![],
+                B::F => return Ok(Some(false)),
+                B::L(l) => vec![cone.lit(l)],
+            };
+            solver.assume(&assume);
+            if !solver.solve().map_err(|e| err(format!("solver error: {e}")))? {
+                return Ok(Some(false));
             }
-            solver.solve().map_err(|e| err(format!("solver error: {e}")))
+            let B::L(g) = exact else { return Ok(Some(true)) };
+            let g = cone.lit(g);
+            if holds(&solver, B::L(g)) {
+                return Ok(Some(true));
+            }
+            assume.push(g);
+            solver.assume(&assume);
+            let sat = solver.solve().map_err(|e| err(format!("solver error: {e}")))?;
+            Ok(sat.then_some(true))
         };
-        let some_p = sat_with(p)?;
-        let some_not_p = if some_p { sat_with(p.negate())? } else { true };
+        let Some(some_p) = sat_with(p)? else { return Ok(None) };
+        let some_not_p = if some_p {
+            let Some(s) = sat_with(p.negate())? else { return Ok(None) };
+            s
+        } else {
+            true
+        };
         out.fast = Some(match (some_p, some_not_p) {
             (false, _) => "Never",
             (true, false) => "Always",
             (true, true) => "Sometimes",
         });
         out.certificate = crate::certify::for_outcome(&out, &lg.cnf, p, B::T, opts).map_err(err)?;
-        return Ok(out);
+        return Ok(Some(out));
     }
+    let mut roots: Vec<B> = x.primaries.iter().map(|&l| B::L(l)).collect();
+    roots.push(exact);
+    roots.extend(flag_lits.iter().map(|f| f.1));
+    roots.extend(places.iter().flat_map(|(_, v)| v.iter().map(|p| p.1)));
+    let cone = lg.pruned(&roots);
     let mut solver = Solver::new();
-    solver.add_formula(&lg.cnf);
-    loop {
+    solver.add_formula(&cone.cnf);
+    // Executions are assignments to the primaries. They are listed depth first, by
+    // assumptions rather than blocking clauses, so the solver's formula never grows: a
+    // node is a prefix of the primaries (in a fixed order) with its last literal flipped
+    // from the model found above it. Under a prefix, after the model m found there, the
+    // rest of the subtree is the union of the subtrees where the first primary beyond
+    // the prefix that differs from m is the i-th, for each i: each execution is found once.
+    // (in the whole CNF, in the pruned one)
+    let mut order: Vec<(varisat::Lit, varisat::Lit)> = Vec::with_capacity(x.primaries.len());
+    let mut seen = std::collections::HashSet::new();
+    for &p in &x.primaries {
+        if seen.insert(p.var()) {
+            order.push((p, cone.lit(p)));
+        }
+    }
+    let mut truth = vec![false; vars.max(1)];
+    let mut pending: Vec<Vec<varisat::Lit>> = vec![Vec::new()];
+    while let Some(prefix) = pending.pop() {
         if opts.timeout.is_some_and(|t| started.elapsed() > t) {
             return Err(Diag::limit(file, "timeout: the test ran past --timeout"));
         }
+        solver.assume(&prefix);
         if !solver.solve().map_err(|e| err(format!("solver error: {e}")))? {
-            break;
+            continue;
         }
         let model = solver.model().unwrap_or_default();
-        let mut truth = vec![false; vars.max(1)];
-        for l in &model {
-            if l.var().index() < truth.len() {
-                truth[l.var().index()] = l.is_positive();
-            }
+        cone.fill_truth(&model, &mut truth);
+        if !exact.value(&truth) {
+            return Ok(None);
         }
         let mut values: BTreeMap<Loc, Val> = BTreeMap::new();
         for (l, lits) in &places {
@@ -415,17 +503,18 @@ pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -
                 }
             }
         }
-        let block: Vec<varisat::Lit> =
-            x.primaries.iter().map(|&p| if truth[p.var().index()] == p.is_positive() { !p } else { p }).collect();
-        if block.is_empty() {
-            break;
+        let here: Vec<varisat::Lit> =
+            order.iter().map(|&(p, q)| if truth[p.var().index()] == p.is_positive() { q } else { !q }).collect();
+        for i in prefix.len()..here.len() {
+            let mut next = here[..i].to_vec();
+            next.push(!here[i]);
+            pending.push(next);
         }
-        solver.add_clause(&block);
     }
     if opts.certify || opts.dimacs.is_some() {
         let p = prop_lit(&out.test.cond.prop, &places, &ev, &mut lg);
         let fl = out.test.filter.as_ref().map_or(B::T, |f| prop_lit(f, &places, &ev, &mut lg));
         out.certificate = crate::certify::for_outcome(&out, &lg.cnf, p, fl, opts).map_err(err)?;
     }
-    Ok(out)
+    Ok(Some(out))
 }

@@ -173,8 +173,11 @@ impl Rel {
             let succs: Vec<(usize, B)> = r.m.range((k, 0)..(k + 1, 0)).map(|(&(_, j), &b)| (j, b)).collect();
             for &(i, a) in &preds {
                 for &(j, b) in &succs {
-                    let ab = lg.and2(a, b);
                     let old = r.get(i, j);
+                    if old == B::T {
+                        continue;
+                    }
+                    let ab = lg.and2(a, b);
                     let nb = lg.or2(old, ab);
                     r.set(i, j, nb);
                 }

@@ -7,5 +7,5 @@ mod lex;
 pub mod load;
 pub mod parse;
 
-pub use interp::{Builtins, CheckOut, Compiled, Env, V, compile_model, run_model};
+pub use interp::{Builtins, CheckOut, Compiled, Env, V, compile_model, compile_model_with, run_model};
 pub use load::{MacroSource, ModelSpec, Program, load_model, load_program};

@@ -100,7 +100,7 @@ pub fn selector(lg: &mut Logic, r: &Rel) -> B {
                 })
                 .unwrap_or(&0);
             if let Some(&b) = edges.get(&(k, k)) {
-                lg.clause(&[s.negate(), b.negate()]);
+                lg.owned_clause(s.negate(), &[s.negate(), b.negate()]);
             }
             let ins: Vec<(usize, B)> =
                 edges.iter().filter(|((a, b), _)| *b == k && *a != k).map(|(&(a, _), &x)| (a, x)).collect();
@@ -109,7 +109,7 @@ pub fn selector(lg: &mut Logic, r: &Rel) -> B {
             for &(i, a) in &ins {
                 for &(j, b) in &outs {
                     if i == j {
-                        lg.clause(&[s.negate(), a.negate(), b.negate()]);
+                        lg.owned_clause(s.negate(), &[s.negate(), a.negate(), b.negate()]);
                         continue;
                     }
                     let old = edges.get(&(i, j)).copied().unwrap_or(B::F);
@@ -120,8 +120,8 @@ pub fn selector(lg: &mut Logic, r: &Rel) -> B {
                                 B::T
                             } else {
                                 let e = B::L(lg.fresh());
-                                lg.clause(&[a.negate(), b.negate(), e]);
-                                lg.clause(&[old.negate(), e]);
+                                lg.owned_clause(e, &[a.negate(), b.negate(), e]);
+                                lg.owned_clause(e, &[old.negate(), e]);
                                 e
                             }
                         }

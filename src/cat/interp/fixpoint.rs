@@ -93,13 +93,30 @@ impl Interp<'_> {
         let mut cur = vec![V::Empty; g.vals.len()];
         let mut support = HashSet::new();
         let mut countable = true;
+        let mut grew_at = 0;
         for k in 1..=MAX_ITERATIONS {
             let next = self.step(env, g, &cur)?;
+            let before = support.len();
             countable &= add_support(&next, &mut support);
+            if support.len() > before {
+                grew_at = k;
+            }
             let same = next.iter().zip(&cur).all(|(a, b)| same_struct(a, b));
+            if self.defer && !same && !(countable && k > support.len()) && k >= 4 && (k >= grew_at + 2 || k >= 16) {
+                // Cut here: where X_k ⊆ X_(k-1), X_k is the fixpoint; the rest of the
+                // model holds only there (see `Logic::guard_with`).
+                match self.stops(&next, &cur, g.pos)? {
+                    B::F => {}
+                    B::T => return Ok(next),
+                    stop => {
+                        self.lg.guard_with(stop);
+                        return Ok(next);
+                    }
+                }
+            }
             let done = same
                 || (countable && k > support.len())
-                || (k >= 4 && k.is_power_of_two() && {
+                || (!self.defer && k >= 4 && k.is_power_of_two() && {
                     let stop = self.stops(&next, &cur, g.pos)?;
                     !self.satisfiable(stop.negate(), g.pos)?
                 });
@@ -191,8 +208,9 @@ impl Interp<'_> {
             B::L(l) => l,
         };
         let mut s = Solver::new();
-        s.add_formula(&self.lg.cnf);
-        s.add_clause(&[l]);
+        let cone = self.lg.pruned(&[b]);
+        s.add_formula(&cone.cnf);
+        s.add_clause(&[cone.lit(l)]);
         s.solve().or_else(|e| self.err(pos, format!("solver error: {e}")))
     }
 

@@ -149,6 +149,10 @@ pub struct Interp<'a> {
     same_vals: HashMap<(usize, usize), B>,
     /// Choice literals of `with x from S`.
     primaries: Vec<Lit>,
+    /// Whether a monotone `let rec` may stop unrolling before it is known to have reached
+    /// its fixpoint in every execution, guarding what follows with the literal saying it
+    /// has (see `Logic::guard_with`).
+    defer: bool,
     variants: &'a [String],
     included: HashSet<String>,
     procs: Vec<(String, Pat, Vec<Stmt>)>,
@@ -666,7 +670,23 @@ fn expr_pos(e: &Expr) -> Pos {
 /// Runs the model (after the implicit stdlib and the bell file, if any) on one test, returning its checks and the
 /// choice literals it adds: block on those with `Exec::primaries` when counting executions.
 pub fn compile_model(prog: &Program, lg: &mut Logic, b: Builtins, variants: &[String]) -> R<Compiled> {
+    compile_model_with(prog, lg, b, variants, false)
+}
+
+/// [`compile_model`]; with `defer`, a monotone `let rec` whose unrolling has stopped
+/// growing is cut there without proving that every execution has reached its fixpoint:
+/// the constraints after it (and the checks asserted later) are guarded by the literal
+/// saying it has, `lg.guard()`. A solution where the guard fails is an execution this
+/// encoding cannot judge, to be answered by an exact encoding.
+pub fn compile_model_with(
+    prog: &Program,
+    lg: &mut Logic,
+    b: Builtins,
+    variants: &[String],
+    defer: bool,
+) -> R<Compiled> {
     let mut it = Interp {
+        defer,
         prog,
         lg,
         universe: b.universe,

@@ -9,10 +9,17 @@
 //!
 //! The oracle itself is checked against herd7: under herd's own `sc.cat` and `x86tso.cat`
 //! it must reproduce the answers recorded in `../shared/corpus/expected/`.
+//!
+//! C tests: herd's LKMM catalogue under the real LKMM (`linux-kernel.cfg`), where flags
+//! count too and the oracle must reproduce herd's TSV; and the project's own small C tests
+//! (`OWN_C_TESTS`) under the LKMM and the bundled `sc`. Tests that the engine refuses
+//! because lock.cat's `map` goes over lock events that depend on the execution (try-locks,
+//! is-locked tests) are counted apart: the oracle, which has one concrete event set per
+//! execution, answers them, and herd's answer checks it.
 
 mod oracle;
 
-use litsat::cat::{Program, load_program};
+use litsat::cat::{ModelSpec, Program, load_model, load_program};
 use litsat::litmus::{CondKind, parse_test};
 use litsat::query::{self, Options, Outcome};
 use litsat::report::state_line;
@@ -352,6 +359,8 @@ struct HerdLine {
     pos: u64,
     neg: u64,
     states: BTreeSet<String>,
+    /// herd's flags (the eighth column), where the TSV has the column.
+    flags: Option<BTreeSet<String>>,
 }
 
 fn read_tsv(path: &Path) -> HashMap<String, HerdLine> {
@@ -364,7 +373,11 @@ fn read_tsv(path: &Path) -> HashMap<String, HerdLine> {
         }
         let states = c[6].split(" | ").filter(|s| !s.is_empty()).map(str::to_string).collect();
         let num = |s: &str| s.parse().unwrap_or(u64::MAX);
-        out.insert(c[0].to_string(), HerdLine { kind: c[2].to_string(), pos: num(c[4]), neg: num(c[5]), states });
+        let flags = c.get(7).map(|f| f.split_whitespace().map(str::to_string).collect());
+        out.insert(
+            c[0].to_string(),
+            HerdLine { kind: c[2].to_string(), pos: num(c[4]), neg: num(c[5]), states, flags },
+        );
     }
     out
 }
@@ -487,4 +500,443 @@ fn herd_check(suites: &[(&str, &str)], models: &[&str], min_matched: usize) {
 fn oracle_cases_against_oracle() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle_cases");
     run_suite(&[("tests/oracle_cases/", dir)], &bundled(&["sc", "relaxed"]), 2, true);
+}
+
+// ---------------------------------------------------------------------------------------
+// C tests: herd's C events (locks, RMWs, SRCU) under the Linux-kernel memory model.
+
+/// The LKMM as herd runs it, `herd7 -I models/lkmm -conf models/lkmm/linux-kernel.cfg`: the
+/// cfg names the macros, the bell, the cat and the variant `lkmmv2`.
+fn lkmm_program(shared: &Path) -> Option<Program> {
+    let dir = shared.join("models/lkmm");
+    let cfg = dir.join("linux-kernel.cfg");
+    if !cfg.is_file() {
+        eprintln!("oracle: no linux-kernel.cfg under ../shared; LKMM tests skipped");
+        return None;
+    }
+    let spec = ModelSpec { conf: Some(cfg.to_string_lossy().to_string()), ..ModelSpec::default() };
+    Some(load_model(&spec, &[dir]).expect("the LKMM loads"))
+}
+
+/// Candidates the oracle enumerates at most under the LKMM, whose every candidate costs a
+/// run of the whole model (once per choice of lock.cat's `with`).
+const LKMM_BUDGET: u64 = 100_000;
+
+/// Seconds the engine may take on one C test (herd took up to 20).
+const ENGINE_TIMEOUT: u64 = 20;
+
+/// The engine's refusal that the oracle is meant to answer in its place: lock.cat's
+/// `map` over sets of lock events, which depend on the execution (try-locks, is-locked).
+const MATCH_REFUSAL: &str = "`match` over events whose membership depends on the execution";
+
+/// One C test, answered by both sides.
+struct CRun {
+    rel: String,
+    engine: Result<Outcome, String>,
+    oracle: Result<Answer, Refusal>,
+    secs: (f64, f64),
+}
+
+fn c_run(path: &Path, rel: String, prog: &Program, budget: u64) -> CRun {
+    let (name, text, test) = match read_test(path) {
+        Ok(t) => t,
+        Err(m) => return CRun { rel, engine: Err(m.clone()), oracle: Err(Refusal::Front(m)), secs: (0.0, 0.0) },
+    };
+    let opts = Options {
+        variants: prog.variants_with(&[]),
+        timeout: Some(std::time::Duration::from_secs(ENGINE_TIMEOUT)),
+        ..Options::default()
+    };
+    let t0 = Instant::now();
+    let engine = query::run(test.clone(), &name, &text, prog, &opts).map_err(|d| d.to_string());
+    let t1 = Instant::now();
+    let oracle = oracle::answer(test, &name, &text, prog, budget);
+    let secs = ((t1 - t0).as_secs_f64(), t1.elapsed().as_secs_f64());
+    let r = CRun { rel, engine, oracle, secs };
+    if std::env::var_os("LITSAT_ORACLE_TIMES").is_some() {
+        eprintln!(
+            "  {}: engine {:.2} s ({}), oracle {:.2} s ({})",
+            r.rel,
+            r.secs.0,
+            if r.engine.is_ok() { "ok" } else { "refused" },
+            r.secs.1,
+            match &r.oracle {
+                Ok(a) => format!("{} candidates", a.candidates),
+                Err(e) => e.to_string(),
+            }
+        );
+    }
+    r
+}
+
+/// What the C comparisons found.
+#[derive(Default)]
+struct CTally {
+    compared: usize,
+    agreed: usize,
+    /// Tests the engine refuses with [`MATCH_REFUSAL`] and the oracle answers.
+    engine_match: usize,
+    engine_other: BTreeMap<String, usize>,
+    too_big: Vec<String>,
+    oracle_refused: Vec<String>,
+    undetermined: Vec<String>,
+    mismatches: Vec<String>,
+    herd_agreed: usize,
+    herd_mismatches: Vec<String>,
+}
+
+impl CTally {
+    fn add(&mut self, r: &CRun, model: &str, herd: Option<&HerdLine>) {
+        let ans = match &r.oracle {
+            Ok(a) => a,
+            Err(Refusal::TooBig(k)) => {
+                self.too_big.push(format!("{} ({k} candidates)", r.rel));
+                if let Err(m) = &r.engine {
+                    *self.engine_other.entry(reason(m)).or_default() += 1;
+                }
+                return;
+            }
+            Err(e) => {
+                self.oracle_refused.push(format!("{}: {e}", r.rel));
+                return;
+            }
+        };
+        if let Some(h) = herd {
+            self.herd(r, ans, h);
+        }
+        let o = match &r.engine {
+            Ok(o) => o,
+            Err(m) if m.contains(MATCH_REFUSAL) => {
+                self.engine_match += 1;
+                return;
+            }
+            Err(m) => {
+                *self.engine_other.entry(reason(m)).or_default() += 1;
+                return;
+            }
+        };
+        self.compared += 1;
+        let mut diff = differences(o, ans);
+        if o.flags != ans.flags {
+            let _ = write!(diff, "\n    flags: SAT {:?}, oracle {:?}", o.flags, ans.flags);
+        }
+        if diff.is_empty() {
+            self.agreed += 1;
+        } else if ans.undetermined > 0 {
+            self.undetermined.push(format!("{} under {model}: {} undetermined{diff}", r.rel, ans.undetermined));
+        } else {
+            self.mismatches.push(format!(
+                "{} under {model} ({} candidates, {} consistent):{diff}",
+                r.rel, ans.candidates, ans.consistent
+            ));
+        }
+    }
+
+    /// The oracle against herd's recorded answer.
+    fn herd(&mut self, r: &CRun, a: &Answer, h: &HerdLine) {
+        let states: BTreeSet<String> = a.states.iter().map(|s| tsv_state(s)).collect();
+        let (p, n) = match h.kind.as_str() {
+            "Forbidden" => (a.neg, a.pos),
+            _ => (a.pos, a.neg),
+        };
+        let flags_ok = h.flags.as_ref().is_none_or(|f| *f == a.flags);
+        if states == h.states && (p, n) == (h.pos, h.neg) && flags_ok {
+            self.herd_agreed += 1;
+        } else {
+            self.herd_mismatches.push(format!(
+                "{}: oracle Positive {p} Negative {n} flags {:?}, states {}\n    herd Positive {} Negative {} flags {:?}, \
+                 states {}",
+                r.rel,
+                a.flags,
+                show_states(&states),
+                h.pos,
+                h.neg,
+                h.flags,
+                show_states(&h.states)
+            ));
+        }
+    }
+
+    fn report(&self, what: &str) {
+        eprintln!(
+            "oracle [{what}]: {} compared, {} agreed, {} mismatched, {} undetermined; engine refused {} with the \
+             `match` limitation and {} otherwise; oracle: {} too big, {} refused; herd: {} agree with the oracle, {} \
+             differ",
+            self.compared,
+            self.agreed,
+            self.mismatches.len(),
+            self.undetermined.len(),
+            self.engine_match,
+            self.engine_other.values().sum::<usize>(),
+            self.too_big.len(),
+            self.oracle_refused.len(),
+            self.herd_agreed,
+            self.herd_mismatches.len()
+        );
+        for (m, k) in &self.engine_other {
+            eprintln!("  engine refused {k}: {m}");
+        }
+        for t in &self.too_big {
+            eprintln!("  too big for the oracle: {t}");
+        }
+        for t in self.oracle_refused.iter().chain(&self.undetermined) {
+            eprintln!("  note: {t}");
+        }
+        for t in &self.herd_mismatches {
+            eprintln!("  herd differs: {t}");
+        }
+    }
+}
+
+/// herd's 79 LKMM catalogue tests under the real LKMM: the engine against the oracle
+/// (states, counts, flags), and the oracle against herd's recorded answers.
+#[test]
+fn lkmm_catalogue_against_oracle() {
+    lkmm_suite("lkmm/catalogue", "lkmm-catalogue", 70);
+}
+
+/// The 744 tests of Paul McKenney's `manual/` folder (slow): `cargo test --release --test
+/// oracle_diff -- --ignored lkmm_paulmck`.
+#[test]
+#[ignore = "slow: 744 LKMM tests"]
+fn lkmm_paulmck_against_oracle() {
+    lkmm_suite("lkmm/paulmck", "lkmm-paulmck", 300);
+}
+
+fn lkmm_suite(corpus: &str, tsv: &str, floor: usize) {
+    let Some(shared) = shared() else { return };
+    let Some(prog) = lkmm_program(shared) else { return };
+    let herd = read_tsv(&shared.join(format!("corpus/expected/{tsv}.lkmm.tsv")));
+    let files = litmus_files(&shared.join("corpus").join(corpus));
+    let start = Instant::now();
+    let runs: Vec<CRun> = files
+        .par_iter()
+        .map(|p| {
+            let rel = p.strip_prefix(shared.join("corpus")).unwrap_or(p).to_string_lossy().to_string();
+            c_run(p, rel, &prog, LKMM_BUDGET)
+        })
+        .collect();
+    let mut t = CTally::default();
+    for r in &runs {
+        t.add(r, "LKMM", herd.get(&r.rel));
+    }
+    t.report(&format!("{corpus} × LKMM"));
+    eprintln!("oracle: {corpus} in {:.1} s", start.elapsed().as_secs_f64());
+    let mut failures = t.mismatches.clone();
+    failures.extend(t.herd_mismatches.iter().map(|m| format!("the oracle differs from herd: {m}")));
+    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));
+    assert!(t.compared >= floor, "only {} tests compared (expected at least {floor})", t.compared);
+}
+
+/// The kernel's names for herd's C primitives, enough for [`OWN_C_TESTS`] under a model
+/// without a cfg (the bundled `sc`).
+const OWN_DEF: &str = r#"
+READ_ONCE(X) __load{ONCE}(X)
+WRITE_ONCE(X,V) { __store{ONCE}(X,V); }
+smp_load_acquire(X) __load{ACQUIRE}(*X)
+smp_store_release(X,V) { __store{RELEASE}(*X,V); }
+smp_mb() { __fence{MB}; }
+smp_rmb() { __fence{rmb}; }
+smp_wmb() { __fence{wmb}; }
+xchg(X,V) __xchg{MB}(X,V)
+xchg_relaxed(X,V) __xchg{ONCE}(X,V)
+cmpxchg(X,V,W) __cmpxchg{MB}(X,V,W)
+cmpxchg_acquire(X,V,W) __cmpxchg{ACQUIRE}(X,V,W)
+atomic_read(X) READ_ONCE(*X)
+atomic_add(V,X) { __atomic_op{NORETURN}(X,+,V); }
+atomic_fetch_add(V,X) __atomic_fetch_op{MB}(X,+,V)
+atomic_add_return_relaxed(V,X) __atomic_op_return{ONCE}(X,+,V)
+atomic_add_unless(X,V,W) __atomic_add_unless{MB}(X,V,W)
+spin_lock(X) { __lock(X); }
+spin_unlock(X) { __unlock(X); }
+spin_trylock(X) __trylock(X)
+spin_is_locked(X) __islocked(X)
+rcu_read_lock() { __fence{rcu-lock}; }
+rcu_read_unlock() { __fence{rcu-unlock}; }
+synchronize_rcu() { __fence{sync-rcu}; }
+srcu_read_lock(X) __load{srcu-lock}(*X)
+srcu_read_unlock(X,Y) { __store{srcu-unlock}(*X,Y); }
+synchronize_srcu(X) { __srcu{sync-srcu}(X); }
+"#;
+
+/// Small C tests of herd's C events: locks (plain, try-lock, is-locked, nested), RMWs
+/// (xchg, cmpxchg that may fail, atomic_add, fetch-add, add_unless), if/else, RCU and SRCU
+/// grace periods, a pointer, plain accesses. Each with the LKMM's answer where it is
+/// certain: (name, text, LKMM Observation or "").
+const OWN_C_TESTS: &[(&str, &str, &str)] = &[
+    (
+        "lock-mp",
+        "C lock-mp\n{}\n\
+         P0(int *x, int *y, spinlock_t *l) { spin_lock(l); WRITE_ONCE(*x, 1); WRITE_ONCE(*y, 1); spin_unlock(l); }\n\
+         P1(int *x, int *y, spinlock_t *l) { int r0; int r1; spin_lock(l); r0 = READ_ONCE(*y); r1 = READ_ONCE(*x); \
+         spin_unlock(l); }\n\
+         exists (1:r0=1 /\\ 1:r1=0)\n",
+        "Never",
+    ),
+    (
+        "lock-counter",
+        "C lock-counter\n{}\n\
+         P0(int *x, spinlock_t *l) { int r0; spin_lock(l); r0 = READ_ONCE(*x); WRITE_ONCE(*x, r0 + 1); spin_unlock(l); }\n\
+         P1(int *x, spinlock_t *l) { int r1; spin_lock(l); r1 = READ_ONCE(*x); WRITE_ONCE(*x, r1 + 1); spin_unlock(l); }\n\
+         exists (x=1)\n",
+        "Never",
+    ),
+    (
+        "lock-three",
+        "C lock-three\n{}\n\
+         P0(int *x, spinlock_t *l) { spin_lock(l); WRITE_ONCE(*x, 1); spin_unlock(l); }\n\
+         P1(int *x, spinlock_t *l) { spin_lock(l); WRITE_ONCE(*x, 2); spin_unlock(l); }\n\
+         P2(int *x, spinlock_t *l) { int r0; spin_lock(l); r0 = READ_ONCE(*x); spin_unlock(l); }\n\
+         exists (2:r0=0 /\\ x=1)\n",
+        "Sometimes",
+    ),
+    (
+        "lock-nested",
+        "C lock-nested\n{}\n\
+         P0(int *x, spinlock_t *l) { spin_lock(l); spin_lock(l); WRITE_ONCE(*x, 1); spin_unlock(l); }\n\
+         exists (x=1)\n",
+        "Never",
+    ),
+    (
+        "trylock",
+        "C trylock\n{}\n\
+         P0(int *x, spinlock_t *l) { int r0; r0 = spin_trylock(l); if (r0) { WRITE_ONCE(*x, 1); spin_unlock(l); } }\n\
+         P1(int *x, spinlock_t *l) { int r1; spin_lock(l); r1 = READ_ONCE(*x); spin_unlock(l); }\n\
+         exists (0:r0=1 /\\ 1:r1=0)\n",
+        "Sometimes",
+    ),
+    (
+        "trylock-both",
+        "C trylock-both\n{}\n\
+         P0(spinlock_t *l) { int r0; r0 = spin_trylock(l); }\n\
+         P1(spinlock_t *l) { int r1; r1 = spin_trylock(l); }\n\
+         exists (0:r0=1 /\\ 1:r1=1)\n",
+        "Never",
+    ),
+    (
+        "is-locked",
+        "C is-locked\n{}\n\
+         P0(int *x, spinlock_t *l) { int r0; int r1; spin_lock(l); r0 = spin_is_locked(l); spin_unlock(l); \
+         r1 = READ_ONCE(*x); }\n\
+         P1(int *x, spinlock_t *l) { int r2; WRITE_ONCE(*x, 1); r2 = spin_is_locked(l); }\n\
+         exists (0:r0=0)\n",
+        "Never",
+    ),
+    (
+        "xchg-cmpxchg",
+        "C xchg-cmpxchg\n{}\n\
+         P0(int *x, int *y) { int r0; r0 = xchg(x, 1); WRITE_ONCE(*y, 1); }\n\
+         P1(int *x, int *y) { int r1; int r2; r1 = READ_ONCE(*y); r2 = cmpxchg(x, 0, 2); }\n\
+         exists (1:r1=1 /\\ 1:r2=0)\n",
+        "Never",
+    ),
+    (
+        "cmpxchg-ctrl",
+        "C cmpxchg-ctrl\n{ x=1; }\n\
+         P0(int *x, int *y) { int r0; r0 = cmpxchg_acquire(x, 1, 2); if (r0 == 1) { WRITE_ONCE(*y, 1); } else \
+         { WRITE_ONCE(*y, 2); } }\n\
+         P1(int *x, int *y) { int r1; r1 = READ_ONCE(*y); smp_mb(); WRITE_ONCE(*x, 3); }\n\
+         exists (1:r1=1 /\\ x=2)\n",
+        "",
+    ),
+    (
+        "atomics-if-else",
+        "C atomics-if-else\n{}\n\
+         P0(atomic_t *v, int *x) { int r0; atomic_add(1, v); r0 = atomic_fetch_add(2, v); \
+         if (r0 == 1) { WRITE_ONCE(*x, 1); } else { WRITE_ONCE(*x, 2); } }\n\
+         P1(atomic_t *v, int *x) { int r1; int r2; r1 = atomic_add_return_relaxed(4, v); \
+         r2 = atomic_add_unless(v, 8, 4); }\n\
+         exists (0:r0=1 /\\ 1:r2=1)\n",
+        "",
+    ),
+    (
+        "rcu-gp",
+        "C rcu-gp\n{}\n\
+         P0(int *x, int *y) { int r0; int r1; rcu_read_lock(); r0 = READ_ONCE(*x); r1 = READ_ONCE(*y); rcu_read_unlock(); }\n\
+         P1(int *x, int *y) { WRITE_ONCE(*y, 1); synchronize_rcu(); WRITE_ONCE(*x, 1); }\n\
+         exists (0:r0=1 /\\ 0:r1=0)\n",
+        "Never",
+    ),
+    (
+        "srcu-gp",
+        "C srcu-gp\n{}\n\
+         P0(int *x, int *y, struct srcu_struct *s) { int r0; int r1; int r2; r2 = srcu_read_lock(s); \
+         r0 = READ_ONCE(*x); r1 = READ_ONCE(*y); srcu_read_unlock(s, r2); }\n\
+         P1(int *x, int *y, struct srcu_struct *s) { WRITE_ONCE(*y, 1); synchronize_srcu(s); WRITE_ONCE(*x, 1); }\n\
+         exists (0:r0=1 /\\ 0:r1=0)\n",
+        "Never",
+    ),
+    (
+        "pointer-release",
+        "C pointer-release\n{ int *p = &y; }\n\
+         P0(int **p, int *x) { WRITE_ONCE(*x, 1); smp_store_release(p, x); }\n\
+         P1(int **p) { int *r0; int r1; r0 = READ_ONCE(*p); r1 = READ_ONCE(*r0); }\n\
+         exists (1:r0=x /\\ 1:r1=0)\n",
+        "Never",
+    ),
+    (
+        "plain-race",
+        "C plain-race\n{}\n\
+         P0(int *x, int *y) { *x = 1; smp_wmb(); WRITE_ONCE(*y, 1); }\n\
+         P1(int *x, int *y) { int r0; int r1; r0 = READ_ONCE(*y); r1 = *x; }\n\
+         exists (1:r0=1 /\\ 1:r1=0)\n",
+        "",
+    ),
+];
+
+/// [`OWN_C_TESTS`] under the LKMM (where ../shared holds it) and under the bundled `sc`
+/// (with [`OWN_DEF`]): engine against oracle; under the LKMM also the Observations known.
+#[test]
+fn own_c_tests_against_oracle() {
+    let mut sc = load_program("sc", &[]).expect("bundled sc");
+    sc.macros = Some(litsat::cat::MacroSource { path: "own.def".into(), text: OWN_DEF.into() });
+    let mut models = vec![("sc", sc)];
+    if let Some(shared) = shared()
+        && let Some(lkmm) = lkmm_program(shared)
+    {
+        models.push(("LKMM", lkmm));
+    }
+    let dir = std::env::temp_dir().join(format!("litsat-own-c-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    let mut failures = Vec::new();
+    for (mname, prog) in &models {
+        let mut t = CTally::default();
+        for (name, text, expected) in OWN_C_TESTS {
+            let path = dir.join(format!("{name}.litmus"));
+            std::fs::write(&path, text).expect("scratch test");
+            let r = c_run(&path, name.to_string(), prog, DEFAULT_BUDGET);
+            if std::env::var_os("LITSAT_ORACLE_SHOW").is_some()
+                && let Ok(a) = &r.oracle
+            {
+                eprintln!("  {name} × {mname}: {} {} {:?} {}", a.pos, a.neg, a.flags, show_states(&a.states));
+            }
+            if *mname == "LKMM" && !expected.is_empty() {
+                let obs = match &r.oracle {
+                    Ok(a) if a.pos == 0 => "Never",
+                    Ok(a) if a.neg == 0 => "Always",
+                    Ok(_) => "Sometimes",
+                    Err(_) => "no answer",
+                };
+                if obs != *expected {
+                    failures.push(format!("{name} under the LKMM: the oracle says {obs}, the LKMM {expected}"));
+                }
+            }
+            t.add(&r, mname, None);
+        }
+        t.report(&format!("own C tests × {mname}"));
+        failures.extend(t.mismatches.iter().cloned());
+        failures.extend(t.undetermined.iter().cloned());
+        failures.extend(t.oracle_refused.iter().map(|m| format!("the oracle refused {m}")));
+        failures.extend(t.too_big.iter().map(|m| format!("too big for the oracle: {m}")));
+        failures.extend(t.engine_other.keys().map(|m| format!("the engine refused under {mname}: {m}")));
+        // Only lock.cat's try-lock and is-locked choices may stop the engine.
+        assert!(
+            t.compared + t.engine_match == OWN_C_TESTS.len() && t.compared >= OWN_C_TESTS.len() - 3,
+            "under {mname}: {} compared, {} refused by the engine for `match`",
+            t.compared,
+            t.engine_match
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }

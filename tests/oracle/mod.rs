@@ -4,30 +4,39 @@
 //! event structure, [`query::observed`] for the places of a state, and the cat parser's
 //! AST). Everything else is done concretely and naively:
 //!
-//! 1. every candidate is enumerated: each store-conditional succeeds or fails, each read
-//!    picks any write to its location (rf), each location's writes take every total order
-//!    with the initial write first (co). Which events happen follows from the values
-//!    (their guards); a candidate is kept only in one canonical form (a read that does not
-//!    happen reads from its first candidate, writes that do not happen come last in co),
-//!    and candidates that differ only in the choice of a store-conditional that is not
-//!    reached are one execution;
-//! 2. herd's candidate generation rules apply: a read does not read from a later write of
-//!    its own instruction, and co extends the coherence the test observes (cos-ok-opt.cat's
-//!    `pco`, which herd computes by default);
-//! 3. the model's statements are evaluated on the candidate with bit-matrix relations over
-//!    the events that happen; a failing non-flag check rejects it;
+//! 1. every candidate is enumerated: each choice (a store-conditional's success, a
+//!    try-lock's or is-locked test's outcome) is made where it is reached and is 0
+//!    elsewhere; each read of herd's R picks any write of W that may share its location
+//!    (rf; lock events take no part in the built-in rf); then, once values fix which
+//!    events happen and where computed addresses point, each location's writes that happen
+//!    take every total order with the initial write first (co, over W and the writes of
+//!    lock acquisitions, LKW, as herd's built-in co). A read that does not happen reads
+//!    from its first candidate, so each candidate is enumerated once;
+//! 2. herd's candidate generation rules apply: a read reads a write that happens at its
+//!    location, not a later write of its own instruction, and co extends the coherence the
+//!    test observes (cos-ok-opt.cat's `pco`, which herd computes by default);
+//! 3. the model's statements (the stdlib, the bell, the model, with the cfg's variants) are
+//!    evaluated on the candidate with bit-matrix relations over the events that happen; a
+//!    failing non-flag check rejects it. FW holds the co-last writes of the locations a
+//!    state shows only, as herd chooses final writes only there;
 //! 4. values are computed by following rf through the value expressions; a candidate whose
 //!    values cannot be determined (a cycle through rf and data) is not counted and is
 //!    reported in [`Answer::undetermined`];
 //! 5. the final state is formed, `filter` applied and the condition's proposition counted.
+//!
+//! herd's C front end (events of kernel macros, lock events, SRCU markers) comes with the
+//! event structure; the names a model sees for them (R and W without lock events, the lock
+//! sets, `loc` over every event with a location, `same-instance`, capitalised tag sets)
+//! are computed here, from the events alone.
 
 #![allow(dead_code)]
 
 use litsat::cat::Program;
 use litsat::cat::ast::{Arm, ArmPat, Binding, Check, CheckKind, Cond, Expr, Op1, Op2, Pat, Stmt};
-use litsat::events::{self, Eid, Events, Kind, VExpr, ValId, Value};
+use litsat::events::{self, Eid, Events, Kind, LockRole, VExpr, ValId, Value};
 use litsat::litmus::{Loc, Test, Val};
 use litsat::query;
+use std::borrow::Cow;
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::fmt;
 use std::rc::Rc;
@@ -55,6 +64,9 @@ pub struct Answer {
     /// Accepted candidates whose values could not be determined (a cycle through rf and
     /// data): left out of states and counts.
     pub undetermined: u64,
+    /// Candidates dropped because an access that happens goes through a value that is no
+    /// address.
+    pub bad_address: u64,
 }
 
 /// Why the oracle gives no answer.
@@ -261,7 +273,7 @@ struct Procedure<'a> {
 }
 
 struct Node<'a> {
-    name: &'a str,
+    name: Cow<'a, str>,
     val: V<'a>,
     next: Option<Rc<Node<'a>>>,
 }
@@ -275,6 +287,9 @@ struct Env<'a> {
 
 impl<'a> Env<'a> {
     fn bind(&self, name: &'a str, val: V<'a>) -> Env<'a> {
+        self.bind_cow(Cow::Borrowed(name), val)
+    }
+    fn bind_cow(&self, name: Cow<'a, str>, val: V<'a>) -> Env<'a> {
         Env { top: Some(Rc::new(Node { name, val, next: self.top.clone() })), base: self.base.clone() }
     }
     fn get(&self, name: &str) -> Option<&V<'a>> {
@@ -506,8 +521,8 @@ impl<'a> Eval<'a> {
 
     fn cond(&mut self, env: &Env<'a>, c: &'a Cond) -> R<bool> {
         Ok(match c {
-            // No variant is set.
-            Cond::Variant(_) => false,
+            // The variants the model's cfg sets.
+            Cond::Variant(v) => self.prog.variants.iter().any(|x| x == v),
             Cond::Not(c) => !self.cond(env, c)?,
             Cond::And(a, b) => self.cond(env, a)? && self.cond(env, b)?,
             Cond::Or(a, b) => self.cond(env, a)? || self.cond(env, b)?,
@@ -831,7 +846,19 @@ impl<'a> Eval<'a> {
                     self.stmts(env, b)
                 }
             }
-            Stmt::Enum(name, tags) => Ok(env.bind(name, V::Coll(tags.iter().map(|t| V::Tag(t.clone())).collect()))),
+            Stmt::Enum(name, tags) => {
+                // Each tag names the set of events annotated with it (`'rcu-lock` is also
+                // `Rcu-lock`): empty when no event carries it.
+                let mut env = env.bind(name, V::Coll(tags.iter().map(|t| V::Tag(t.clone())).collect()));
+                for t in tags {
+                    for set in [t.clone(), capitalise(t)] {
+                        if env.get(&set).is_none() {
+                            env = env.bind_cow(Cow::Owned(set), V::Set(0));
+                        }
+                    }
+                }
+                Ok(env)
+            }
             Stmt::Unsupported(kw, _) => unsupported(format!("construct `{kw}`")),
         }
     }
@@ -975,8 +1002,18 @@ fn same_value(a: &V, b: &V) -> bool {
 // ---------------------------------------------------------------------------------------
 // Candidates.
 
-/// The predefined names that do not depend on rf and co, for the events in `live`.
-fn static_names<'a>(ev: &Events, live: Set) -> HashMap<String, V<'a>> {
+/// `rcu-lock` → `Rcu-lock`: the set name herd gives events annotated `'rcu-lock`.
+fn capitalise(t: &str) -> String {
+    let mut c = t.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        None => String::new(),
+    }
+}
+
+/// The predefined names that do not depend on rf and co, for the events in `live`, each
+/// at the location `loc_of` gives it in this candidate (`None`: no location).
+fn static_names<'a>(ev: &Events, live: Set, loc_of: &[Option<usize>]) -> HashMap<String, V<'a>> {
     let n = ev.len();
     let e = &ev.events;
     let set = |f: &dyn Fn(usize) -> bool| bits(live).filter(|&i| f(i)).fold(0u64, |a, i| a | bit(i));
@@ -991,16 +1028,19 @@ fn static_names<'a>(ev: &Events, live: Set) -> HashMap<String, V<'a>> {
         }
         r
     };
-    let mem = |i: usize| matches!(e[i].kind, Kind::Read | Kind::Write);
+    // herd's R and W hold no lock event: lock.cat adds them to R and W itself.
+    let plain_read = |i: usize| e[i].kind == Kind::Read && e[i].lock.is_none();
+    let plain_write = |i: usize| e[i].kind == Kind::Write && e[i].lock.is_none();
+    let mem = |i: usize| plain_read(i) || plain_write(i);
     let mut m: HashMap<String, V<'a>> = HashMap::new();
     let mut put_set = |name: &str, s: Set| {
         m.insert(name.to_string(), V::Set(s));
     };
     // herd's RISC-V atomics are one memory operation: their write is in R as well (an
     // event-structure fact the oracle shares with the engine, see `Isa::amo_is_one_operation`).
-    let atomic_write = |i: usize| ev.amo_as_one && e[i].kind == Kind::Write && e[i].tags.iter().any(|t| t == "X");
-    let reads = set(&|i| e[i].kind == Kind::Read || atomic_write(i));
-    let writes = set(&|i| e[i].kind == Kind::Write);
+    let atomic_write = |i: usize| ev.amo_as_one && plain_write(i) && e[i].tags.iter().any(|t| t == "X");
+    let reads = set(&|i| plain_read(i) || atomic_write(i));
+    let writes = set(&plain_write);
     let branches = set(&|i| e[i].kind == Kind::Branch);
     put_set("_", live);
     put_set("R", reads);
@@ -1016,17 +1056,37 @@ fn static_names<'a>(ev: &Events, live: Set) -> HashMap<String, V<'a>> {
     for x in e {
         tags.extend(x.tags.iter().cloned());
     }
+    // A tag names the set of events carrying it, under its own name and capitalised.
     for t in &tags {
-        put_set(t, set(&|i| e[i].tags.contains(t)));
+        let s = set(&|i| e[i].tags.contains(t));
+        let cap = capitalise(t);
+        if !tags.contains(&cap) {
+            put_set(&cap, s);
+        }
+        put_set(t, s);
+    }
+    // herd's lock events, by what they are rather than by a tag.
+    for (name, role) in [
+        ("LKR", LockRole::Lkr),
+        ("LKW", LockRole::Lkw),
+        ("UL", LockRole::Ul),
+        ("LF", LockRole::Lf),
+        ("RL", LockRole::Rl),
+        ("RU", LockRole::Ru),
+    ] {
+        put_set(name, set(&|i| e[i].lock == Some(role)));
     }
     let tag_set = |t: &str| set(&|i| e[i].tags.iter().any(|x| x == t));
     let (x_set, ex_set) = (tag_set("X"), tag_set("EX"));
 
     let same_thread = |i: usize, j: usize| e[i].thread == e[j].thread;
     let po = rel(&|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr < e[j].instr);
-    let loc = rel(&|i, j| mem(i) && mem(j) && e[i].loc == e[j].loc);
+    // Every event with a location: accesses, lock events, SRCU markers.
+    let loc = rel(&|i, j| loc_of[i].is_some() && loc_of[i] == loc_of[j]);
     let id = rel(&|i, j| i == j);
-    let same_instr = rel(&|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr == e[j].instr);
+    // Events numbered 2k and 2k+1 come from one instruction (a C RMW's or lock's write
+    // takes the odd slot, so that po orders it after the read).
+    let same_instr = rel(&|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr / 2 == e[j].instr / 2);
     // As herd's stdlib: amo = [R & X]; (same-instance \ id) & loc; [W & X] and
     // lxsx = [R & EX]; po \ (po; [M & EX]; po); [W & EX].
     let amo = Rel::id_on(n, reads & x_set).seq(&same_instr.diff(&id).inter(&loc)).seq(&Rel::id_on(n, writes & x_set));
@@ -1155,68 +1215,77 @@ impl Values<'_> {
     }
 }
 
-/// The most store-conditional choices enumerated.
+/// The most choices (store-conditional outcomes, try-lock and is-locked outcomes)
+/// enumerated.
 const MAX_CHOICES: usize = 16;
+
+/// `n!`, saturating.
+fn factorial(n: usize) -> u64 {
+    (1..=n as u64).fold(1u64, |a, k| a.saturating_mul(k))
+}
 
 /// Answers one test by enumerating its candidates under `prog`.
 pub fn answer(test: Test, file: &str, text: &str, prog: &Program, budget: u64) -> Result<Answer, Refusal> {
-    let (test, isa, ev) = query::prepare(test, file, text).map_err(|d| Refusal::Front(d.to_string()))?;
+    // A C test's macros come from the model (a cfg's `macros` line).
+    let macros = prog.macros.as_ref().map(|m| (m.path.as_str(), &*m.text));
+    let (test, isa, ev) = query::prepare_with(test, file, text, macros).map_err(|d| Refusal::Front(d.to_string()))?;
     let n = ev.len();
-    // Store-conditional success choices.
     let nchoices = ev.choice_guards.len();
     if n > MAX_EVENTS {
         return Err(Refusal::Unsupported(format!("{n} events (at most {MAX_EVENTS})")));
     }
     if nchoices > MAX_CHOICES {
-        return Err(Refusal::Unsupported(format!("{} store-conditionals (at most {MAX_CHOICES})", nchoices)));
+        return Err(Refusal::Unsupported(format!("{nchoices} choices (at most {MAX_CHOICES})")));
     }
     let e = &ev.events;
     let nlocs = ev.locs.len();
-
-    // Writes per location, the initial one apart. Events that may not happen are enumerated
-    // like the others; a candidate is kept only in a canonical form (below).
-    let mut init_of = vec![None; nlocs];
-    let mut others: Vec<Vec<Eid>> = vec![Vec::new(); nlocs];
+    let plain_read = |i: usize| e[i].kind == Kind::Read && e[i].lock.is_none();
+    let plain_write = |i: usize| e[i].kind == Kind::Write && e[i].lock.is_none();
+    // herd's built-in co orders W and the writes of lock acquisitions (LKW); unlocks join
+    // co only through lock.cat.
+    let co_member = |i: usize| plain_write(i) || e[i].lock == Some(LockRole::Lkw);
     for (i, x) in e.iter().enumerate() {
-        if x.kind == Kind::Write {
-            let l = x.loc.ok_or_else(|| Refusal::Unsupported("write without location".into()))?;
-            if x.thread.is_none() {
-                init_of[l] = Some(i);
-            } else {
-                others[l].push(i);
-            }
+        if (plain_read(i) || co_member(i)) && x.loc.is_none() && x.addr.is_none() {
+            return Err(Refusal::Unsupported("an access without a location".into()));
         }
     }
-    let reads: Vec<(Eid, Vec<Eid>)> = e
-        .iter()
-        .enumerate()
-        .filter(|(_, x)| x.kind == Kind::Read)
-        .map(|(r, x)| {
-            let ws: Vec<Eid> =
-                e.iter().enumerate().filter(|(_, w)| w.kind == Kind::Write && w.loc == x.loc).map(|(w, _)| w).collect();
-            (r, ws)
-        })
+    // Where two events may meet: equal fixed locations, or a computed address (decided
+    // per candidate).
+    let may_meet = |a: Eid, b: Eid| match (e[a].loc, e[b].loc) {
+        (Some(x), Some(y)) => x == y,
+        _ => true,
+    };
+    // herd's built-in rf: each read of R (lock events have none) picks a write of W (lock
+    // writes are no sources) at its location.
+    let reads: Vec<(Eid, Vec<Eid>)> = (0..n)
+        .filter(|&r| plain_read(r))
+        .map(|r| (r, (0..n).filter(|&w| plain_write(w) && may_meet(w, r)).collect()))
         .collect();
     if reads.iter().any(|(_, ws)| ws.is_empty()) {
         return Err(Refusal::Unsupported("a read with no write to read from".into()));
     }
+    let mut init_of = vec![None; nlocs];
+    for (i, x) in e.iter().enumerate() {
+        if x.thread.is_none()
+            && let Some(l) = x.loc
+        {
+            init_of[l] = Some(i);
+        }
+    }
+    let co_writes: Vec<Eid> = (0..n).filter(|&w| co_member(w) && e[w].thread.is_some()).collect();
 
+    // An upper bound on the candidates: choices × rf × co orders per location.
     let mut count: u64 = 1u64 << nchoices;
     for (_, ws) in &reads {
         count = count.saturating_mul(ws.len() as u64);
     }
-    for ws in &others {
-        for k in 1..=ws.len() as u64 {
-            count = count.saturating_mul(k);
-        }
+    for l in 0..nlocs {
+        let k = co_writes.iter().filter(|&&w| e[w].loc.is_none_or(|m| m == l)).count();
+        count = count.saturating_mul(factorial(k));
     }
     if count > budget {
         return Err(Refusal::TooBig(count));
     }
-
-    let perms: Vec<Vec<Vec<Eid>>> = others.iter().map(|ws| permutations(ws)).collect();
-    let co_radix: Vec<usize> = perms.iter().map(|p| p.len()).collect();
-    let rf_radix: Vec<usize> = reads.iter().map(|(_, ws)| ws.len()).collect();
 
     let shown = query::observed(&test, isa);
     let mut needed = shown.clone();
@@ -1230,235 +1299,334 @@ pub fn answer(test: Test, file: &str, text: &str, prog: &Program, budget: u64) -
             mem_of.insert(x.clone(), i);
         }
     }
-    let mut statics: HashMap<Set, Rc<HashMap<String, V>>> = HashMap::new();
-    // Same-thread same-location memory events in program order, or ordered inside one
-    // instruction (herd's iico, as the event structure records it): the `po-loc` herd's
-    // pco is computed from.
-    let mem = |i: usize| matches!(e[i].kind, Kind::Read | Kind::Write);
-    let ppl = Rel::from_fn(n, |a, b| {
-        mem(a)
-            && mem(b)
-            && e[a].thread.is_some()
-            && e[a].thread == e[b].thread
-            && e[a].loc == e[b].loc
-            && (e[a].instr < e[b].instr || (e[a].instr == e[b].instr && ev.iico.contains(&(a, b))))
-    });
-    let w_set: Set = (0..n).filter(|&i| e[i].kind == Kind::Write).fold(0, |a, i| a | bit(i));
-    let refuse = |s: Stop| match s {
-        Stop::Fail(m) => Refusal::Unsupported(format!("model error: {m}")),
-        Stop::Unsupported(m) => Refusal::Unsupported(m),
-        Stop::Reject => Refusal::Unsupported("rejection outside a candidate".into()),
+    let mut s = Search {
+        prog,
+        ev: &ev,
+        test: &test,
+        shown,
+        needed,
+        mem_of,
+        reads,
+        co_writes,
+        init_of,
+        statics: HashMap::new(),
+        out: Answer::default(),
     };
-    let undefined = |m: String| Refusal::Unsupported(format!("undefined arithmetic: {m}"));
-    // Executions told apart only by the choice of a store-conditional that is not reached
-    // are one execution.
-    let mut seen: HashSet<(Set, Vec<usize>, Vec<usize>)> = HashSet::new();
-
-    let mut out = Answer::default();
+    let rf_radix: Vec<usize> = s.reads.iter().map(|(_, ws)| ws.len()).collect();
     for choices in 0..(1u64 << nchoices) {
-        let mut co_c = vec![0usize; nlocs];
+        let mut rf_c = vec![0usize; rf_radix.len()];
         loop {
-            let mut rf_c = vec![0usize; reads.len()];
-            loop {
-                out.candidates += 1;
-                let mut rf_of = vec![0; n];
-                for ((r, ws), &c) in reads.iter().zip(&rf_c) {
-                    rf_of[*r] = ws[c];
-                }
-                let mut vals = Values {
-                    ev: &ev,
-                    rf_of,
-                    choices,
-                    memo: vec![None; ev.vals.len()],
-                    busy: vec![false; ev.vals.len()],
-                };
-                let verdict = (|| -> Result<Option<()>, Refusal> {
-                    // Which events happen.
-                    let mut live: Set = 0;
-                    for (i, x) in e.iter().enumerate() {
-                        match vals.get(x.guard) {
-                            Ok(Value::Int(1)) => live |= bit(i),
-                            Ok(_) => {}
-                            Err(NoValue::Cycle) => {
-                                out.undetermined += 1;
-                                return Ok(None);
-                            }
-                            Err(NoValue::Undefined(m)) => return Err(undefined(m)),
-                        }
-                    }
-                    let lives = |i: usize| live & bit(i) != 0;
-                    // Canonical form: a read that does not happen reads from its first
-                    // candidate; one that happens reads from a write that happens.
-                    for ((r, ws), &c) in reads.iter().zip(&rf_c) {
-                        if if lives(*r) { !lives(ws[c]) } else { c != 0 } {
-                            return Ok(None);
-                        }
-                        // Inside one instruction events are ordered (herd's iico: an RMW
-                        // reads, then writes): a read does not read from a later write of
-                        // its own instruction.
-                        let w = ws[c];
-                        if lives(*r) && e[w].thread == e[*r].thread && e[w].instr == e[*r].instr && w > *r {
-                            return Ok(None);
-                        }
-                    }
-                    // ... and writes that do not happen come last in co, in event order.
-                    let mut co = Rel::empty(n);
-                    let mut last = vec![None; nlocs];
-                    for l in 0..nlocs {
-                        let p = &perms[l][co_c[l]];
-                        let dead: Vec<Eid> = p.iter().copied().filter(|&w| !lives(w)).collect();
-                        let k = p.len() - dead.len();
-                        if p[k..] != dead[..] || !dead.is_sorted() {
-                            return Ok(None);
-                        }
-                        let order: Vec<Eid> =
-                            init_of[l].into_iter().filter(|&w| lives(w)).chain(p[..k].iter().copied()).collect();
-                        for (k, &a) in order.iter().enumerate() {
-                            for &b in &order[k + 1..] {
-                                co.rows[a] |= bit(b);
-                            }
-                        }
-                        last[l] = order.last().copied();
-                    }
-                    if nchoices > 0 && !seen.insert((live, rf_c.clone(), co_c.clone())) {
-                        return Ok(None);
-                    }
-
-                    let base = statics.entry(live).or_insert_with(|| Rc::new(static_names(&ev, live))).clone();
-                    let mut rf = Rel::empty(n);
-                    for (r, _) in &reads {
-                        if lives(*r) {
-                            rf.rows[vals.rf_of[*r]] |= bit(*r);
-                        }
-                    }
-                    let id = Rel::id_on(n, live);
-                    // herd (with its default -optace) generates only co orders that extend
-                    // the coherence the test itself observes, cos-ok-opt.cat's `pco`.
-                    if !pco(&ppl, &rf, &id, w_set).subset(&co) {
-                        return Ok(None);
-                    }
-                    let fr = rf.inverse().seq(&co).diff(&id);
-                    let int = match base.get("int") {
-                        Some(V::Rel(r)) => r.clone(),
-                        _ => unreachable!("int is predefined"),
-                    };
-                    let ext = match base.get("ext") {
-                        Some(V::Rel(r)) => r.clone(),
-                        _ => unreachable!("ext is predefined"),
-                    };
-                    let fw: Set = last.iter().flatten().fold(0, |a, &w| a | bit(w));
-                    let co = Rc::new(co);
-                    let mut env = Env { top: None, base };
-                    for (name, r) in [
-                        ("rfe", rf.inter(&ext)),
-                        ("rfi", rf.inter(&int)),
-                        ("coe", co.inter(&ext)),
-                        ("coi", co.inter(&int)),
-                        ("fre", fr.inter(&ext)),
-                        ("fri", fr.inter(&int)),
-                        ("fr", fr),
-                        ("rf", rf),
-                    ] {
-                        env = env.bind(name, V::Rel(Rc::new(r)));
-                    }
-                    env = env.bind("co", V::Rel(co.clone()));
-                    env = env.bind("FW", V::Set(fw));
-
-                    let ww_loc = Rel::from_fn(n, |i, j| {
-                        i != j
-                            && lives(i)
-                            && lives(j)
-                            && e[i].kind == Kind::Write
-                            && e[j].kind == Kind::Write
-                            && e[i].loc == e[j].loc
-                    });
-                    let event_values: Vec<Option<Value>> =
-                        (0..n).map(|i| if lives(i) { vals.get(e[i].val).ok() } else { None }).collect();
-                    let model = Eval {
-                        prog,
-                        n,
-                        all: live,
-                        w: live & base_set(&env, "W"),
-                        co,
-                        ww_loc: Rc::new(ww_loc),
-                        included: HashSet::new(),
-                        flags: BTreeSet::new(),
-                        file: prog.root.clone(),
-                        values: Rc::new(event_values),
-                        script: Vec::new(),
-                        offered: Vec::new(),
-                    };
-                    // One execution per passing sequence of `with` choices, with its flags.
-                    let passing = run_choices(model, env).map_err(refuse)?;
-                    if passing.is_empty() {
-                        return Ok(None);
-                    }
-                    out.consistent += 1;
-
-                    // Values: every read that happens must have one.
-                    for (r, _) in &reads {
-                        if lives(*r) {
-                            match vals.get(e[*r].val) {
-                                Ok(_) => {}
-                                Err(NoValue::Cycle) => {
-                                    out.undetermined += 1;
-                                    return Ok(None);
-                                }
-                                Err(NoValue::Undefined(m)) => return Err(undefined(m)),
-                            }
-                        }
-                    }
-                    let mut values: HashMap<Loc, Val> = HashMap::new();
-                    for place in &needed {
-                        let v = match place {
-                            Loc::Reg(t, r) => match ev.final_regs.get(&(*t, r.clone())) {
-                                Some(&v) => vals.get(v),
-                                None => Ok(Value::Int(0)),
-                            },
-                            Loc::Mem(x) => match last[mem_of[x]] {
-                                Some(w) => vals.get(e[w].val),
-                                None => {
-                                    return Err(Refusal::Unsupported(format!("no write to {x}")));
-                                }
-                            },
-                        };
-                        let v = match v {
-                            Ok(v) => v,
-                            Err(NoValue::Cycle) => {
-                                out.undetermined += 1;
-                                return Ok(None);
-                            }
-                            Err(NoValue::Undefined(m)) => return Err(undefined(m)),
-                        };
-                        values.insert(place.clone(), ev.show_value(v));
-                    }
-                    let get = |l: &Loc| values.get(l).cloned();
-                    if test.filter.as_ref().is_none_or(|f| f.eval(&get)) {
-                        let k = passing.len() as u64;
-                        if test.cond.prop.eval(&get) {
-                            out.pos += k;
-                        } else {
-                            out.neg += k;
-                        }
-                        let line: Vec<String> = shown.iter().map(|l| format!("{l}={};", values[l])).collect();
-                        out.states.insert(line.join(" "));
-                        for flags in passing {
-                            out.flags.extend(flags);
-                        }
-                    }
-                    Ok(Some(()))
-                })();
-                verdict?;
-                if !step(&mut rf_c, &rf_radix) {
-                    break;
-                }
-            }
-            if !step(&mut co_c, &co_radix) {
+            s.rf_candidate(choices, &rf_c)?;
+            if !step(&mut rf_c, &rf_radix) {
                 break;
             }
         }
     }
-    Ok(out)
+    Ok(s.out)
+}
+
+/// The events that happen and the location of each (`None`: no location).
+type Placement = (Set, Vec<Option<usize>>);
+
+/// The enumeration's fixed parts and what it has found so far.
+struct Search<'a> {
+    prog: &'a Program,
+    ev: &'a Events,
+    test: &'a Test,
+    /// The places of a state, and those the filter reads too.
+    shown: Vec<Loc>,
+    needed: Vec<Loc>,
+    mem_of: HashMap<String, usize>,
+    /// Each read of R with the writes it may read from.
+    reads: Vec<(Eid, Vec<Eid>)>,
+    /// The writes co orders, the initial ones apart.
+    co_writes: Vec<Eid>,
+    init_of: Vec<Option<Eid>>,
+    /// [`static_names`] per set of events that happen and their locations.
+    statics: HashMap<Placement, Rc<HashMap<String, V<'a>>>>,
+    out: Answer,
+}
+
+/// What a value that cannot be computed means for the candidate.
+enum Drop {
+    /// A cycle through rf and the value expressions: counted as undetermined.
+    Cycle,
+    /// The test is beyond the oracle.
+    Refuse(Refusal),
+}
+
+impl From<NoValue> for Drop {
+    fn from(v: NoValue) -> Drop {
+        match v {
+            NoValue::Cycle => Drop::Cycle,
+            NoValue::Undefined(m) => Drop::Refuse(Refusal::Unsupported(format!("undefined arithmetic: {m}"))),
+        }
+    }
+}
+
+impl<'a> Search<'a> {
+    /// One choice of store-conditional and lock outcomes and of rf: which events happen,
+    /// where they go, whether rf is well formed; then every co.
+    fn rf_candidate(&mut self, choices: u64, rf_c: &[usize]) -> Result<(), Refusal> {
+        let ev = self.ev;
+        let n = ev.len();
+        let mut rf_of = vec![0; n];
+        for ((r, ws), &c) in self.reads.iter().zip(rf_c) {
+            rf_of[*r] = ws[c];
+        }
+        let mut vals = Values { ev, rf_of, choices, memo: vec![None; ev.vals.len()], busy: vec![false; ev.vals.len()] };
+        match self.placed(&mut vals, rf_c) {
+            Ok(Some((live, loc_of))) => self.co_orders(&mut vals, live, &loc_of),
+            Ok(None) => {
+                self.out.candidates += 1;
+                Ok(())
+            }
+            Err(Drop::Cycle) => {
+                self.out.candidates += 1;
+                self.out.undetermined += 1;
+                Ok(())
+            }
+            Err(Drop::Refuse(r)) => Err(r),
+        }
+    }
+
+    /// The events that happen and their locations, if the candidate is in canonical form
+    /// and its rf well formed.
+    fn placed(&mut self, vals: &mut Values, rf_c: &[usize]) -> Result<Option<Placement>, Drop> {
+        let ev = self.ev;
+        let e = &ev.events;
+        let mut live: Set = 0;
+        for (i, x) in e.iter().enumerate() {
+            if vals.get(x.guard)? == Value::Int(1) {
+                live |= bit(i);
+            }
+        }
+        // A choice is made only where it is reached (a store-conditional on its
+        // reservation, a try-lock on the path taken); elsewhere it is 0, so executions
+        // told apart only by a choice that is not reached are one.
+        for (k, &g) in ev.choice_guards.iter().enumerate() {
+            if (vals.choices >> k) & 1 == 1 && vals.get(g)? != Value::Int(1) {
+                return Ok(None);
+            }
+        }
+        let lives = |i: usize| live & bit(i) != 0;
+        let mut loc_of = vec![None; e.len()];
+        for i in bits(live) {
+            loc_of[i] = match (e[i].loc, e[i].addr) {
+                (Some(l), _) => Some(l),
+                (None, Some(a)) => match vals.get(a)? {
+                    Value::Addr(l) => Some(l),
+                    // An access through something that is no address is no execution.
+                    Value::Int(_) => {
+                        self.out.bad_address += 1;
+                        return Ok(None);
+                    }
+                },
+                (None, None) => None,
+            };
+        }
+        for ((r, ws), &c) in self.reads.iter().zip(rf_c) {
+            // Canonical form: a read that does not happen reads from its first candidate.
+            if !lives(*r) {
+                if c != 0 {
+                    return Ok(None);
+                }
+                continue;
+            }
+            // One that happens reads from a write that happens, at its location, ...
+            let w = ws[c];
+            if !lives(w) || loc_of[w] != loc_of[*r] {
+                return Ok(None);
+            }
+            // ... and not from a later write of its own instruction (herd's iico: an RMW
+            // reads, then writes).
+            if e[w].thread.is_some() && e[w].thread == e[*r].thread && e[w].instr / 2 == e[*r].instr / 2 && w > *r {
+                return Ok(None);
+            }
+        }
+        Ok(Some((live, loc_of)))
+    }
+
+    /// Every co of the candidate: per location a total order of its writes that happen,
+    /// the initial write first.
+    fn co_orders(&mut self, vals: &mut Values, live: Set, loc_of: &[Option<usize>]) -> Result<(), Refusal> {
+        let nlocs = self.ev.locs.len();
+        let perms: Vec<Vec<Vec<Eid>>> = (0..nlocs)
+            .map(|l| {
+                let ws: Vec<Eid> =
+                    self.co_writes.iter().copied().filter(|&w| live & bit(w) != 0 && loc_of[w] == Some(l)).collect();
+                permutations(&ws)
+            })
+            .collect();
+        let radix: Vec<usize> = perms.iter().map(|p| p.len()).collect();
+        let mut co_c = vec![0usize; nlocs];
+        loop {
+            let n = self.ev.len();
+            let mut co = Rel::empty(n);
+            let mut last = vec![None; nlocs];
+            for l in 0..nlocs {
+                let order: Vec<Eid> = self.init_of[l].into_iter().chain(perms[l][co_c[l]].iter().copied()).collect();
+                for (k, &a) in order.iter().enumerate() {
+                    for &b in &order[k + 1..] {
+                        co.rows[a] |= bit(b);
+                    }
+                }
+                last[l] = order.last().copied();
+            }
+            match self.execution(vals, live, loc_of, co, &last) {
+                Ok(()) => {}
+                Err(Drop::Cycle) => self.out.undetermined += 1,
+                Err(Drop::Refuse(r)) => return Err(r),
+            }
+            if !step(&mut co_c, &radix) {
+                return Ok(());
+            }
+        }
+    }
+
+    /// One candidate (rf and co fixed): herd's candidate rules, the model, the state.
+    fn execution(
+        &mut self,
+        vals: &mut Values,
+        live: Set,
+        loc_of: &[Option<usize>],
+        co: Rel,
+        last: &[Option<Eid>],
+    ) -> Result<(), Drop> {
+        self.out.candidates += 1;
+        let ev = self.ev;
+        let e = &ev.events;
+        let n = ev.len();
+        let prog = self.prog;
+        let lives = |i: usize| live & bit(i) != 0;
+        let base = self
+            .statics
+            .entry((live, loc_of.to_vec()))
+            .or_insert_with(|| Rc::new(static_names(ev, live, loc_of)))
+            .clone();
+        let mut rf = Rel::empty(n);
+        for (r, _) in &self.reads {
+            if lives(*r) {
+                rf.rows[vals.rf_of[*r]] |= bit(*r);
+            }
+        }
+        let id = Rel::id_on(n, live);
+        // herd (with its default -optace) generates only co orders that extend the
+        // coherence the test itself observes, cos-ok-opt.cat's `pco`: over R and W
+        // (no lock events), same-thread same-location pairs in program order or ordered
+        // inside one instruction (herd's iico, as the event structure records it).
+        let mem = |i: usize| matches!(e[i].kind, Kind::Read | Kind::Write) && e[i].lock.is_none();
+        let ppl = Rel::from_fn(n, |a, b| {
+            mem(a)
+                && mem(b)
+                && e[a].thread.is_some()
+                && e[a].thread == e[b].thread
+                && loc_of[a].is_some()
+                && loc_of[a] == loc_of[b]
+                && (e[a].instr < e[b].instr || (e[a].instr == e[b].instr && ev.iico.contains(&(a, b))))
+        });
+        let w_set: Set = (0..n).filter(|&i| e[i].kind == Kind::Write && e[i].lock.is_none()).fold(0, |a, i| a | bit(i));
+        if !pco(&ppl, &rf, &id, w_set).subset(&co) {
+            return Ok(());
+        }
+        let fr = rf.inverse().seq(&co).diff(&id);
+        let int = match base.get("int") {
+            Some(V::Rel(r)) => r.clone(),
+            _ => unreachable!("int is predefined"),
+        };
+        let ext = match base.get("ext") {
+            Some(V::Rel(r)) => r.clone(),
+            _ => unreachable!("ext is predefined"),
+        };
+        // herd chooses a final write only for the locations a state shows; elsewhere FW
+        // is empty.
+        let fw: Set = ev.observed.iter().filter_map(|&l| last[l]).fold(0, |a, w| a | bit(w));
+        let co = Rc::new(co);
+        let mut env = Env { top: None, base };
+        for (name, r) in [
+            ("rfe", rf.inter(&ext)),
+            ("rfi", rf.inter(&int)),
+            ("coe", co.inter(&ext)),
+            ("coi", co.inter(&int)),
+            ("fre", fr.inter(&ext)),
+            ("fri", fr.inter(&int)),
+            ("fr", fr),
+            ("rf", rf),
+        ] {
+            env = env.bind(name, V::Rel(Rc::new(r)));
+        }
+        env = env.bind("co", V::Rel(co.clone()));
+        env = env.bind("FW", V::Set(fw));
+        let co_member =
+            |i: usize| (e[i].kind == Kind::Write && e[i].lock.is_none()) || e[i].lock == Some(LockRole::Lkw);
+        let ww_loc = Rel::from_fn(n, |i, j| {
+            i != j && lives(i) && lives(j) && co_member(i) && co_member(j) && loc_of[i] == loc_of[j]
+        });
+        let event_values: Vec<Option<Value>> =
+            (0..n).map(|i| if lives(i) { vals.get(e[i].val).ok() } else { None }).collect();
+        let model = Eval {
+            prog,
+            n,
+            all: live,
+            w: live & base_set(&env, "W"),
+            co,
+            ww_loc: Rc::new(ww_loc),
+            included: HashSet::new(),
+            flags: BTreeSet::new(),
+            file: prog.root.clone(),
+            values: Rc::new(event_values),
+            script: Vec::new(),
+            offered: Vec::new(),
+        };
+        // One execution per passing sequence of `with` choices, with its flags.
+        let passing = run_choices(model, env).map_err(|s| {
+            Drop::Refuse(match s {
+                Stop::Fail(m) => Refusal::Unsupported(format!("model error: {m}")),
+                Stop::Unsupported(m) => Refusal::Unsupported(m),
+                Stop::Reject => Refusal::Unsupported("rejection outside a candidate".into()),
+            })
+        })?;
+        if passing.is_empty() {
+            return Ok(());
+        }
+        self.out.consistent += 1;
+
+        // Values: every read that happens must have one.
+        for (r, _) in &self.reads {
+            if lives(*r) {
+                vals.get(e[*r].val)?;
+            }
+        }
+        let mut values: HashMap<Loc, Val> = HashMap::new();
+        for place in &self.needed {
+            let v = match place {
+                Loc::Reg(t, r) => match ev.final_regs.get(&(*t, r.clone())) {
+                    Some(&v) => vals.get(v)?,
+                    None => Value::Int(0),
+                },
+                Loc::Mem(x) => match last[self.mem_of[x]] {
+                    Some(w) => vals.get(e[w].val)?,
+                    None => return Err(Drop::Refuse(Refusal::Unsupported(format!("no write to {x}")))),
+                },
+            };
+            values.insert(place.clone(), ev.show_value(v));
+        }
+        let get = |l: &Loc| values.get(l).cloned();
+        if self.test.filter.as_ref().is_none_or(|f| f.eval(&get)) {
+            let k = passing.len() as u64;
+            if self.test.cond.prop.eval(&get) {
+                self.out.pos += k;
+            } else {
+                self.out.neg += k;
+            }
+            let line: Vec<String> = self.shown.iter().map(|l| format!("{l}={};", values[l])).collect();
+            self.out.states.insert(line.join(" "));
+            for flags in passing {
+                self.out.flags.extend(flags);
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Runs the model once per sequence of `with x from S` choices (an odometer over the
@@ -1477,6 +1645,9 @@ fn run_choices<'a>(mut model: Eval<'a>, env: Env<'a>) -> Result<Vec<BTreeSet<Str
             && *std != prog.root
         {
             run = run.and_then(|env| model.run_file(env, std));
+        }
+        if let Some(bell) = &prog.bell {
+            run = run.and_then(|env| model.run_file(env, bell));
         }
         let root = prog.root.clone();
         run = run.and_then(|env| model.run_file(env, &root));

@@ -5,6 +5,7 @@
 //! clauses, and equal gates are built once.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use varisat::{CnfFormula, ExtendFormula, Lit};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -48,7 +49,9 @@ impl B {
 #[derive(Default)]
 pub struct Logic {
     pub cnf: CnfFormula,
-    and_cache: HashMap<Vec<Lit>, Lit>,
+    and_cache: HashMap<Vec<Lit>, Lit, BuildHasherDefault<Fx>>,
+    /// Two-input AND gates (most of them), by their sorted inputs.
+    pair_cache: HashMap<(Lit, Lit), Lit, BuildHasherDefault<Fx>>,
     /// For each clause of `cnf`, in order: its owner's variable index, or [`NO_OWNER`].
     owner: Vec<u32>,
     /// Constraints added from now on hold only where this literal does (see [`Logic::guard_with`]).
@@ -56,6 +59,37 @@ pub struct Logic {
 }
 
 const NO_OWNER: u32 = u32::MAX;
+
+/// A fast non-cryptographic hasher (the Fx multiply-rotate) for the gate caches, whose
+/// keys are literals.
+#[derive(Default, Clone, Copy)]
+pub struct Fx(u64);
+
+impl Fx {
+    fn add(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for Fx {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.add(u64::from(b));
+        }
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.add(u64::from(x));
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.add(x);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.add(x as u64);
+    }
+}
 
 /// A pruned CNF ([`Logic::pruned`]) over its own variables, with the way back.
 pub struct Pruned {
@@ -249,6 +283,7 @@ impl Logic {
         match lits.len() {
             0 => return B::T,
             1 => return B::L(lits[0]),
+            2 => return self.and_pair(lits[0], lits[1]),
             _ => {}
         }
         if let Some(&g) = self.and_cache.get(&lits) {
@@ -272,11 +307,37 @@ impl Logic {
     }
 
     pub fn and2(&mut self, a: B, b: B) -> B {
-        self.and(&[a, b])
+        match (a, b) {
+            (B::F, _) | (_, B::F) => B::F,
+            (B::T, o) | (o, B::T) => o,
+            (B::L(x), B::L(y)) if x == y => a,
+            (B::L(x), B::L(y)) if x == !y => B::F,
+            (B::L(x), B::L(y)) => {
+                if x < y {
+                    self.and_pair(x, y)
+                } else {
+                    self.and_pair(y, x)
+                }
+            }
+        }
+    }
+
+    /// The gate `x ∧ y` for distinct variables with `x < y`.
+    fn and_pair(&mut self, x: Lit, y: Lit) -> B {
+        if let Some(&g) = self.pair_cache.get(&(x, y)) {
+            return B::L(g);
+        }
+        let g = self.fresh();
+        let o = g.var().index() as u32;
+        self.push(o, &[!g, x]);
+        self.push(o, &[!g, y]);
+        self.push(o, &[!x, !y, g]);
+        self.pair_cache.insert((x, y), g);
+        B::L(g)
     }
 
     pub fn or2(&mut self, a: B, b: B) -> B {
-        self.or(&[a, b])
+        self.and2(a.negate(), b.negate()).negate()
     }
 
     /// `a ↔ b` as a gate.

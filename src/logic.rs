@@ -193,10 +193,22 @@ impl Logic {
     /// the same solutions as `cnf` on those variables, renumbered densely.
     pub fn pruned(&self, roots: &[B]) -> Pruned {
         let n = self.cnf.var_count();
-        let mut owned: Vec<Vec<u32>> = vec![Vec::new(); n];
+        // The clauses each variable owns, as one array sliced by `start`.
+        let mut start = vec![0u32; n + 1];
+        for &o in &self.owner {
+            if o != NO_OWNER {
+                start[o as usize + 1] += 1;
+            }
+        }
+        for v in 0..n {
+            start[v + 1] += start[v];
+        }
+        let mut fill = start.clone();
+        let mut owned = vec![0u32; start[n] as usize];
         for (k, &o) in self.owner.iter().enumerate() {
             if o != NO_OWNER {
-                owned[o as usize].push(k as u32);
+                owned[fill[o as usize] as usize] = k as u32;
+                fill[o as usize] += 1;
             }
         }
         let clauses: Vec<&[Lit]> = self.cnf.iter().collect();
@@ -223,7 +235,7 @@ impl Logic {
             }
         }
         while let Some(v) = work.pop() {
-            for &k in &owned[v] {
+            for &k in &owned[start[v] as usize..start[v + 1] as usize] {
                 let k = k as usize;
                 if !keep[k] {
                     keep[k] = true;

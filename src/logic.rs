@@ -46,9 +46,17 @@ impl B {
 /// the other variables are (see [`Logic::owned_clause`]). A variable nothing live refers to
 /// can then be dropped with its definition without changing the solutions on the others:
 /// [`Logic::pruned`] keeps only the cone of the constraints and the literals asked about.
+/// AND gates are kept as their inputs, and their clauses written only for the formulas
+/// handed out ([`Logic::pruned`], [`Logic::full_cnf`]).
 #[derive(Default)]
 pub struct Logic {
-    pub cnf: CnfFormula,
+    /// The clauses other than AND-gate definitions, over all the variables.
+    cnf: CnfFormula,
+    /// Per variable: the range of its AND gate's inputs in `inputs` (empty if not a gate).
+    gate: Vec<(u32, u32)>,
+    inputs: Vec<Lit>,
+    /// Clauses that AND-gate definitions stand for.
+    gate_clauses: usize,
     and_cache: HashMap<Vec<Lit>, Lit, BuildHasherDefault<Fx>>,
     /// Two-input AND gates (most of them), by their sorted inputs.
     pair_cache: HashMap<(Lit, Lit), Lit, BuildHasherDefault<Fx>>,
@@ -59,6 +67,21 @@ pub struct Logic {
 }
 
 const NO_OWNER: u32 = u32::MAX;
+
+/// Writes the clauses of `g = ∧ inputs` (nothing if `inputs` is empty), renaming literals.
+fn emit_gate(out: &mut CnfFormula, buf: &mut Vec<Lit>, g: Lit, inputs: &[Lit], rename: impl Fn(Lit) -> Lit) {
+    if inputs.is_empty() {
+        return;
+    }
+    let g = rename(g);
+    for &l in inputs {
+        out.add_clause(&[!g, rename(l)]);
+    }
+    buf.clear();
+    buf.extend(inputs.iter().map(|&l| !rename(l)));
+    buf.push(g);
+    out.add_clause(buf);
+}
 
 /// A fast non-cryptographic hasher (the Fx multiply-rotate) for the gate caches, whose
 /// keys are literals.
@@ -126,7 +149,44 @@ impl Logic {
     }
 
     pub fn fresh(&mut self) -> Lit {
+        self.gate.push((0, 0));
         self.cnf.new_lit()
+    }
+
+    /// A new variable defined as the AND of `lits` (two or more).
+    fn new_gate(&mut self, lits: &[Lit]) -> Lit {
+        let g = self.fresh();
+        let start = self.inputs.len() as u32;
+        self.inputs.extend_from_slice(lits);
+        self.gate[g.var().index()] = (start, start + lits.len() as u32);
+        self.gate_clauses += lits.len() + 1;
+        g
+    }
+
+    /// The inputs of `v`'s AND gate (empty if `v` is not one).
+    fn gate_inputs(&self, v: usize) -> &[Lit] {
+        let (a, b) = self.gate[v];
+        &self.inputs[a as usize..b as usize]
+    }
+
+    /// Clauses of the whole formula, gate definitions included.
+    pub fn num_clauses(&self) -> usize {
+        self.cnf.len() + self.gate_clauses
+    }
+
+    /// The whole formula: every clause, gate definitions included (for proofs, exports and
+    /// explanations, which want the CNF as built).
+    pub fn full_cnf(&self) -> CnfFormula {
+        let mut out = CnfFormula::new();
+        out.set_var_count(self.cnf.var_count());
+        for c in self.cnf.iter() {
+            out.add_clause(c);
+        }
+        let mut buf = Vec::new();
+        for v in 0..self.gate.len() {
+            emit_gate(&mut out, &mut buf, Lit::from_index(v, true), self.gate_inputs(v), |l| l);
+        }
+        out
     }
 
     pub fn num_vars(&self) -> usize {
@@ -193,7 +253,8 @@ impl Logic {
     /// the same solutions as `cnf` on those variables, renumbered densely.
     pub fn pruned(&self, roots: &[B]) -> Pruned {
         let n = self.cnf.var_count();
-        // The clauses each variable owns, as one array sliced by `start`.
+        // The clauses each variable owns (other than gate definitions), as one array
+        // sliced by `start`.
         let mut start = vec![0u32; n + 1];
         for &o in &self.owner {
             if o != NO_OWNER {
@@ -235,6 +296,9 @@ impl Logic {
             }
         }
         while let Some(v) = work.pop() {
+            for &l in self.gate_inputs(v) {
+                mark(l.var().index(), &mut live, &mut work);
+            }
             for &k in &owned[start[v] as usize..start[v + 1] as usize] {
                 let k = k as usize;
                 if !keep[k] {
@@ -257,12 +321,16 @@ impl Logic {
         let mut cnf = CnfFormula::new();
         cnf.set_var_count(count as usize);
         let mut buf = Vec::new();
+        let rename = |l: Lit| Lit::from_index(map[l.var().index()] as usize, l.is_positive());
         for (k, c) in clauses.iter().enumerate() {
             if keep[k] {
                 buf.clear();
-                buf.extend(c.iter().map(|&l| Lit::from_index(map[l.var().index()] as usize, l.is_positive())));
+                buf.extend(c.iter().map(|&l| rename(l)));
                 cnf.add_clause(&buf);
             }
+        }
+        for &v in &back {
+            emit_gate(&mut cnf, &mut buf, Lit::from_index(v as usize, true), self.gate_inputs(v as usize), rename);
         }
         Pruned { cnf, map, back }
     }
@@ -301,14 +369,7 @@ impl Logic {
         if let Some(&g) = self.and_cache.get(&lits) {
             return B::L(g);
         }
-        let g = self.fresh();
-        let o = g.var().index() as u32;
-        for &l in &lits {
-            self.push(o, &[!g, l]);
-        }
-        let mut big: Vec<Lit> = lits.iter().map(|&l| !l).collect();
-        big.push(g);
-        self.push(o, &big);
+        let g = self.new_gate(&lits);
         self.and_cache.insert(lits, g);
         B::L(g)
     }
@@ -339,11 +400,7 @@ impl Logic {
         if let Some(&g) = self.pair_cache.get(&(x, y)) {
             return B::L(g);
         }
-        let g = self.fresh();
-        let o = g.var().index() as u32;
-        self.push(o, &[!g, x]);
-        self.push(o, &[!g, y]);
-        self.push(o, &[!x, !y, g]);
+        let g = self.new_gate(&[x, y]);
         self.pair_cache.insert((x, y), g);
         B::L(g)
     }

@@ -207,7 +207,7 @@ fn build_cnf(name: &str, text: &str, prog: &Program, opts: &Options) -> Result<(
             lg.assert(c.ok);
         }
     }
-    Ok((ev.len(), lg.num_vars(), lg.cnf.len()))
+    Ok((ev.len(), lg.num_vars(), lg.num_clauses()))
 }
 
 /// Measures one test in both modes (full logs unless `fast_only`).

@@ -440,3 +440,62 @@ impl Logic {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use varisat::Solver;
+
+    /// All assignments to `vars` (given as literals of `lg`) that extend to a model of `cnf`
+    /// (numbered by `rename`).
+    fn projections(cnf: &CnfFormula, vars: &[Lit], rename: impl Fn(Lit) -> Lit) -> Vec<Vec<bool>> {
+        let mut out = Vec::new();
+        for bits in 0..1u32 << vars.len() {
+            let assume: Vec<Lit> = vars
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| if bits >> i & 1 == 1 { rename(v) } else { !rename(v) })
+                .collect();
+            let mut s = Solver::new();
+            s.add_formula(cnf);
+            s.assume(&assume);
+            if s.solve().unwrap() {
+                out.push((0..vars.len()).map(|i| bits >> i & 1 == 1).collect());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn pruning_keeps_the_solutions_on_the_roots() {
+        let mut lg = Logic::new();
+        let (a, b, c) = (lg.fresh(), lg.fresh(), lg.fresh());
+        let ab = lg.and2(B::L(a), B::L(b));
+        let bc = lg.or2(B::L(b), B::L(c));
+        // Gates nothing refers to, and a one-way auxiliary owned by `e`.
+        let _dead = lg.and(&[B::L(a), B::L(c), bc.negate()]);
+        let e = lg.fresh();
+        lg.owned_clause(B::L(e), &[ab.negate(), B::L(e)]);
+        // A constraint: a → (b ∨ c).
+        lg.implies(B::L(a), bc);
+        let B::L(abl) = ab else { panic!("a gate") };
+        let full = lg.full_cnf();
+        let cone = lg.pruned(&[ab]);
+        assert!(cone.cnf.var_count() < full.var_count(), "dead gates are dropped");
+        let roots = [a, b, c, abl];
+        assert_eq!(projections(&full, &roots, |l| l), projections(&cone.cnf, &roots, |l| cone.lit(l)));
+    }
+
+    #[test]
+    fn a_guard_makes_later_constraints_conditional() {
+        let mut lg = Logic::new();
+        let (a, g) = (lg.fresh(), lg.fresh());
+        lg.assert(B::L(a));
+        lg.guard_with(B::L(g));
+        assert_eq!(lg.guard(), B::L(g));
+        lg.assert(B::L(a).negate());
+        let cone = lg.pruned(&[B::L(g)]);
+        // a must hold; ¬a only where the guard holds, so the guard must fail.
+        assert_eq!(projections(&cone.cnf, &[a, g], |l| cone.lit(l)), vec![vec![true, false]]);
+    }
+}

@@ -5,6 +5,7 @@
 //! clauses, and equal gates are built once.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use varisat::{CnfFormula, ExtendFormula, Lit};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -45,10 +46,20 @@ impl B {
 /// the other variables are (see [`Logic::owned_clause`]). A variable nothing live refers to
 /// can then be dropped with its definition without changing the solutions on the others:
 /// [`Logic::pruned`] keeps only the cone of the constraints and the literals asked about.
+/// AND gates are kept as their inputs, and their clauses written only for the formulas
+/// handed out ([`Logic::pruned`], [`Logic::full_cnf`]).
 #[derive(Default)]
 pub struct Logic {
-    pub cnf: CnfFormula,
-    and_cache: HashMap<Vec<Lit>, Lit>,
+    /// The clauses other than AND-gate definitions, over all the variables.
+    cnf: CnfFormula,
+    /// Per variable: the range of its AND gate's inputs in `inputs` (empty if not a gate).
+    gate: Vec<(u32, u32)>,
+    inputs: Vec<Lit>,
+    /// Clauses that AND-gate definitions stand for.
+    gate_clauses: usize,
+    and_cache: HashMap<Vec<Lit>, Lit, BuildHasherDefault<Fx>>,
+    /// Two-input AND gates (most of them), by their sorted inputs.
+    pair_cache: HashMap<(Lit, Lit), Lit, BuildHasherDefault<Fx>>,
     /// For each clause of `cnf`, in order: its owner's variable index, or [`NO_OWNER`].
     owner: Vec<u32>,
     /// Constraints added from now on hold only where this literal does (see [`Logic::guard_with`]).
@@ -56,6 +67,52 @@ pub struct Logic {
 }
 
 const NO_OWNER: u32 = u32::MAX;
+
+/// Writes the clauses of `g = ∧ inputs` (nothing if `inputs` is empty), renaming literals.
+fn emit_gate(out: &mut CnfFormula, buf: &mut Vec<Lit>, g: Lit, inputs: &[Lit], rename: impl Fn(Lit) -> Lit) {
+    if inputs.is_empty() {
+        return;
+    }
+    let g = rename(g);
+    for &l in inputs {
+        out.add_clause(&[!g, rename(l)]);
+    }
+    buf.clear();
+    buf.extend(inputs.iter().map(|&l| !rename(l)));
+    buf.push(g);
+    out.add_clause(buf);
+}
+
+/// A fast non-cryptographic hasher (the Fx multiply-rotate) for the gate caches, whose
+/// keys are literals.
+#[derive(Default, Clone, Copy)]
+pub struct Fx(u64);
+
+impl Fx {
+    fn add(&mut self, x: u64) {
+        self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for Fx {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.add(u64::from(b));
+        }
+    }
+    fn write_u32(&mut self, x: u32) {
+        self.add(u64::from(x));
+    }
+    fn write_u64(&mut self, x: u64) {
+        self.add(x);
+    }
+    fn write_usize(&mut self, x: usize) {
+        self.add(x as u64);
+    }
+}
 
 /// A pruned CNF ([`Logic::pruned`]) over its own variables, with the way back.
 pub struct Pruned {
@@ -92,7 +149,44 @@ impl Logic {
     }
 
     pub fn fresh(&mut self) -> Lit {
+        self.gate.push((0, 0));
         self.cnf.new_lit()
+    }
+
+    /// A new variable defined as the AND of `lits` (two or more).
+    fn new_gate(&mut self, lits: &[Lit]) -> Lit {
+        let g = self.fresh();
+        let start = self.inputs.len() as u32;
+        self.inputs.extend_from_slice(lits);
+        self.gate[g.var().index()] = (start, start + lits.len() as u32);
+        self.gate_clauses += lits.len() + 1;
+        g
+    }
+
+    /// The inputs of `v`'s AND gate (empty if `v` is not one).
+    fn gate_inputs(&self, v: usize) -> &[Lit] {
+        let (a, b) = self.gate[v];
+        &self.inputs[a as usize..b as usize]
+    }
+
+    /// Clauses of the whole formula, gate definitions included.
+    pub fn num_clauses(&self) -> usize {
+        self.cnf.len() + self.gate_clauses
+    }
+
+    /// The whole formula: every clause, gate definitions included (for proofs, exports and
+    /// explanations, which want the CNF as built).
+    pub fn full_cnf(&self) -> CnfFormula {
+        let mut out = CnfFormula::new();
+        out.set_var_count(self.cnf.var_count());
+        for c in self.cnf.iter() {
+            out.add_clause(c);
+        }
+        let mut buf = Vec::new();
+        for v in 0..self.gate.len() {
+            emit_gate(&mut out, &mut buf, Lit::from_index(v, true), self.gate_inputs(v), |l| l);
+        }
+        out
     }
 
     pub fn num_vars(&self) -> usize {
@@ -159,10 +253,23 @@ impl Logic {
     /// the same solutions as `cnf` on those variables, renumbered densely.
     pub fn pruned(&self, roots: &[B]) -> Pruned {
         let n = self.cnf.var_count();
-        let mut owned: Vec<Vec<u32>> = vec![Vec::new(); n];
+        // The clauses each variable owns (other than gate definitions), as one array
+        // sliced by `start`.
+        let mut start = vec![0u32; n + 1];
+        for &o in &self.owner {
+            if o != NO_OWNER {
+                start[o as usize + 1] += 1;
+            }
+        }
+        for v in 0..n {
+            start[v + 1] += start[v];
+        }
+        let mut fill = start.clone();
+        let mut owned = vec![0u32; start[n] as usize];
         for (k, &o) in self.owner.iter().enumerate() {
             if o != NO_OWNER {
-                owned[o as usize].push(k as u32);
+                owned[fill[o as usize] as usize] = k as u32;
+                fill[o as usize] += 1;
             }
         }
         let clauses: Vec<&[Lit]> = self.cnf.iter().collect();
@@ -189,7 +296,10 @@ impl Logic {
             }
         }
         while let Some(v) = work.pop() {
-            for &k in &owned[v] {
+            for &l in self.gate_inputs(v) {
+                mark(l.var().index(), &mut live, &mut work);
+            }
+            for &k in &owned[start[v] as usize..start[v + 1] as usize] {
                 let k = k as usize;
                 if !keep[k] {
                     keep[k] = true;
@@ -211,12 +321,16 @@ impl Logic {
         let mut cnf = CnfFormula::new();
         cnf.set_var_count(count as usize);
         let mut buf = Vec::new();
+        let rename = |l: Lit| Lit::from_index(map[l.var().index()] as usize, l.is_positive());
         for (k, c) in clauses.iter().enumerate() {
             if keep[k] {
                 buf.clear();
-                buf.extend(c.iter().map(|&l| Lit::from_index(map[l.var().index()] as usize, l.is_positive())));
+                buf.extend(c.iter().map(|&l| rename(l)));
                 cnf.add_clause(&buf);
             }
+        }
+        for &v in &back {
+            emit_gate(&mut cnf, &mut buf, Lit::from_index(v as usize, true), self.gate_inputs(v as usize), rename);
         }
         Pruned { cnf, map, back }
     }
@@ -249,19 +363,13 @@ impl Logic {
         match lits.len() {
             0 => return B::T,
             1 => return B::L(lits[0]),
+            2 => return self.and_pair(lits[0], lits[1]),
             _ => {}
         }
         if let Some(&g) = self.and_cache.get(&lits) {
             return B::L(g);
         }
-        let g = self.fresh();
-        let o = g.var().index() as u32;
-        for &l in &lits {
-            self.push(o, &[!g, l]);
-        }
-        let mut big: Vec<Lit> = lits.iter().map(|&l| !l).collect();
-        big.push(g);
-        self.push(o, &big);
+        let g = self.new_gate(&lits);
         self.and_cache.insert(lits, g);
         B::L(g)
     }
@@ -272,11 +380,33 @@ impl Logic {
     }
 
     pub fn and2(&mut self, a: B, b: B) -> B {
-        self.and(&[a, b])
+        match (a, b) {
+            (B::F, _) | (_, B::F) => B::F,
+            (B::T, o) | (o, B::T) => o,
+            (B::L(x), B::L(y)) if x == y => a,
+            (B::L(x), B::L(y)) if x == !y => B::F,
+            (B::L(x), B::L(y)) => {
+                if x < y {
+                    self.and_pair(x, y)
+                } else {
+                    self.and_pair(y, x)
+                }
+            }
+        }
+    }
+
+    /// The gate `x ∧ y` for distinct variables with `x < y`.
+    fn and_pair(&mut self, x: Lit, y: Lit) -> B {
+        if let Some(&g) = self.pair_cache.get(&(x, y)) {
+            return B::L(g);
+        }
+        let g = self.new_gate(&[x, y]);
+        self.pair_cache.insert((x, y), g);
+        B::L(g)
     }
 
     pub fn or2(&mut self, a: B, b: B) -> B {
-        self.or(&[a, b])
+        self.and2(a.negate(), b.negate()).negate()
     }
 
     /// `a ↔ b` as a gate.
@@ -308,5 +438,64 @@ impl Logic {
             self.clause(&[prev.negate(), x.negate()]);
             prev = self.or2(prev, x);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use varisat::Solver;
+
+    /// All assignments to `vars` (given as literals of `lg`) that extend to a model of `cnf`
+    /// (numbered by `rename`).
+    fn projections(cnf: &CnfFormula, vars: &[Lit], rename: impl Fn(Lit) -> Lit) -> Vec<Vec<bool>> {
+        let mut out = Vec::new();
+        for bits in 0..1u32 << vars.len() {
+            let assume: Vec<Lit> = vars
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| if bits >> i & 1 == 1 { rename(v) } else { !rename(v) })
+                .collect();
+            let mut s = Solver::new();
+            s.add_formula(cnf);
+            s.assume(&assume);
+            if s.solve().unwrap() {
+                out.push((0..vars.len()).map(|i| bits >> i & 1 == 1).collect());
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn pruning_keeps_the_solutions_on_the_roots() {
+        let mut lg = Logic::new();
+        let (a, b, c) = (lg.fresh(), lg.fresh(), lg.fresh());
+        let ab = lg.and2(B::L(a), B::L(b));
+        let bc = lg.or2(B::L(b), B::L(c));
+        // Gates nothing refers to, and a one-way auxiliary owned by `e`.
+        let _dead = lg.and(&[B::L(a), B::L(c), bc.negate()]);
+        let e = lg.fresh();
+        lg.owned_clause(B::L(e), &[ab.negate(), B::L(e)]);
+        // A constraint: a → (b ∨ c).
+        lg.implies(B::L(a), bc);
+        let B::L(abl) = ab else { panic!("a gate") };
+        let full = lg.full_cnf();
+        let cone = lg.pruned(&[ab]);
+        assert!(cone.cnf.var_count() < full.var_count(), "dead gates are dropped");
+        let roots = [a, b, c, abl];
+        assert_eq!(projections(&full, &roots, |l| l), projections(&cone.cnf, &roots, |l| cone.lit(l)));
+    }
+
+    #[test]
+    fn a_guard_makes_later_constraints_conditional() {
+        let mut lg = Logic::new();
+        let (a, g) = (lg.fresh(), lg.fresh());
+        lg.assert(B::L(a));
+        lg.guard_with(B::L(g));
+        assert_eq!(lg.guard(), B::L(g));
+        lg.assert(B::L(a).negate());
+        let cone = lg.pruned(&[B::L(g)]);
+        // a must hold; ¬a only where the guard holds, so the guard must fail.
+        assert_eq!(projections(&cone.cnf, &[a, g], |l| cone.lit(l)), vec![vec![true, false]]);
     }
 }

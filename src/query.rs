@@ -373,7 +373,7 @@ fn run_with(
         test.init.iter().filter(|i| i.ty.as_deref().is_some_and(is_unsigned)).map(|i| i.loc.clone()).collect();
     let err = |m: String| Diag::file(file, m);
     let vars = lg.num_vars();
-    let clauses = lg.cnf.len();
+    let clauses = lg.num_clauses();
 
     let mut out = Outcome {
         test,
@@ -429,7 +429,7 @@ fn run_with(
             (true, false) => "Always",
             (true, true) => "Sometimes",
         });
-        out.certificate = crate::certify::for_outcome(&out, &lg.cnf, p, B::T, opts).map_err(err)?;
+        out.certificate = crate::certify::for_outcome(&out, &lg.full_cnf(), p, B::T, opts).map_err(err)?;
         return Ok(Some(out));
     }
     let mut roots: Vec<B> = x.primaries.iter().map(|&l| B::L(l)).collect();
@@ -514,7 +514,7 @@ fn run_with(
     if opts.certify || opts.dimacs.is_some() {
         let p = prop_lit(&out.test.cond.prop, &places, &ev, &mut lg);
         let fl = out.test.filter.as_ref().map_or(B::T, |f| prop_lit(f, &places, &ev, &mut lg));
-        out.certificate = crate::certify::for_outcome(&out, &lg.cnf, p, fl, opts).map_err(err)?;
+        out.certificate = crate::certify::for_outcome(&out, &lg.full_cnf(), p, fl, opts).map_err(err)?;
     }
     Ok(Some(out))
 }

@@ -66,57 +66,114 @@ impl Rel {
     }
 
     pub fn union(&self, o: &Rel, lg: &mut Logic) -> Rel {
-        let mut r = self.clone();
-        for (&k, &b) in &o.m {
-            let a = r.get(k.0, k.1);
-            r.set(k.0, k.1, lg.or2(a, b));
+        let mut out = Vec::with_capacity(self.m.len().max(o.m.len()));
+        let (mut a, mut b) = (self.m.iter().peekable(), o.m.iter().peekable());
+        loop {
+            match (a.peek(), b.peek()) {
+                (Some(&(ka, &x)), Some(&(kb, &y))) => {
+                    if ka == kb {
+                        out.push((*ka, lg.or2(x, y)));
+                        a.next();
+                        b.next();
+                    } else if ka < kb {
+                        out.push((*ka, x));
+                        a.next();
+                    } else {
+                        out.push((*kb, y));
+                        b.next();
+                    }
+                }
+                (Some(&(ka, &x)), None) => {
+                    out.push((*ka, x));
+                    a.next();
+                }
+                (None, Some(&(kb, &y))) => {
+                    out.push((*kb, y));
+                    b.next();
+                }
+                (None, None) => break,
+            }
         }
-        r
+        Rel { n: self.n, m: out.into_iter().filter(|(_, b)| !b.is_false()).collect() }
     }
 
     pub fn inter(&self, o: &Rel, lg: &mut Logic) -> Rel {
-        let mut r = Rel::empty(self.n);
+        let mut out = Vec::new();
         for (&k, &a) in &self.m {
             let b = o.get(k.0, k.1);
-            r.set(k.0, k.1, lg.and2(a, b));
+            let ab = lg.and2(a, b);
+            if !ab.is_false() {
+                out.push((k, ab));
+            }
         }
-        r
+        Rel { n: self.n, m: out.into_iter().collect() }
     }
 
     pub fn diff(&self, o: &Rel, lg: &mut Logic) -> Rel {
-        let mut r = Rel::empty(self.n);
+        let mut out = Vec::new();
         for (&k, &a) in &self.m {
             let b = o.get(k.0, k.1);
-            r.set(k.0, k.1, lg.and2(a, b.negate()));
+            let ab = lg.and2(a, b.negate());
+            if !ab.is_false() {
+                out.push((k, ab));
+            }
         }
-        r
+        Rel { n: self.n, m: out.into_iter().collect() }
     }
 
     pub fn inverse(&self) -> Rel {
         Rel { n: self.n, m: self.m.iter().map(|(&(i, j), &b)| ((j, i), b)).collect() }
     }
 
-    /// Relational composition `self ; o`.
+    /// Relational composition `self ; o`, row by row: each entry (i, j) is the OR of
+    /// `self(i,k) ∧ o(k,j)` over k, built once (and not at all past a true term).
     pub fn seq(&self, o: &Rel, lg: &mut Logic) -> Rel {
         let mut rows: Vec<Vec<(usize, B)>> = vec![Vec::new(); self.n];
         for (&(k, j), &b) in &o.m {
             rows[k].push((j, b));
         }
-        let mut acc: BTreeMap<(usize, usize), Vec<B>> = BTreeMap::new();
-        for (&(i, k), &a) in &self.m {
-            for &(j, b) in &rows[k] {
-                let ab = lg.and2(a, b);
-                if !ab.is_false() {
-                    acc.entry((i, j)).or_default().push(ab);
+        let mut terms: Vec<Vec<B>> = vec![Vec::new(); self.n];
+        let mut touched: Vec<usize> = Vec::new();
+        let mut out: Vec<((usize, usize), B)> = Vec::new();
+        let mut it = self.m.iter().peekable();
+        while let Some(&(&(i, _), _)) = it.peek() {
+            while let Some(&(&(i2, k), &a)) = it.peek() {
+                if i2 != i {
+                    break;
+                }
+                it.next();
+                for &(j, b) in &rows[k] {
+                    let t = &terms[j];
+                    if t.first() == Some(&B::T) {
+                        continue;
+                    }
+                    let ab = lg.and2(a, b);
+                    if ab.is_false() {
+                        continue;
+                    }
+                    if t.is_empty() {
+                        touched.push(j);
+                    }
+                    if ab == B::T {
+                        terms[j].clear();
+                    }
+                    terms[j].push(ab);
                 }
             }
+            touched.sort_unstable();
+            for &j in &touched {
+                let b = match terms[j][..] {
+                    [b] => b,
+                    ref v => lg.or(v),
+                };
+                if !b.is_false() {
+                    out.push(((i, j), b));
+                }
+                terms[j].clear();
+            }
+            touched.clear();
         }
-        let mut r = Rel::empty(self.n);
-        for (k, v) in acc {
-            let b = lg.or(&v);
-            r.set(k.0, k.1, b);
-        }
-        r
+        Rel { n: self.n, m: out.into_iter().collect() }
     }
 
     /// `[s]`.

@@ -6,7 +6,7 @@
 //! tests are repeated and the median kept. The parallel pass over a corpus reads the files,
 //! as `litsat run` does, to give a wall time on all the worker threads.
 
-use crate::cat::{Program, load_program, run_model};
+use crate::cat::{Program, compile_model_with, load_program};
 use crate::cli::generate::{self, Family};
 use crate::diag::{Diag, DiagKind};
 use crate::driver::{check_file, collect_inputs};
@@ -201,13 +201,13 @@ fn build_cnf(name: &str, text: &str, prog: &Program, opts: &Options) -> Result<(
     let mut lg = Logic::new();
     let x = exec::encode(&ev, &mut lg).map_err(|m| Diag::file(name, m))?;
     let b = exec::builtins(&ev, &x, &mut lg);
-    let checks = run_model(prog, &mut lg, b, &prog.variants_with(&opts.variants))?;
+    let checks = compile_model_with(prog, &mut lg, b, &prog.variants_with(&opts.variants), true)?.checks;
     for c in &checks {
         if !c.flag {
             lg.assert(c.ok);
         }
     }
-    Ok((ev.len(), lg.num_vars(), lg.cnf.len()))
+    Ok((ev.len(), lg.num_vars(), lg.num_clauses()))
 }
 
 /// Measures one test in both modes (full logs unless `fast_only`).
@@ -323,8 +323,21 @@ fn corpus(
     args: &Args,
     pool: &rayon::ThreadPool,
 ) -> Result<CorpusRun, Diag> {
+    corpus_in(out, label, inputs, model, &[], args, pool)
+}
+
+/// [`corpus`], with folders to find the model's files in (a cfg's bell, cat and macros).
+fn corpus_in(
+    out: &mut String,
+    label: &str,
+    inputs: &[String],
+    model: &str,
+    includes: &[PathBuf],
+    args: &Args,
+    pool: &rayon::ThreadPool,
+) -> Result<CorpusRun, Diag> {
     let (fast_only, quick, budget) = (args.fast, args.quick, args.budget);
-    let prog = load_program(model, &[])?;
+    let prog = load_program(model, includes)?;
     let files = collect_inputs(inputs)?;
     let mut texts = Vec::new();
     for f in &files {
@@ -332,7 +345,11 @@ fn corpus(
         let text = std::fs::read(f).map_err(|e| Diag::file(&name, format!("cannot read: {e}")))?;
         texts.push((name, String::from_utf8_lossy(&text).to_string()));
     }
-    let base = Options { timeout: Some(Duration::from_secs_f64(budget)), ..Options::default() };
+    let base = Options {
+        timeout: Some(Duration::from_secs_f64(budget)),
+        variants: prog.variants_with(&[]),
+        ..Options::default()
+    };
     let fast_opts = Options { fast: true, ..base.clone() };
     struct Row {
         name: String,
@@ -527,6 +544,17 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
             corpora.push(corpus(&mut out, "dat3m/RISCV", &inputs, "rvwmo", args, &pool)?);
         } else {
             let _ = writeln!(out, "\n(dat3m/RISCV not found at {}: skipped)", shared.display());
+        }
+        // The LKMM scale tests (10 and 16 processes) under linux-kernel.cfg.
+        let lkmm = project_path("../shared/models/lkmm");
+        let scale = project_path("../shared/corpus/lkmm/scale");
+        let cfg = lkmm.join("linux-kernel.cfg");
+        if cfg.is_file() && scale.is_dir() {
+            let inputs = vec![scale.to_string_lossy().to_string()];
+            let cfg = cfg.to_string_lossy().to_string();
+            corpora.push(corpus_in(&mut out, "lkmm/scale", &inputs, &cfg, &[lkmm], args, &pool)?);
+        } else {
+            let _ = writeln!(out, "\n(lkmm/scale or models/lkmm not found beside the project: skipped)");
         }
     }
 

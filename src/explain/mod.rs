@@ -195,7 +195,7 @@ pub fn analyse(enc: Encoded, prog: &Program, opts: &Options, file: &str) -> Resu
     let started = std::time::Instant::now();
     let vars = enc.lg.num_vars();
     let mut solver = Solver::new();
-    solver.add_formula(&enc.lg.cnf);
+    solver.add_formula(&enc.lg.full_cnf());
     let mut calls = 0;
     let mut sat = |solver: &mut Solver, set: &[usize]| -> Result<bool, Diag> {
         calls += 1;

@@ -15,11 +15,10 @@
 //! the function and the argument's structure: without that the work would double with
 //! each uncertain element; with it, it grows with their square.
 
-use super::values::{self, Split};
+use super::values::{self, Fp, Split, fingerprint};
 use super::{Env, Interp, R, V};
 use crate::cat::ast::{Arm, ArmPat};
 use crate::diag::Pos;
-use crate::logic::B;
 use std::collections::HashMap;
 use std::rc::Rc;
 
@@ -37,38 +36,6 @@ pub(super) struct Calls {
 pub(super) struct CallKey {
     code: (usize, usize, usize),
     arg: Fp,
-}
-
-/// A value's structure, as a hashable key: equal fingerprints mean structurally equal
-/// values (functions by identity).
-#[derive(Hash, PartialEq, Eq)]
-enum Fp {
-    Empty,
-    Set(Vec<B>),
-    Rel(Vec<((usize, usize), B)>),
-    Text(bool, String),
-    Tuple(Vec<Fp>),
-    Coll(Vec<(B, Fp)>),
-    Event(usize),
-    Pair(usize, usize),
-    Func(usize),
-    Prim(super::Prim),
-}
-
-fn fingerprint(v: &V) -> Fp {
-    match v {
-        V::Empty => Fp::Empty,
-        V::Set(s) => Fp::Set(s.0.clone()),
-        V::Rel(r) => Fp::Rel(r.m.iter().map(|(&k, &b)| (k, b)).collect()),
-        V::Tag(t) => Fp::Text(true, t.clone()),
-        V::Str(s) => Fp::Text(false, s.clone()),
-        V::Tuple(xs) => Fp::Tuple(xs.iter().map(fingerprint).collect()),
-        V::Coll(xs) => Fp::Coll(xs.iter().map(|m| (m.guard, fingerprint(&m.val))).collect()),
-        V::Event(e) => Fp::Event(*e),
-        V::Pair(i, j) => Fp::Pair(*i, *j),
-        V::Func(c) => Fp::Func(Rc::as_ptr(c) as usize),
-        V::Prim(p) => Fp::Prim(*p),
-    }
 }
 
 impl Interp<'_> {
@@ -156,7 +123,9 @@ impl Interp<'_> {
 
     /// `f a` for a closure, memoised while a split is being evaluated.
     pub(super) fn apply_closure(&mut self, c: Rc<super::Closure>, a: V, pos: Pos) -> R<V> {
-        if self.calls.active == 0 {
+        // Accumulating calls (a tuple argument, as in `cross`) differ on the two sides of
+        // a split anyway, and their arguments can be large: not memoised.
+        if self.calls.active == 0 || matches!(a, V::Tuple(_)) {
             return self.call(&c, a, pos);
         }
         let key = CallKey { code: code_id(&c), arg: fingerprint(&a) };

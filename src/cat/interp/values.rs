@@ -14,9 +14,11 @@ use super::{Interp, R, V};
 use crate::diag::Pos;
 use crate::logic::{B, Logic};
 use crate::rel::{Rel, Set};
+use std::collections::HashMap;
 use std::rc::Rc;
 
-/// A member of a set of values, present where `guard` holds (never `B::F`).
+/// A member of a set of values, present where `guard` holds (never `B::F`). A value may
+/// be listed more than once: it is then present where any of its guards holds.
 #[derive(Clone, Debug)]
 pub struct Member {
     pub guard: B,
@@ -40,8 +42,8 @@ pub(super) fn singleton_set(n: usize, e: usize) -> Set {
 /// literals in the same places (constants included).
 pub(super) fn same_struct(a: &V, b: &V) -> bool {
     match (a, b) {
-        (V::Rel(x), V::Rel(y)) => x == y,
-        (V::Set(x), V::Set(y)) => x == y,
+        (V::Rel(x), V::Rel(y)) => Rc::ptr_eq(x, y) || x == y,
+        (V::Set(x), V::Set(y)) => Rc::ptr_eq(x, y) || x == y,
         (V::Empty, V::Empty) => true,
         (V::Empty, V::Rel(r)) | (V::Rel(r), V::Empty) => r.m.is_empty(),
         (V::Empty, V::Set(s)) | (V::Set(s), V::Empty) => s.0.iter().all(|b| b.is_false()),
@@ -130,6 +132,38 @@ fn coll_subset(lg: &mut Logic, xs: &[Member], ys: &[Member]) -> B {
         all.push(lg.or2(x.guard.negate(), m));
     }
     lg.and(&all)
+}
+
+/// A value's structure, as a hashable key: equal fingerprints mean structurally equal
+/// values (functions by identity).
+#[derive(Hash, PartialEq, Eq)]
+pub(super) enum Fp {
+    Empty,
+    Set(Vec<B>),
+    Rel(Vec<((usize, usize), B)>),
+    Text(bool, String),
+    Tuple(Vec<Fp>),
+    Coll(Vec<(B, Fp)>),
+    Event(usize),
+    Pair(usize, usize),
+    Func(usize),
+    Prim(super::Prim),
+}
+
+pub(super) fn fingerprint(v: &V) -> Fp {
+    match v {
+        V::Empty => Fp::Empty,
+        V::Set(s) => Fp::Set(s.0.clone()),
+        V::Rel(r) => Fp::Rel(r.m.iter().map(|(&k, &b)| (k, b)).collect()),
+        V::Tag(t) => Fp::Text(true, t.clone()),
+        V::Str(s) => Fp::Text(false, s.clone()),
+        V::Tuple(xs) => Fp::Tuple(xs.iter().map(fingerprint).collect()),
+        V::Coll(xs) => Fp::Coll(xs.iter().map(|m| (m.guard, fingerprint(&m.val))).collect()),
+        V::Event(e) => Fp::Event(*e),
+        V::Pair(i, j) => Fp::Pair(*i, *j),
+        V::Func(c) => Fp::Func(Rc::as_ptr(c) as usize),
+        V::Prim(p) => Fp::Prim(*p),
+    }
 }
 
 /// `|`, `&` and `\` on sets of values (one side may be the empty `{}`); `None` for other
@@ -277,21 +311,44 @@ pub(super) fn mux(lg: &mut Logic, n: usize, c: B, t: &V, e: &V) -> Option<V> {
 }
 
 /// [`mux`] of two sets of values: each member is present where the chosen side has it.
+/// The two sides often share their last members, with the same guards (an accumulator
+/// both were built on, as in `cross`): those are kept as they are, last. The others are
+/// paired by their fingerprints (structurally equal values), so combining two large sets
+/// stays linear.
 fn mux_colls(lg: &mut Logic, c: B, xs: &[Member], ys: &[Member]) -> Option<V> {
-    let mut out = Vec::with_capacity(xs.len() + ys.len());
-    for x in xs {
-        let other = ys.iter().find(|y| same_struct(&x.val, &y.val)).map_or(B::F, |y| y.guard);
-        let guard = ite(lg, c, x.guard, other);
-        insert(lg, &mut out, Member { guard, val: x.val.clone() }, false);
+    let same = |x: &Member, y: &Member| x.guard == y.guard && same_struct(&x.val, &y.val);
+    let common = xs.iter().rev().zip(ys.iter().rev()).take_while(|(x, y)| same(x, y)).count();
+    let (xs, shared) = xs.split_at(xs.len() - common);
+    let ys = &ys[..ys.len() - common];
+    let mut at: HashMap<Fp, usize> = HashMap::with_capacity(ys.len());
+    for (k, y) in ys.iter().enumerate() {
+        at.entry(fingerprint(&y.val)).or_insert(k);
     }
-    for y in ys {
-        if !xs.iter().any(|x| same_struct(&x.val, &y.val)) {
-            let guard = lg.and2(c.negate(), y.guard);
-            insert(lg, &mut out, Member { guard, val: y.val.clone() }, false);
+    let mut paired = vec![false; ys.len()];
+    let mut out = Vec::with_capacity(xs.len() + ys.len() + shared.len());
+    for x in xs {
+        let other = match at.get(&fingerprint(&x.val)) {
+            Some(&k) => {
+                paired[k] = true;
+                ys[k].guard
+            }
+            None => B::F,
+        };
+        let guard = ite(lg, c, x.guard, other);
+        if !guard.is_false() {
+            out.push(Member { guard, val: x.val.clone() });
         }
     }
+    for (y, _) in ys.iter().zip(&paired).filter(|(_, p)| !**p) {
+        let guard = lg.and2(c.negate(), y.guard);
+        if !guard.is_false() {
+            out.push(Member { guard, val: y.val.clone() });
+        }
+    }
+    out.extend_from_slice(shared);
     Some(coll(out))
 }
+
 /// A value seen as a set or a relation, for comparisons; `Empty` fits either.
 pub(super) enum Shape<'v> {
     Empty,

@@ -338,6 +338,10 @@ fn map_and_with_over_events_that_exist_in_some_executions() {
     let sets = "let A = map (fun e -> {e}) RU\nlet Bc = map (fun e -> {e}) (RU | RL)";
     assert_eq!(counts(&format!("{sets}\nwith x from Bc \\ A"), IL2), (0, 4));
     assert_eq!(counts(&format!("{sets}\nwith x from Bc & A"), IL2), (2, 2));
+    // A try-lock makes LKR and LKW where it succeeds (r1 = 1), an LF where it fails.
+    let tl = "C TL\n{}\nP0(spinlock_t *l) { int r1; r1 = __trylock(l); }\nexists (0:r1=0)\n";
+    assert_eq!(counts("with x from map (fun e -> {e}) LF", tl), (1, 0));
+    assert_eq!(counts("with x from map (fun e -> {e}) (LF | LKW)", tl), (1, 1));
 }
 
 #[test]

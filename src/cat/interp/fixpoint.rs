@@ -242,7 +242,9 @@ fn add_support(vals: &[V], acc: &mut HashSet<(usize, usize, usize)>) -> bool {
 /// `a ⊆ b` for sets of values fixed by the event structure.
 fn static_subset(a: &V, b: &V) -> Option<bool> {
     let items = |v: &V| match v {
-        V::Coll(xs) if xs.iter().all(is_static) => Some(xs.clone()),
+        V::Coll(xs) if xs.iter().all(|m| m.guard == B::T && is_static(&m.val)) => {
+            Some(xs.iter().map(|m| m.val.clone()).collect())
+        }
         V::Empty => Some(Vec::new()),
         _ => None,
     };
@@ -259,7 +261,8 @@ fn is_static(v: &V) -> bool {
     match v {
         V::Set(s) => s.0.iter().all(konst),
         V::Rel(r) => r.m.values().all(konst),
-        V::Coll(xs) | V::Tuple(xs) => xs.iter().all(is_static),
+        V::Coll(xs) => xs.iter().all(|m| konst(&m.guard) && is_static(&m.val)),
+        V::Tuple(xs) => xs.iter().all(is_static),
         _ => true,
     }
 }

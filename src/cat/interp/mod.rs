@@ -15,8 +15,11 @@ use std::rc::Rc;
 use varisat::Lit;
 
 mod fixpoint;
+mod matching;
 mod values;
 mod with;
+
+pub use values::Member;
 
 #[derive(Clone, Debug)]
 pub enum V {
@@ -27,8 +30,9 @@ pub enum V {
     Tag(String),
     Str(String),
     Tuple(Vec<V>),
-    /// A set of non-event values (tags, relations, …).
-    Coll(Vec<V>),
+    /// A set of non-event values (tags, relations, …): its members, each present where
+    /// its guard holds.
+    Coll(Vec<Member>),
     /// One event: an element of an event set taken apart by `match`.
     Event(usize),
     /// One pair of events: an element of a relation taken apart by `match`.
@@ -37,7 +41,7 @@ pub enum V {
     Prim(Prim),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Prim {
     Domain,
     Range,
@@ -76,6 +80,8 @@ pub struct Closure {
     env: Env,
     /// For `let rec`: the group, rebound on every call.
     recs: Option<Rc<Vec<Binding>>>,
+    /// For `let rec`: which of the group's bindings this is.
+    rec_index: usize,
     file: String,
 }
 
@@ -92,6 +98,10 @@ struct Node {
 impl Env {
     pub fn bind(&self, name: &str, val: V) -> Env {
         Env(Some(Rc::new(Node { name: name.to_string(), val, next: self.clone() })))
+    }
+    /// The environment's identity (its innermost binding's address).
+    fn addr(&self) -> usize {
+        self.0.as_ref().map_or(0, |n| Rc::as_ptr(n) as usize)
     }
     pub fn get(&self, name: &str) -> Option<&V> {
         let mut cur = &self.0;
@@ -153,6 +163,8 @@ pub struct Interp<'a> {
     /// its fixpoint in every execution, guarding what follows with the literal saying it
     /// has (see `Logic::guard_with`).
     defer: bool,
+    /// Calls memoised while a `match` splits a set on an uncertain member.
+    calls: matching::Calls,
     variants: &'a [String],
     included: HashSet<String>,
     procs: Vec<(String, Pat, Vec<Stmt>)>,
@@ -279,6 +291,7 @@ impl<'a> Interp<'a> {
                 body: (**body).clone(),
                 env: env.clone(),
                 recs: None,
+                rec_index: 0,
                 file: self.file.clone(),
             }))),
             Expr::Let(rec, bs, body) => {
@@ -309,39 +322,6 @@ impl<'a> Interp<'a> {
         }
     }
 
-    fn do_match(&mut self, env: &Env, v: V, arms: &[Arm], pos: Pos) -> R<V> {
-        for arm in arms {
-            match (&arm.pat, &v) {
-                (ArmPat::Wild, _) => return self.eval(env, &arm.body),
-                (ArmPat::Tag(t), V::Tag(u)) if t == u => return self.eval(env, &arm.body),
-                (ArmPat::EmptySet, V::Empty) => return self.eval(env, &arm.body),
-                (ArmPat::EmptySet, V::Coll(xs)) if xs.is_empty() => {
-                    return self.eval(env, &arm.body);
-                }
-                (ArmPat::Cons(x, rest), V::Coll(xs)) if !xs.is_empty() => {
-                    let env2 = env.bind(x, xs[0].clone()).bind(rest, V::Coll(xs[1..].to_vec()));
-                    return self.eval(&env2, &arm.body);
-                }
-                (ArmPat::EmptySet | ArmPat::Cons(..), V::Set(_) | V::Rel(_)) => {
-                    let Some(split) = values::split_first(&v) else {
-                        return self
-                            .err(pos, "unsupported: `match` over events whose membership depends on the execution");
-                    };
-                    match (&arm.pat, split) {
-                        (ArmPat::EmptySet, None) => return self.eval(env, &arm.body),
-                        (ArmPat::Cons(x, rest), Some((first, others))) => {
-                            let env2 = env.bind(x, first).bind(rest, others);
-                            return self.eval(&env2, &arm.body);
-                        }
-                        _ => {}
-                    }
-                }
-                _ => {}
-            }
-        }
-        self.err(pos, "no `match` arm applies")
-    }
-
     fn cond(&mut self, env: &Env, c: &Cond) -> R<bool> {
         Ok(match c {
             Cond::Variant(v) => self.variants.iter().any(|x| x == v),
@@ -353,7 +333,16 @@ impl<'a> Interp<'a> {
                 let va = self.eval(env, a)?;
                 let vb = self.eval(env, b)?;
                 match (c, va, vb) {
-                    (Cond::In(..), V::Tag(t), V::Coll(xs)) => xs.iter().any(|x| matches!(x, V::Tag(u) if *u == t)),
+                    (Cond::In(..), V::Tag(t), V::Coll(xs)) => {
+                        match xs.iter().find(|m| matches!(&m.val, V::Tag(u) if *u == t)) {
+                            None => false,
+                            Some(m) if m.guard == B::T => true,
+                            Some(_) => {
+                                return self
+                                    .err(pos, "unsupported: `in` on a set of values that depends on the execution");
+                            }
+                        }
+                    }
                     (Cond::In(..), V::Event(e), V::Set(s)) if s.0[e] != B::T && !s.0[e].is_false() => {
                         return self.err(pos, "unsupported: `in` on an event set that depends on the execution");
                     }
@@ -388,17 +377,7 @@ impl<'a> Interp<'a> {
 
     fn apply(&mut self, f: V, a: V, pos: Pos) -> R<V> {
         match f {
-            V::Func(c) => {
-                let mut env = c.env.clone();
-                if let Some(recs) = &c.recs {
-                    env = bind_rec_closures(&env, recs, &c.file);
-                }
-                let env = self.bind_pat(&env, &c.pat, a, pos)?;
-                let saved = std::mem::replace(&mut self.file, c.file.clone());
-                let r = self.eval(&env, &c.body);
-                self.file = saved;
-                r
-            }
+            V::Func(c) => self.apply_closure(c, a, pos),
             V::Prim(Prim::Domain) => {
                 let r = self.as_rel(&a, pos)?;
                 Ok(V::Set(Rc::new(r.domain(self.lg))))
@@ -419,6 +398,19 @@ impl<'a> Interp<'a> {
             ),
             _ => self.err(pos, "type error: applying something that is not a function"),
         }
+    }
+
+    /// Runs a closure's body on its argument.
+    fn call(&mut self, c: &Closure, a: V, pos: Pos) -> R<V> {
+        let mut env = c.env.clone();
+        if let Some(recs) = &c.recs {
+            env = bind_rec_closures(&env, recs, &c.file);
+        }
+        let env = self.bind_pat(&env, &c.pat, a, pos)?;
+        let saved = std::mem::replace(&mut self.file, c.file.clone());
+        let r = self.eval(&env, &c.body);
+        self.file = saved;
+        r
     }
 
     fn op1(&mut self, op: Op1, v: V, pos: Pos) -> R<V> {
@@ -466,7 +458,7 @@ impl<'a> Interp<'a> {
         if matches!((&a, &b), (V::Empty, V::Empty)) {
             return Ok(V::Empty);
         }
-        if let Some(v) = values::coll_op(op, &a, &b) {
+        if let Some(v) = values::coll_op(self.lg, op, &a, &b) {
             return Ok(v);
         }
         let ra = self.as_rel(&a, pos)?;
@@ -500,6 +492,7 @@ impl<'a> Interp<'a> {
                     body: b.body.clone(),
                     env: env.clone(),
                     recs: None,
+                    rec_index: 0,
                     file: self.file.clone(),
                 })),
                 None => self.eval(env, &b.body)?,
@@ -555,8 +548,11 @@ impl<'a> Interp<'a> {
                     V::Empty => Vec::new(),
                     _ => return self.err(*pos, "unsupported: `forall` over a set of events"),
                 };
+                if items.iter().any(|m| m.guard != B::T) {
+                    return self.err(*pos, "unsupported: `forall` over a set of values that depends on the execution");
+                }
                 for it in items {
-                    self.stmts(env.bind(x, it), body)?;
+                    self.stmts(env.bind(x, it.val), body)?;
                 }
                 Ok(env)
             }
@@ -571,7 +567,7 @@ impl<'a> Interp<'a> {
             Stmt::Enum(name, tags) => {
                 // A bell's tags name event sets (`'rcu-lock` is `Rcu-lock` too); the
                 // events carrying none of them make an empty set.
-                let mut env = env.bind(name, V::Coll(tags.iter().map(|t| V::Tag(t.clone())).collect()));
+                let mut env = env.bind(name, V::Coll(tags.iter().map(|t| Member::always(V::Tag(t.clone()))).collect()));
                 for t in tags {
                     for set in [t.clone(), crate::encode::exec::capitalised(t)] {
                         if env.get(&set).is_none() {
@@ -635,7 +631,7 @@ impl<'a> Interp<'a> {
 
 fn bind_rec_closures(env: &Env, recs: &Rc<Vec<Binding>>, file: &str) -> Env {
     let mut e = env.clone();
-    for b in recs.iter() {
+    for (rec_index, b) in recs.iter().enumerate() {
         let (pat, body) = match (&b.params, &b.body) {
             (Some(p), body) => (p.clone(), body.clone()),
             (None, Expr::Fun(p, body)) => (p.clone(), (**body).clone()),
@@ -643,7 +639,14 @@ fn bind_rec_closures(env: &Env, recs: &Rc<Vec<Binding>>, file: &str) -> Env {
         };
         e = e.bind(
             &b.name,
-            V::Func(Rc::new(Closure { pat, body, env: env.clone(), recs: Some(recs.clone()), file: file.to_string() })),
+            V::Func(Rc::new(Closure {
+                pat,
+                body,
+                env: env.clone(),
+                recs: Some(recs.clone()),
+                rec_index,
+                file: file.to_string(),
+            })),
         );
     }
     e
@@ -695,6 +698,7 @@ pub fn compile_model_with(
         vals: b.vals,
         same_vals: HashMap::new(),
         primaries: Vec::new(),
+        calls: Default::default(),
         variants,
         included: HashSet::new(),
         procs: Vec::new(),

@@ -1,18 +1,22 @@
 //! `with x from S`. herd runs the rest of the model once per element of S, and every
 //! element that passes is an execution of its own (`WithFrom` in herd's
-//! `lib/interpreter.ml`; an empty S fails). Here the choice is a new primary variable per
-//! element: exactly one holds, and x is the element it selects. Elements equal in some
-//! execution are one element of herd's set there, so an element may be chosen only where
-//! it differs from every element before it.
+//! `lib/interpreter.ml`; an empty S fails). Here x is a new value: an event set or
+//! relation whose entries, where S's members differ, are new primary variables, and x
+//! must equal a present member of S (its guard holds: S may be built from events that
+//! happen only in some executions). Each value of herd's set is then one assignment of
+//! those variables, however many members denote it; where S has no present member, no
+//! assignment fits and the execution does not pass, as herd rejects it.
 //!
 //! `with co from generate_cos(cobase)` (and `generate_orders(W, cobase)`) is native: co is
 //! built in, and the model's cobase only constrains it.
 
-use super::values::{Shape, differ, push_distinct, select, shape};
+use super::values::{Member, Shape, equal_shapes, shape};
 use super::{Env, Interp, R, V};
 use crate::cat::ast::Expr;
 use crate::diag::Pos;
 use crate::logic::B;
+use crate::rel::{Rel, Set};
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 impl Interp<'_> {
@@ -23,61 +27,94 @@ impl Interp<'_> {
         let items = match self.eval(&env, e)? {
             V::Coll(xs) => xs,
             // No element: no execution passes.
-            V::Empty => {
-                self.lg.assert(B::F);
-                return Ok(env.bind(x, V::Empty));
-            }
+            V::Empty => Vec::new(),
             _ => {
                 return self.err(pos, "type error: `with x from S` wants a set of values (of relations or event sets)");
             }
         };
-        let mut distinct = Vec::new();
-        for v in items {
-            push_distinct(&mut distinct, v);
-        }
-        let v = self.choose(&distinct, pos)?;
+        let v = self.choose(&items, pos)?;
         Ok(env.bind(x, v))
     }
 
-    /// One of `items`, as a new choice.
-    fn choose(&mut self, items: &[V], pos: Pos) -> R<V> {
-        if let [v] = items {
-            return Ok(v.clone());
+    /// One of `items`, as a new choice: a value whose varying entries are new primary
+    /// variables, equal to some present member. Distinct assignments of those variables
+    /// are distinct values, so each value of herd's duplicate-free set counts once however
+    /// many members denote it, without comparing members pairwise.
+    fn choose(&mut self, items: &[Member], pos: Pos) -> R<V> {
+        match items {
+            [] => {
+                self.lg.assert(B::F);
+                return Ok(V::Empty);
+            }
+            // The only candidate: the executions without it do not pass.
+            [m] => {
+                self.lg.assert(m.guard);
+                return Ok(m.val.clone());
+            }
+            _ => {}
         }
-        let Some(shapes) = items.iter().map(shape).collect::<Option<Vec<Shape>>>() else {
+        let Some(shapes) = items.iter().map(|m| shape(&m.val)).collect::<Option<Vec<Shape>>>() else {
             return self.err(pos, "unsupported: `with x from S` over values other than relations and event sets");
         };
-        // Element k may be chosen where it differs from every element before it.
-        let mut allowed = Vec::with_capacity(items.len());
-        for k in 0..shapes.len() {
-            let mut new = Vec::with_capacity(k);
-            for j in 0..k {
-                match differ(self.lg, &shapes[k], &shapes[j]) {
-                    Some(d) => new.push(d),
-                    None => return self.err(pos, "type error: `with x from S` over a mix of relations and event sets"),
-                }
+        let is_set = shapes.iter().any(|s| matches!(s, Shape::Set(_)));
+        if is_set && shapes.iter().any(|s| matches!(s, Shape::Rel(_))) {
+            return self.err(pos, "type error: `with x from S` over a mix of relations and event sets");
+        }
+        let chosen = if is_set { self.new_set(&shapes) } else { self.new_rel(&shapes) };
+        let Some(chosen_shape) = shape(&chosen) else { unreachable!("a set or a relation") };
+        let mut some = Vec::with_capacity(items.len());
+        for (m, s) in items.iter().zip(&shapes) {
+            let Some(eq) = equal_shapes(self.lg, &chosen_shape, s) else {
+                unreachable!("the choice has the members' shape")
+            };
+            some.push(self.lg.and2(m.guard, eq));
+        }
+        let holds = self.lg.or(&some);
+        self.lg.assert(holds);
+        Ok(chosen)
+    }
+
+    /// The entry of a choice among `entries`: the members' common entry, or a new
+    /// primary variable where they differ.
+    fn choice_entry(&mut self, entries: impl Iterator<Item = B>) -> B {
+        let mut entries = entries.peekable();
+        let Some(&first) = entries.peek() else { return B::F };
+        if entries.all(|b| b == first) {
+            return first;
+        }
+        let l = self.lg.fresh();
+        self.primaries.push(l);
+        B::L(l)
+    }
+
+    /// An event set chosen among event sets (and `{}`).
+    fn new_set(&mut self, shapes: &[Shape]) -> V {
+        let entry = |s: &Shape, i: usize| match s {
+            Shape::Set(x) => x.0[i],
+            _ => B::F,
+        };
+        let set = (0..self.n()).map(|i| self.choice_entry(shapes.iter().map(|s| entry(s, i)))).collect();
+        V::Set(Rc::new(Set(set)))
+    }
+
+    /// A relation chosen among relations (and `0`).
+    fn new_rel(&mut self, shapes: &[Shape]) -> V {
+        let mut keys = BTreeSet::new();
+        for s in shapes {
+            if let Shape::Rel(r) = s {
+                keys.extend(r.m.keys().copied());
             }
-            allowed.push(self.lg.and(&new));
         }
-        let live: Vec<usize> = (0..items.len()).filter(|&k| !allowed[k].is_false()).collect();
-        if let [k] = live[..] {
-            return Ok(items[k].clone());
+        let entry = |s: &Shape, i: usize, j: usize| match s {
+            Shape::Rel(r) => r.get(i, j),
+            _ => B::F,
+        };
+        let mut out = Rel::empty(self.n());
+        for (i, j) in keys {
+            let b = self.choice_entry(shapes.iter().map(|s| entry(s, i, j)));
+            out.set(i, j, b);
         }
-        let mut terms = Vec::with_capacity(live.len());
-        let mut sels = Vec::with_capacity(live.len());
-        for &k in &live {
-            let l = self.lg.fresh();
-            self.primaries.push(l);
-            self.lg.implies(B::L(l), allowed[k]);
-            sels.push(B::L(l));
-            terms.push((B::L(l), &items[k]));
-        }
-        self.lg.exactly_one(&sels);
-        let n = self.n();
-        match select(self.lg, n, &terms) {
-            Some(v) => Ok(v),
-            None => self.err(pos, "type error: `with x from S` over a mix of relations and event sets"),
-        }
+        V::Rel(Rc::new(out))
     }
 
     /// `with co from generate_cos(cobase)`: binds the built-in co, constrained by cobase.

@@ -311,6 +311,9 @@ enum Stop {
     Unsupported(String),
     /// A check failed: the candidate is no execution.
     Reject,
+    /// The model needs a value the candidate does not determine (a cycle through rf and
+    /// data): the candidate is undetermined.
+    NoValue,
 }
 
 type R<T> = Result<T, Stop>;
@@ -600,7 +603,7 @@ impl<'a> Eval<'a> {
                         match (self.values[i], self.values[j]) {
                             (Some(x), Some(y)) if x != y => out.rows[i] |= bit(j),
                             (Some(_), Some(_)) => {}
-                            _ => return unsupported("different-values on an event without a value"),
+                            _ => return Err(Stop::NoValue),
                         }
                     }
                 }
@@ -1579,12 +1582,11 @@ impl<'a> Search<'a> {
             offered: Vec::new(),
         };
         // One execution per passing sequence of `with` choices, with its flags.
-        let passing = run_choices(model, env).map_err(|s| {
-            Drop::Refuse(match s {
-                Stop::Fail(m) => Refusal::Unsupported(format!("model error: {m}")),
-                Stop::Unsupported(m) => Refusal::Unsupported(m),
-                Stop::Reject => Refusal::Unsupported("rejection outside a candidate".into()),
-            })
+        let passing = run_choices(model, env).map_err(|s| match s {
+            Stop::Fail(m) => Drop::Refuse(Refusal::Unsupported(format!("model error: {m}"))),
+            Stop::Unsupported(m) => Drop::Refuse(Refusal::Unsupported(m)),
+            Stop::Reject => Drop::Refuse(Refusal::Unsupported("rejection outside a candidate".into())),
+            Stop::NoValue => Drop::Cycle,
         })?;
         if passing.is_empty() {
             return Ok(());

@@ -219,25 +219,40 @@ impl Rel {
     }
 
     /// Transitive closure, exact in both directions (Floyd–Warshall over gates), so it may
-    /// be used under negation.
+    /// be used under negation. It runs on a dense matrix over the events that have an
+    /// edge at all: the sparse map would be scanned once per pivot.
     pub fn plus(&self, lg: &mut Logic) -> Rel {
-        let mut r = self.clone();
-        for k in 0..self.n {
-            let preds: Vec<(usize, B)> = r.m.iter().filter(|((_, j), _)| *j == k).map(|(&(i, _), &b)| (i, b)).collect();
-            if preds.is_empty() {
-                continue;
-            }
-            let succs: Vec<(usize, B)> = r.m.range((k, 0)..(k + 1, 0)).map(|(&(_, j), &b)| (j, b)).collect();
+        let mut nodes: Vec<usize> = self.m.keys().flat_map(|&(i, j)| [i, j]).collect();
+        nodes.sort_unstable();
+        nodes.dedup();
+        let k = nodes.len();
+        let at = |e: usize| nodes.binary_search(&e).expect("an endpoint");
+        let mut d = vec![B::F; k * k];
+        for (&(i, j), &b) in &self.m {
+            d[at(i) * k + at(j)] = b;
+        }
+        let mut preds: Vec<(usize, B)> = Vec::new();
+        let mut succs: Vec<(usize, B)> = Vec::new();
+        for p in 0..k {
+            preds.clear();
+            preds.extend((0..k).map(|i| (i, d[i * k + p])).filter(|e| !e.1.is_false()));
+            succs.clear();
+            succs.extend((0..k).map(|j| (j, d[p * k + j])).filter(|e| !e.1.is_false()));
             for &(i, a) in &preds {
                 for &(j, b) in &succs {
-                    let old = r.get(i, j);
+                    let old = d[i * k + j];
                     if old == B::T {
                         continue;
                     }
                     let ab = lg.and2(a, b);
-                    let nb = lg.or2(old, ab);
-                    r.set(i, j, nb);
+                    d[i * k + j] = lg.or2(old, ab);
                 }
+            }
+        }
+        let mut r = Rel::empty(self.n);
+        for (x, &b) in d.iter().enumerate() {
+            if !b.is_false() {
+                r.m.insert((nodes[x / k], nodes[x % k]), b);
             }
         }
         r

@@ -10,6 +10,8 @@ use crate::logic::{B, Logic};
 use std::collections::{BTreeMap, BTreeSet};
 use varisat::Solver;
 
+mod enumerate;
+
 #[derive(Clone, Debug, Default)]
 pub struct Options {
     pub variants: Vec<String>,
@@ -432,6 +434,12 @@ fn run_with(
         out.certificate = crate::certify::for_outcome(&out, &lg.full_cnf(), p, B::T, opts).map_err(err)?;
         return Ok(Some(out));
     }
+    // herd drops the executions the filter rejects before counting anything, so the
+    // solver need not visit them (the filter reads only final values).
+    if let Some(f) = &out.test.filter {
+        let fl = prop_lit(f, &places, &ev, &mut lg);
+        lg.assert(fl);
+    }
     let mut roots: Vec<B> = x.primaries.iter().map(|&l| B::L(l)).collect();
     roots.push(exact);
     roots.extend(flag_lits.iter().map(|f| f.1));
@@ -439,13 +447,7 @@ fn run_with(
     let cone = lg.pruned(&roots);
     let mut solver = Solver::new();
     solver.add_formula(&cone.cnf);
-    // Executions are assignments to the primaries. They are listed depth first, by
-    // assumptions rather than blocking clauses, so the solver's formula never grows: a
-    // node is a prefix of the primaries (in a fixed order) with its last literal flipped
-    // from the model found above it. Under a prefix, after the model m found there, the
-    // rest of the subtree is the union of the subtrees where the first primary beyond
-    // the prefix that differs from m is the i-th, for each i: each execution is found once.
-    // (in the whole CNF, in the pruned one)
+    // Executions are assignments to the primaries (in the whole CNF, in the pruned one).
     let mut order: Vec<(varisat::Lit, varisat::Lit)> = Vec::with_capacity(x.primaries.len());
     let mut seen = std::collections::HashSet::new();
     for &p in &x.primaries {
@@ -454,62 +456,27 @@ fn run_with(
         }
     }
     let mut truth = vec![false; vars.max(1)];
-    let mut pending: Vec<Vec<varisat::Lit>> = vec![Vec::new()];
-    while let Some(prefix) = pending.pop() {
-        if opts.timeout.is_some_and(|t| started.elapsed() > t) {
-            return Err(Diag::limit(file, "timeout: the test ran past --timeout"));
-        }
-        solver.assume(&prefix);
-        if !solver.solve().map_err(|e| err(format!("solver error: {e}")))? {
-            continue;
-        }
-        let model = solver.model().unwrap_or_default();
-        cone.fill_truth(&model, &mut truth);
-        if !exact.value(&truth) {
-            return Ok(None);
-        }
-        let mut values: BTreeMap<Loc, Val> = BTreeMap::new();
-        for (l, lits) in &places {
-            let v = lits.iter().find(|(_, b)| b.value(&truth)).map(|(v, _)| ev.show_value(*v));
-            if let Some(v) = v {
-                values.insert(l.clone(), v);
+    let mut inexact = false;
+    let mut lister = enumerate::Lister::new(&mut solver, order.iter().map(|p| p.1).collect());
+    let tick = || match opts.timeout {
+        Some(t) if started.elapsed() > t => Err(Diag::limit(file, "timeout: the test ran past --timeout")),
+        _ => Ok(()),
+    };
+    lister.run(
+        tick,
+        |model| {
+            cone.fill_truth(model, &mut truth);
+            if !exact.value(&truth) {
+                inexact = true;
+                return Ok(false);
             }
-        }
-        let get = |l: &Loc| values.get(l).cloned();
-        let keep = out.test.filter.as_ref().is_none_or(|f| f.eval(&get));
-        if keep {
-            if out.test.cond.prop.eval(&get) {
-                out.pos += 1;
-            } else {
-                out.neg += 1;
-            }
-            let key = StateKey(
-                shown
-                    .iter()
-                    .map(|l| {
-                        let v = values.get(l).map(SortVal::from).unwrap_or(SortVal::Int(0));
-                        let v = match v {
-                            SortVal::Int(i) if unsigned.contains(l) => SortVal::UInt(i as u64),
-                            v => v,
-                        };
-                        (l.clone(), v)
-                    })
-                    .collect(),
-            );
-            out.states.insert(key);
-            for (name, b) in &flag_lits {
-                if b.value(&truth) {
-                    out.flags.insert(name.clone());
-                }
-            }
-        }
-        let here: Vec<varisat::Lit> =
-            order.iter().map(|&(p, q)| if truth[p.var().index()] == p.is_positive() { q } else { !q }).collect();
-        for i in prefix.len()..here.len() {
-            let mut next = here[..i].to_vec();
-            next.push(!here[i]);
-            pending.push(next);
-        }
+            record(&mut out, &truth, &places, &shown, &unsigned, &flag_lits, &ev);
+            Ok(true)
+        },
+        err,
+    )?;
+    if inexact {
+        return Ok(None);
     }
     if opts.certify || opts.dimacs.is_some() {
         let p = prop_lit(&out.test.cond.prop, &places, &ev, &mut lg);
@@ -517,4 +484,46 @@ fn run_with(
         out.certificate = crate::certify::for_outcome(&out, &lg.full_cnf(), p, fl, opts).map_err(err)?;
     }
     Ok(Some(out))
+}
+
+/// Adds one execution (the model `truth`) to the outcome: its state, its side of the
+/// counts and the flags it raises.
+fn record(
+    out: &mut Outcome,
+    truth: &[bool],
+    places: &[(Loc, Vec<(Value, B)>)],
+    shown: &[Loc],
+    unsigned: &[Loc],
+    flag_lits: &[(String, B)],
+    ev: &Events,
+) {
+    let mut values: BTreeMap<Loc, Val> = BTreeMap::new();
+    for (l, lits) in places {
+        if let Some(v) = lits.iter().find(|(_, b)| b.value(truth)).map(|(v, _)| ev.show_value(*v)) {
+            values.insert(l.clone(), v);
+        }
+    }
+    let get = |l: &Loc| values.get(l).cloned();
+    // The filter is asserted; this only guards against a place without a value.
+    if !out.test.filter.as_ref().is_none_or(|f| f.eval(&get)) {
+        return;
+    }
+    if out.test.cond.prop.eval(&get) {
+        out.pos += 1;
+    } else {
+        out.neg += 1;
+    }
+    let key = shown.iter().map(|l| {
+        let v = match values.get(l).map(SortVal::from).unwrap_or(SortVal::Int(0)) {
+            SortVal::Int(i) if unsigned.contains(l) => SortVal::UInt(i as u64),
+            v => v,
+        };
+        (l.clone(), v)
+    });
+    out.states.insert(StateKey(key.collect()));
+    for (name, b) in flag_lits {
+        if b.value(truth) {
+            out.flags.insert(name.clone());
+        }
+    }
 }

@@ -15,6 +15,7 @@ use std::rc::Rc;
 use varisat::Lit;
 
 mod fixpoint;
+mod lazy;
 mod matching;
 mod values;
 mod with;
@@ -39,6 +40,9 @@ pub enum V {
     Pair(usize, usize),
     Func(Rc<Closure>),
     Prim(Prim),
+    /// A `let` binding not evaluated yet (see [`lazy`]); only names are bound to it, and
+    /// reading a name forces it.
+    Lazy(Rc<lazy::Thunk>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -244,7 +248,10 @@ impl<'a> Interp<'a> {
     fn eval_here(&mut self, env: &Env, e: &Expr) -> R<V> {
         match e {
             Expr::Var(x, pos) => match env.get(x) {
-                Some(v) => Ok(v.clone()),
+                Some(v) => {
+                    let v = v.clone();
+                    self.force(&v, *pos)
+                }
                 None => self.err(*pos, format!("unbound name '{x}'")),
             },
             Expr::Empty => Ok(V::Empty),
@@ -255,11 +262,7 @@ impl<'a> Interp<'a> {
                 let v = self.eval(env, a)?;
                 self.op1(*op, v, pos)
             }
-            Expr::Op2(op, a, b, pos) => {
-                let va = self.eval(env, a)?;
-                let vb = self.eval(env, b)?;
-                self.op2(*op, va, vb, *pos)
-            }
+            Expr::Op2(op, a, b, pos) => self.op2_lazy(env, *op, a, b, *pos),
             Expr::IdSet(a) => {
                 let pos = expr_pos(a);
                 let v = self.eval(env, a)?;
@@ -495,7 +498,7 @@ impl<'a> Interp<'a> {
                     rec_index: 0,
                     file: self.file.clone(),
                 })),
-                None => self.eval(env, &b.body)?,
+                None => lazy::Thunk::pending(b.body.clone(), env.clone(), self.file.clone()),
             };
             out = out.bind(&b.name, v);
         }

@@ -1,0 +1,99 @@
+//! `let` bindings evaluated when first used, and operators that skip an operand once the
+//! other makes the result empty.
+//!
+//! herd evaluates every binding of a model, but the only effect of evaluation here is
+//! building gates: a relation nothing reads costs gates and time for nothing. The LKMM
+//! defines `rcu-link`, the data-race relations and more for every test, and most tests
+//! have no RCU and no plain accesses, so most of those gates were never used.
+//! Evaluating on demand gives the same values, once each.
+
+use super::{Env, Interp, R, V};
+use crate::cat::ast::{Expr, Op2};
+use crate::diag::Pos;
+use std::cell::RefCell;
+use std::rc::Rc;
+
+/// A binding's value, computed the first time its name is read.
+#[derive(Debug)]
+pub struct Thunk(RefCell<State>);
+
+#[derive(Debug)]
+enum State {
+    Pending { body: Expr, env: Env, file: String },
+    Done(V),
+}
+
+impl Thunk {
+    pub fn pending(body: Expr, env: Env, file: String) -> V {
+        V::Lazy(Rc::new(Thunk(RefCell::new(State::Pending { body, env, file }))))
+    }
+
+    /// The value, if already computed.
+    fn known(&self) -> Option<V> {
+        match &*self.0.borrow() {
+            State::Done(v) => Some(v.clone()),
+            State::Pending { .. } => None,
+        }
+    }
+}
+
+/// Whether a value is empty of events (a set or relation with no entry that can hold).
+pub fn is_empty(v: &V) -> bool {
+    match v {
+        V::Empty => true,
+        V::Rel(r) => r.m.is_empty(),
+        V::Set(s) => s.0.iter().all(|b| b.is_false()),
+        _ => false,
+    }
+}
+
+impl Interp<'_> {
+    /// The value of a bound name, computing it if it is a pending binding.
+    pub(super) fn force(&mut self, v: &V, pos: Pos) -> R<V> {
+        let V::Lazy(t) = v else { return Ok(v.clone()) };
+        if let Some(done) = t.known() {
+            return Ok(done);
+        }
+        let (body, env, file) = match &*t.0.borrow() {
+            State::Pending { body, env, file } => (body.clone(), env.clone(), file.clone()),
+            State::Done(_) => unreachable!("checked above"),
+        };
+        let saved = std::mem::replace(&mut self.file, file);
+        let r = self.guarded(pos, |it| it.eval(&env, &body));
+        self.file = saved;
+        let v = r?;
+        *t.0.borrow_mut() = State::Done(v.clone());
+        Ok(v)
+    }
+
+    /// `e`'s value if it is known to be empty without evaluating anything: `0`, or a
+    /// name whose value is already computed and empty.
+    fn known_empty(env: &Env, e: &Expr) -> Option<V> {
+        let v = match e {
+            Expr::Empty => V::Empty,
+            Expr::Var(x, _) => match env.get(x)? {
+                V::Lazy(t) => t.known()?,
+                v => v.clone(),
+            },
+            _ => return None,
+        };
+        is_empty(&v).then_some(v)
+    }
+
+    /// `a op b`, leaving out an operand that cannot matter: for `;` and `&` an empty side
+    /// makes the result empty, and for `\` an empty left side does. The empty value
+    /// returned is the operand's own, so a set stays a set and a relation a relation.
+    pub(super) fn op2_lazy(&mut self, env: &Env, op: Op2, a: &Expr, b: &Expr, pos: Pos) -> R<V> {
+        let absorbing = matches!(op, Op2::Seq | Op2::Inter);
+        if absorbing && let Some(vb) = Self::known_empty(env, b) {
+            return Ok(vb);
+        }
+        let va = self.eval(env, a)?;
+        if (absorbing || op == Op2::Diff) && is_empty(&va) {
+            // Of the left side's type: an empty set stays a set (`~` tells them apart).
+            return Ok(va);
+        }
+        let vb = self.eval(env, b)?;
+        self.op2(op, va, vb, pos)
+    }
+}

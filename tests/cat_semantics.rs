@@ -351,9 +351,26 @@ fn match_over_events_that_exist_in_some_executions() {
              let u = unite (map (fun e -> {e} * {e}) RU)";
     let m = format!("{u}\nflag ~empty (u \\ [RU]) | ([RU] \\ u) as differs\nflag ~empty u as some");
     assert_eq!(run(&m, LK), (1, 3, flags(&["some"])));
-    // Arms whose results cannot be combined entry by entry are refused, located.
-    let e = run_with("let f S = match S with || {} -> 'a || _ -> 'b end\nlet t = f RU", LK, &[]).unwrap_err();
+    // Arms whose results cannot be combined entry by entry are refused, located, once
+    // something reads the binding (bindings are evaluated on first use).
+    let m = "let f S = match S with || {} -> 'a || _ -> 'b end\nlet t = f RU\nempty t";
+    let e = run_with(m, LK, &[]).unwrap_err();
     assert!(e.contains("model.cat:2:") && e.contains("depend on the execution"), "{e}");
+}
+
+/// A binding is evaluated where it is first read, and only then: an unused one costs
+/// nothing, and `;`, `&` and `\\` skip the operand that an empty side makes irrelevant.
+#[test]
+fn bindings_are_evaluated_on_first_use() {
+    let all = counts("acyclic po", LK);
+    let refused = "let f S = match S with || {} -> 'a || _ -> 'b end\nlet t = f RU\n";
+    // Never read: the refusal inside it is never reached.
+    assert_eq!(counts(&format!("{refused}acyclic po"), LK), all);
+    // Read only beside an empty operand: skipped too, whichever side is empty.
+    assert_eq!(counts(&format!("{refused}let e = 0\nempty (e ; t) | (0 & t) | (e \\ t)"), LK), all);
+    // An empty result keeps its operand's type: `~` of an empty set is the universe.
+    assert_eq!(counts("let S = RU \\ RU\nempty [~S] \\ [_]", LK), all);
+    assert_eq!(counts("let S = RU \\ RU\nempty [~S]", LK), (0, 0));
 }
 
 #[test]

@@ -155,6 +155,9 @@ fn differences(engine: &Outcome, ans: &Answer) -> String {
             engine.pos, engine.neg, ans.pos, ans.neg
         );
     }
+    if engine.looped != ans.looped {
+        let _ = write!(diff, "\n    Loop prefix: SAT {}, oracle {}", engine.looped, ans.looped);
+    }
     diff
 }
 

@@ -120,3 +120,59 @@ impl Layout<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Pos;
+    use crate::isa::{BinOp, Cond, Src};
+
+    fn ins(label: Option<&str>, ops: Vec<Op>) -> Instr {
+        Instr { label: label.map(str::to_string), ops, text: String::new(), pos: Pos(0) }
+    }
+
+    fn back(target: &str) -> Op {
+        let cond = Cond { op: BinOp::Eq, a: Src::Reg("r".into()), b: Src::Imm(0) };
+        Op::Branch { cond: Some(cond), target: target.into() }
+    }
+
+    /// Two loops one after the other: herd counts jumps per target, so each may repeat
+    /// twice whatever the other did: 3 × 3 copies, every branch forward.
+    #[test]
+    fn counts_are_per_target_and_branches_go_forward() {
+        let fence = || Op::Fence { tags: vec![] };
+        let code = vec![
+            ins(Some("A"), vec![fence()]),
+            ins(None, vec![back("A")]),
+            ins(Some("B"), vec![fence()]),
+            ins(None, vec![back("B")]),
+        ];
+        let out = thread(code, 2).expect("small");
+        let fences = out.iter().filter(|i| matches!(i.ops.first(), Some(Op::Fence { .. }))).count();
+        // Each copy starts at the first target, here the first instruction.
+        assert_eq!(fences, 9 * 2);
+        for (j, i) in out.iter().enumerate() {
+            for t in branch_targets(i) {
+                let at = out.iter().position(|k| k.label.as_deref() == Some(t)).expect("target placed");
+                assert!(at > j, "branch at {j} to {t} at {at} is not forward");
+            }
+        }
+        let cuts = out.iter().filter(|i| i.ops.contains(&Op::Cut)).count();
+        assert_eq!(cuts, 1);
+    }
+
+    #[test]
+    fn code_without_backward_branches_is_unchanged() {
+        let code = vec![ins(None, vec![back("E")]), ins(Some("E"), vec![])];
+        let out = thread(code, 2).expect("small");
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0].ops, vec![back("E")]);
+    }
+
+    #[test]
+    fn unroll_zero_cuts_every_backward_jump() {
+        let out = thread(vec![ins(Some("A"), vec![back("A")])], 0).expect("small");
+        let Op::Branch { target, .. } = &out[0].ops[0] else { panic!("a branch") };
+        assert_eq!(target, CUT);
+    }
+}

@@ -154,8 +154,10 @@ impl<'a> Lower<'a> {
 
     /// `while (c) body` from its `done`-th iteration on, as herd unrolls it: each
     /// iteration is an `if (c)` around the body and the rest of the loop, and where the
-    /// condition still holds after `unroll` iterations the path is cut off. herd's C
-    /// statements after a cut still run (only the execution is dropped).
+    /// condition still holds after `unroll` iterations the path is cut off. The statements
+    /// after the loop still run on that path: herd's C semantics sequence a statement's
+    /// successors whatever it returns (inferred from its sources; the corpus cannot tell,
+    /// as a cut execution only decides the `Loop` prefix).
     fn unrolled(&mut self, c: &Expr, body: &[Stmt], done: usize, in_test: bool) -> R<()> {
         let site = self.site;
         self.branch(

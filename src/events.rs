@@ -154,6 +154,9 @@ pub struct Events {
     /// Each conditional branch event with its condition (a 0/1 value): which way a branch
     /// goes is part of an execution, as herd's event structures are one per path.
     pub branch_conds: Vec<(Eid, ValId)>,
+    /// The path conditions under which a thread reaches a cut-off ([`Op::Cut`]): an
+    /// execution where one holds went past the unrolling bound.
+    pub cuts: Vec<ValId>,
 }
 
 impl Events {
@@ -367,6 +370,9 @@ fn split_label(s: &str) -> (Option<&str>, &str, usize) {
     (None, s, 0)
 }
 
+/// Where [`Op::Exit`] paths wait for the thread's end: no label is spelt so.
+const EXIT: &str = "%exit";
+
 /// One parsed instruction of a thread: what an ISA plug-in (or a language's lowering)
 /// hands the interpreter.
 pub struct Instr {
@@ -401,13 +407,27 @@ fn merge(ev: &mut Events, a: PathState, b: PathState) -> PathState {
 }
 
 /// Parses every instruction and interprets the threads into an event structure. `macros`
-/// is the model's macro file `(path, text)`, for languages that have macros (C).
-pub fn build(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>, macros: Option<(&str, &str)>) -> Result<Events, Diag> {
-    let code = match isa.lower(test, src, macros) {
+/// is the model's macro file `(path, text)`, for languages that have macros (C); loops
+/// are unrolled `unroll` times (herd's `-unroll`).
+pub fn build(
+    test: &Test,
+    isa: &dyn Isa,
+    src: &SourceRef<'_>,
+    macros: Option<(&str, &str)>,
+    unroll: usize,
+) -> Result<Events, Diag> {
+    let code = match isa.lower(test, src, macros, unroll) {
         Some(code) => code?,
         None => parse_cells(test, isa, src)?,
     };
-    interpret(test, &code, isa, src)
+    let mut flat = Vec::with_capacity(code.len());
+    for th in code {
+        let unrolled = crate::unroll::thread(th, unroll).map_err(|n| {
+            Diag::limit(src.file, format!("limit: unrolling the loops gives {n} instructions in one thread"))
+        })?;
+        flat.push(unrolled);
+    }
+    interpret(test, &flat, isa, src)
 }
 
 /// Each cell of the code table through the ISA's instruction parser.
@@ -500,6 +520,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
         observed: BTreeSet::new(),
         joins: BTreeSet::new(),
         branch_conds: Vec::new(),
+        cuts: Vec::new(),
     };
     for l in &cond_locs {
         if let Loc::Mem(x) = l
@@ -776,6 +797,16 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                             &ctrl_src,
                         );
                     }
+                    Op::Exit => {
+                        // Joined with the other paths at the thread's end.
+                        pending.entry(EXIT.to_string()).or_default().push(cur.clone());
+                        cur.guard = zero_val;
+                    }
+                    Op::Cut => {
+                        if !ev.is_const(guard, 0) {
+                            ev.cuts.push(guard);
+                        }
+                    }
                     Op::CtrlScope(true) => ctrl_saved.push(ctrl_src.clone()),
                     Op::CtrlScope(false) => ctrl_src = ctrl_saved.pop().unwrap_or_default(),
                     Op::Marker { addr, tags } => {
@@ -882,17 +913,10 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                         set_reg(&mut cur.regs, dst, Content { val, deps });
                     }
                     Op::Branch { cond, target } => {
+                        // Backward branches were unrolled away (`crate::unroll`).
                         let later = labels[instr_idx + 1..].iter().any(|l| l.as_deref() == Some(target.as_str()));
                         if !later {
-                            let backward = labels[..=instr_idx].iter().any(|l| l.as_deref() == Some(target.as_str()));
-                            return Err(src.err(
-                                pos,
-                                if backward {
-                                    format!("unsupported: backward branch to '{target}' (loops)")
-                                } else {
-                                    format!("unknown label '{target}'")
-                                },
-                            ));
+                            return Err(src.err(pos, format!("unknown label '{target}'")));
                         }
                         match cond {
                             None => {

@@ -25,6 +25,9 @@ pub struct Answer {
     /// `--fast`).
     #[serde(default)]
     pub flags: Vec<String>,
+    /// herd's `Loop` prefix: a consistent execution went past the unrolling bound.
+    #[serde(default)]
+    pub looped: bool,
 }
 
 impl Expected {
@@ -52,6 +55,7 @@ impl Answer {
             states,
             fast: o.fast.is_some(),
             flags: o.flags.iter().cloned().collect(),
+            looped: o.looped,
         }
     }
 
@@ -75,6 +79,7 @@ impl Answer {
             states: e.states.clone().unwrap_or_default(),
             fast: false,
             flags: e.flags.clone()?,
+            looped: e.looped.unwrap_or(false),
         })
     }
 }
@@ -99,6 +104,8 @@ pub struct Expected {
     /// herd's `Flag` lines, sorted: a corpus TSV's eighth column. `None` (a seven-column
     /// row, or another format) expects nothing about flags; `Some(vec![])` expects none.
     pub flags: Option<Vec<String>>,
+    /// herd's `Loop` prefix on `Ok`/`No`: only a herd log records it.
+    pub looped: Option<bool>,
 }
 
 /// The corpus TSVs' normal form of a state: `loc=value` items without memory brackets,
@@ -200,9 +207,11 @@ pub fn parse_herd_log(text: &str) -> Vec<Expected> {
         let Some(e) = cur.as_mut() else { continue };
         if l.starts_with("States ") {
             in_states = true;
-        } else if l == "Ok" || l == "No" || l == "Undef" {
+        } else if matches!(l.strip_prefix("Loop ").unwrap_or(l), "Ok" | "No" | "Undef") {
+            let w = l.strip_prefix("Loop ").unwrap_or(l);
             in_states = false;
-            e.ok = Some(l == "Ok");
+            e.ok = Some(w == "Ok");
+            e.looped = Some(w.len() != l.len());
         } else if in_states {
             if let Some(st) = e.states.as_mut() {
                 st.push(normalise_state(l));
@@ -341,6 +350,12 @@ pub fn compare(a: &Answer, e: &Expected) -> Vec<String> {
     {
         d.push(format!("kind {} (expected {k})", a.kind));
     }
+    if let Some(l) = e.looped
+        && a.looped != l
+    {
+        let says = |b: bool| if b { "a `Loop` prefix" } else { "no `Loop` prefix" };
+        d.push(format!("{} (expected {})", says(a.looped), says(l)));
+    }
     if a.fast {
         return d;
     }
@@ -380,6 +395,7 @@ mod tests {
             states: vec!["0:r0=0".into()],
             fast: false,
             flags: flags.iter().map(|f| f.to_string()).collect(),
+            looped: false,
         }
     }
 

@@ -21,3 +21,4 @@ pub mod query;
 pub mod rel;
 pub mod report;
 pub mod runner;
+pub mod unroll;

@@ -27,6 +27,18 @@ pub struct Options {
     pub certify: bool,
     /// Write each query's CNF into this folder.
     pub dimacs: Option<std::path::PathBuf>,
+    /// How many times a loop's body may be entered (herd's `-unroll`; `None`: herd's
+    /// default, [`DEFAULT_UNROLL`]).
+    pub unroll: Option<usize>,
+}
+
+/// herd's default `-unroll`.
+pub const DEFAULT_UNROLL: usize = 2;
+
+impl Options {
+    pub fn unroll(&self) -> usize {
+        self.unroll.unwrap_or(DEFAULT_UNROLL)
+    }
 }
 
 /// One final state: values of the observed places, in herd's printing order.
@@ -46,6 +58,9 @@ pub struct Outcome {
     pub fast: Option<&'static str>,
     /// Under `--certify`, the `Certificate` line of the log.
     pub certificate: Option<String>,
+    /// Some consistent execution went past the unrolling bound and was dropped: herd's
+    /// `Loop` prefix on the verdict.
+    pub looped: bool,
 }
 
 /// A state with herd's sort order: places in printing order, values compared numerically.
@@ -125,15 +140,17 @@ fn canonical_prop(isa: &dyn Isa, p: &Prop) -> Result<Prop, String> {
 
 /// Parses the test's code for its ISA and canonicalises its places.
 pub fn prepare(test: Test, file: &str, text: &str) -> Result<(Test, &'static dyn Isa, Events), Diag> {
-    prepare_with(test, file, text, None)
+    prepare_with(test, file, text, None, DEFAULT_UNROLL)
 }
 
-/// [`prepare`], with the model's macro file `(path, text)` for C tests.
+/// [`prepare`], with the model's macro file `(path, text)` for C tests and herd's
+/// `-unroll`.
 pub fn prepare_with(
     mut test: Test,
     file: &str,
     text: &str,
     macros: Option<(&str, &str)>,
+    unroll: usize,
 ) -> Result<(Test, &'static dyn Isa, Events), Diag> {
     let isa = isa::for_arch(&test.arch)
         .ok_or_else(|| Diag::file(file, format!("unsupported architecture '{}'", test.arch)))?;
@@ -152,7 +169,7 @@ pub fn prepare_with(
     if let Some(f) = &test.filter {
         test.filter = Some(narrow_constants(f, &wide));
     }
-    let ev = events::build(&test, isa, &SourceRef { file, text }, macros)?;
+    let ev = events::build(&test, isa, &SourceRef { file, text }, macros, unroll)?;
     Ok((test, isa, ev))
 }
 
@@ -274,6 +291,8 @@ pub struct Encoding {
     pub shown: Vec<Loc>,
     /// Value literals for the shown places and those the filter reads.
     pub places: Vec<(Loc, Vec<(Value, B)>)>,
+    /// The execution went past the unrolling bound (some thread reached a cut-off).
+    pub cut: B,
 }
 
 /// Prepares the test, encodes its candidate executions and compiles the model.
@@ -292,7 +311,7 @@ fn encode_with(
     defer: bool,
 ) -> Result<Encoding, Diag> {
     let macros = prog.macros.as_ref().map(|m| (m.path.as_str(), &*m.text));
-    let (test, isa, ev) = prepare_with(test, file, text, macros)?;
+    let (test, isa, ev) = prepare_with(test, file, text, macros, opts.unroll())?;
     if let Some(max) = opts.max_events
         && ev.len() > max
     {
@@ -315,7 +334,9 @@ fn encode_with(
     for l in &needed {
         places.push((l.clone(), place_lits(&ev, &x, l, &mut lg, &err)?));
     }
-    Ok(Encoding { test, isa, ev, x, lg, checks, shown, places })
+    let reached: Vec<B> = ev.cuts.iter().map(|&g| x.lit_of(g, Value::Int(1))).collect();
+    let cut = lg.or(&reached);
+    Ok(Encoding { test, isa, ev, x, lg, checks, shown, places, cut })
 }
 
 /// Everything one test's log needs, by enumerating executions with blocking clauses.
@@ -352,7 +373,7 @@ fn run_with(
     defer: bool,
 ) -> Result<Option<Outcome>, Diag> {
     let started = std::time::Instant::now();
-    let Encoding { test, isa: _, ev, x, mut lg, checks, shown, places } =
+    let Encoding { test, isa: _, ev, x, mut lg, checks, shown, places, cut } =
         encode_with(test, file, text, prog, opts, defer)?;
     // Where this fails, nothing asserted from the model on holds (see `Logic::guard_with`).
     let exact = lg.guard();
@@ -387,6 +408,7 @@ fn run_with(
         clauses,
         fast: None,
         certificate: None,
+        looped: false,
     };
     if opts.fast {
         let p = prop_lit(&out.test.cond.prop, &places, &ev, &mut lg);
@@ -394,7 +416,10 @@ fn run_with(
             let fl = prop_lit(f, &places, &ev, &mut lg);
             lg.assert(fl);
         }
-        let cone = lg.pruned(&[p, exact]);
+        // Executions cut off by the unrolling bound decide only the `Loop` prefix.
+        let uncut = cut.negate();
+        let (p_in, not_p_in) = (lg.and2(p, uncut), lg.and2(p.negate(), uncut));
+        let cone = lg.pruned(&[p_in, not_p_in, cut, exact]);
         let mut solver = Solver::new();
         solver.add_formula(&cone.cnf);
         // Some execution where `b` holds; `None` if the only solutions are where the
@@ -419,13 +444,16 @@ fn run_with(
             let sat = solver.solve().map_err(|e| err(format!("solver error: {e}")))?;
             Ok(sat.then_some(true))
         };
-        let Some(some_p) = sat_with(p)? else { return Ok(None) };
+        let Some(some_p) = sat_with(p_in)? else { return Ok(None) };
         let some_not_p = if some_p {
-            let Some(s) = sat_with(p.negate())? else { return Ok(None) };
+            let Some(s) = sat_with(not_p_in)? else { return Ok(None) };
             s
         } else {
             true
         };
+        let Some(looped) = sat_with(cut)? else { return Ok(None) };
+        out.looped = looped;
+        lg.assert(uncut);
         out.fast = Some(match (some_p, some_not_p) {
             (false, _) => "Never",
             (true, false) => "Always",
@@ -442,6 +470,7 @@ fn run_with(
     }
     let mut roots: Vec<B> = x.primaries.iter().map(|&l| B::L(l)).collect();
     roots.push(exact);
+    roots.push(cut);
     roots.extend(flag_lits.iter().map(|f| f.1));
     roots.extend(places.iter().flat_map(|(_, v)| v.iter().map(|p| p.1)));
     let cone = lg.pruned(&roots);
@@ -457,6 +486,7 @@ fn run_with(
     }
     let mut truth = vec![false; vars.max(1)];
     let mut inexact = false;
+    let view = View { places: &places, shown: &shown, unsigned: &unsigned, flag_lits: &flag_lits, cut, ev: &ev };
     let mut lister = enumerate::Lister::new(&mut solver, order.iter().map(|p| p.1).collect());
     let tick = || match opts.timeout {
         Some(t) if started.elapsed() > t => Err(Diag::limit(file, "timeout: the test ran past --timeout")),
@@ -470,7 +500,7 @@ fn run_with(
                 inexact = true;
                 return Ok(false);
             }
-            record(&mut out, &truth, &places, &shown, &unsigned, &flag_lits, &ev);
+            record(&mut out, &truth, &view);
             Ok(true)
         },
         err,
@@ -479,6 +509,7 @@ fn run_with(
         return Ok(None);
     }
     if opts.certify || opts.dimacs.is_some() {
+        lg.assert(cut.negate());
         let p = prop_lit(&out.test.cond.prop, &places, &ev, &mut lg);
         let fl = out.test.filter.as_ref().map_or(B::T, |f| prop_lit(f, &places, &ev, &mut lg));
         out.certificate = crate::certify::for_outcome(&out, &lg.full_cnf(), p, fl, opts).map_err(err)?;
@@ -486,17 +517,27 @@ fn run_with(
     Ok(Some(out))
 }
 
+/// What an execution's entry in the log is read from.
+struct View<'a> {
+    /// Value literals of the shown places and of those the filter reads.
+    places: &'a [(Loc, Vec<(Value, B)>)],
+    shown: &'a [Loc],
+    unsigned: &'a [Loc],
+    flag_lits: &'a [(String, B)],
+    /// Holds where the execution went past the unrolling bound.
+    cut: B,
+    ev: &'a Events,
+}
+
 /// Adds one execution (the model `truth`) to the outcome: its state, its side of the
-/// counts and the flags it raises.
-fn record(
-    out: &mut Outcome,
-    truth: &[bool],
-    places: &[(Loc, Vec<(Value, B)>)],
-    shown: &[Loc],
-    unsigned: &[Loc],
-    flag_lits: &[(String, B)],
-    ev: &Events,
-) {
+/// counts and the flags it raises. herd drops an execution that went past the unrolling
+/// bound, noting only that one was consistent.
+fn record(out: &mut Outcome, truth: &[bool], view: &View) {
+    let View { places, shown, unsigned, flag_lits, cut, ev } = *view;
+    if cut.value(truth) {
+        out.looped = true;
+        return;
+    }
     let mut values: BTreeMap<Loc, Val> = BTreeMap::new();
     for (l, lits) in places {
         if let Some(v) = lits.iter().find(|(_, b)| b.value(truth)).map(|(v, _)| ev.show_value(*v)) {

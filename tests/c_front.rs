@@ -102,3 +102,58 @@ fn unknown_macros_are_named() {
     }
     assert!(named >= 6, "only {named} unknown-macro tests");
 }
+
+const SPIN: &str = "C spin
+{}
+P0(int *x, int *f) { *x = 1; *f = 1; }
+P1(int *x, int *f) {
+  int r0 = *f;
+  while (r0 == 0) { r0 = *f; }
+  int r1 = *x;
+}
+exists (1:r1=0)
+";
+
+/// A C `while` is entered at most `--unroll` times (herd's `-unroll`, default 2): under
+/// SC the spin ends after 1 to N+1 reads of the flag, each time seeing the data; the path
+/// that reads 0 every time is cut off and only noted (herd's `Loop No`).
+#[test]
+fn while_loops_unroll_as_herd_does() {
+    let prog = load_program("sc", &[]).expect("sc");
+    for (unroll, executions) in [(None, 3), (Some(0), 1), (Some(1), 2), (Some(4), 5)] {
+        let opts = Options { unroll, ..Options::default() };
+        let o = parse_test("spin.litmus", SPIN).and_then(|t| run(t, "spin.litmus", SPIN, &prog, &opts)).expect("runs");
+        assert_eq!((o.pos, o.neg, o.looped), (0, executions, true), "unroll {unroll:?}");
+        let states: Vec<String> = o.states.iter().map(state_line).collect();
+        assert_eq!(states, vec!["1:r1=1;".to_string()]);
+        let log = litsat::report::herd_log(&o, 0.0);
+        assert!(log.contains("\nLoop No\n"), "{log}");
+    }
+}
+
+/// A loop whose condition fails in time is never cut: no `Loop` prefix.
+#[test]
+fn a_loop_that_ends_within_the_bound_is_not_cut() {
+    let text = SPIN.replace("while (r0 == 0)", "while (r0 == 2)");
+    let prog = load_program("sc", &[]).expect("sc");
+    let o = parse_test("t.litmus", &text)
+        .and_then(|t| run(t, "t.litmus", &text, &prog, &Options::default()))
+        .expect("runs");
+    assert!(!o.looped);
+    assert_eq!((o.pos, o.neg), (1, 2));
+    assert!(litsat::report::herd_log(&o, 0.0).contains("\nOk\n"));
+}
+
+/// Loops litsat does not unroll (`for`, `do`) are refused where they are written.
+#[test]
+fn other_loops_are_refused_with_a_location() {
+    let prog = load_program("sc", &[]).expect("sc");
+    for (stmt, col) in [("for (;;) { r0 = *f; }", 3), ("do { r0 = *f; } while (r0 == 0);", 3)] {
+        let text = SPIN.replace("while (r0 == 0) { r0 = *f; }", stmt);
+        let d = parse_test("t.litmus", &text)
+            .and_then(|t| run(t, "t.litmus", &text, &prog, &Options::default()))
+            .expect_err("refused");
+        assert_eq!((d.file.as_str(), d.line, d.col), ("t.litmus", 6, col), "{d}");
+        assert!(d.message.contains("unsupported"), "{d}");
+    }
+}

@@ -155,6 +155,9 @@ fn differences(engine: &Outcome, ans: &Answer) -> String {
             engine.pos, engine.neg, ans.pos, ans.neg
         );
     }
+    if engine.looped != ans.looped {
+        let _ = write!(diff, "\n    Loop prefix: SAT {}, oracle {}", engine.looped, ans.looped);
+    }
     diff
 }
 
@@ -966,4 +969,44 @@ fn own_c_tests_against_oracle() {
     }
     let _ = std::fs::remove_dir_all(&dir);
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+// ---------------------------------------------------------------------------------------
+// Loops: executions past the unrolling bound are dropped, and noted as herd's `Loop`.
+
+/// The shared loop tests (and the project's own spins) under their herd models: the engine
+/// against the oracle, which drops cut executions by evaluating the cut-offs' path
+/// conditions on each candidate (states, counts and the `Loop` prefix).
+#[test]
+fn loops_against_oracle() {
+    let Some(shared) = shared() else { return };
+    let herd = shared.join("models/herd");
+    let riscv = load_program(&herd.join("riscv.cat").to_string_lossy(), std::slice::from_ref(&herd)).expect("riscv");
+    let arm_dir = shared.join("models/herd-aarch64-2018");
+    let arm = load_program(&arm_dir.join("aarch64.cat").to_string_lossy(), &[arm_dir.clone(), herd.clone()])
+        .expect("aarch64 2018");
+    let mut runs = vec![
+        (shared.join("corpus/loops/LOOP-lrsc-inc.litmus"), riscv.clone()),
+        (shared.join("corpus/loops/LOOP-ldxr-inc.litmus"), arm),
+        (own_corpus().join("riscv/MP+fence.w.w+spin.litmus"), riscv),
+    ];
+    if let Some(lkmm) = lkmm_program(shared) {
+        runs.push((shared.join("corpus/loops/LOOP-lkmm-spin.litmus"), lkmm));
+    }
+    let mut agreed = 0;
+    for (path, prog) in &runs {
+        let (verdict, ans) = diff_one(path, prog, true);
+        match verdict {
+            Verdict::Agreed(_) => {
+                // Each of these spins or retries can go on past the bound consistently.
+                assert!(ans.is_some_and(|a| a.looped), "{}: the oracle saw no cut", path.display());
+                agreed += 1;
+            }
+            Verdict::Mismatch(m) | Verdict::Undetermined(m) => panic!("{m}"),
+            Verdict::EngineSkip(m) => panic!("engine refused {}: {m}", path.display()),
+            Verdict::OracleSkip(m) => eprintln!("oracle refused: {m}"),
+            Verdict::TooBig => eprintln!("too big for the oracle: {}", path.display()),
+        }
+    }
+    assert!(agreed >= 2, "only {agreed} loop tests compared with the oracle");
 }

@@ -120,6 +120,7 @@ suites! {
     catalogue_x86_64_tso_bundled: "catalogue-x86_64.x86tso-mixed.tsv", "tso", &[];
     catalogue_x86_64_mixed_herd: "catalogue-x86_64.x86tso-mixed.tsv", "models/herd/x86tso-mixed.cat", HERD;
     instructions_x86_64_sc_bundled: "instructions-x86_64.sc.tsv", "sc", &[];
+    instructions_x86_64_mixed_herd: "instructions-x86_64.x86tso-mixed.tsv", "models/herd/x86tso-mixed.cat", HERD;
     dat3m_riscv_sc_bundled: "dat3m-riscv.sc.tsv", "sc", &[];
     dat3m_riscv_sc_herd: "dat3m-riscv.sc.tsv", "models/herd/sc.cat", HERD;
     dat3m_riscv_riscv_herd: "dat3m-riscv.riscv.tsv", "models/herd/riscv.cat", HERD;
@@ -158,4 +159,65 @@ fn lkmm_catalogue_herd_library() {
 #[test]
 fn lkmm_paulmck() {
     suite_floor("lkmm-paulmck.lkmm.tsv", LKMM, LKMM_INC, 710, lkmm_opts());
+}
+
+// Loops: herd unrolls them twice by default and drops the executions that need more.
+
+#[test]
+fn loops_lkmm() {
+    suite_floor("loops.lkmm.tsv", LKMM, LKMM_INC, 1, lkmm_opts());
+}
+
+#[test]
+fn loops_riscv_herd() {
+    suite_floor("loops.riscv.tsv", "models/herd/riscv.cat", HERD, 1, Options::default());
+}
+
+#[test]
+fn loops_riscv_rvwmo_bundled() {
+    suite_floor("loops.riscv.tsv", "rvwmo", &[], 1, Options::default());
+}
+
+#[test]
+fn loops_aarch64_herd2018() {
+    suite_floor("loops.aarch64-2018.tsv", "models/herd-aarch64-2018/aarch64.cat", ARM, 1, Options::default());
+}
+
+/// The TSVs do not record herd's `Loop` prefix; its raw log does. Every loop test litsat
+/// answers must print the log's verdict line (and counts and states) as herd does.
+#[test]
+fn loops_match_herds_log_loop_lines() {
+    let Some(sh) = shared() else { return };
+    let corpus = sh.join("corpus");
+    let log = std::fs::read_to_string(corpus.join("expected/logs/loops.log")).expect("loops log");
+    let herd = litsat::expect::parse_herd_log(&log);
+    let runs: [(&str, &str, &[&str]); 3] = [
+        ("LOOP-lkmm-spin", LKMM, LKMM_INC),
+        ("LOOP-lrsc-inc", "models/herd/riscv.cat", HERD),
+        ("LOOP-ldxr-inc", "models/herd-aarch64-2018/aarch64.cat", ARM),
+    ];
+    for (name, m, inc) in runs {
+        let prog = self::model(&sh, m, inc);
+        let e = herd.iter().find(|e| e.name == name).expect("the log has the test");
+        assert_eq!(e.looped, Some(true), "{name}: herd's log says Loop");
+        let o = check_file(&corpus.join(format!("loops/{name}.litmus")), &prog, &Options::default())
+            .outcome
+            .expect("answered");
+        let d = compare(&Answer::of(&o), e);
+        assert!(d.is_empty(), "{name}: {}", d.join("; "));
+    }
+}
+
+/// `--unroll N` (herd's `-unroll`): the spin can end after 0 to N re-reads, one execution
+/// each; the path that keeps reading 0 is cut off whatever N is, so `Loop` stays.
+#[test]
+fn unroll_option_changes_the_cut() {
+    let Some(sh) = shared() else { return };
+    let prog = self::model(&sh, LKMM, LKMM_INC);
+    let path = sh.join("corpus/loops/LOOP-lkmm-spin.litmus");
+    for n in [0usize, 1, 3] {
+        let opts = Options { unroll: Some(n), ..Options::default() };
+        let o = check_file(&path, &prog, &opts).outcome.expect("answered");
+        assert_eq!((o.pos, o.neg, o.looped), (0, n as u64 + 1, true), "--unroll {n}");
+    }
 }

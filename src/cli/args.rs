@@ -52,6 +52,10 @@ pub struct ModelArgs {
     /// DIR/NAME.q1.cnf and DIR/NAME.q2.cnf.
     #[arg(long, value_name = "DIR")]
     pub dimacs: Option<PathBuf>,
+    /// Enter each loop's body at most N times (herd's -unroll, default 2); an execution
+    /// that needs more is dropped, and the verdict gets herd's `Loop` prefix.
+    #[arg(long, value_name = "N")]
+    pub unroll: Option<usize>,
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
@@ -81,6 +85,7 @@ pub fn setup(m: &ModelArgs) -> Result<(Program, Options), Diag> {
         fast: m.fast,
         certify: m.certify,
         dimacs: m.dimacs.clone(),
+        unroll: m.unroll,
     };
     if let Some(j) = m.jobs {
         // Only the first call configures the global pool; later ones are harmless.

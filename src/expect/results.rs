@@ -230,6 +230,7 @@ mod tests {
             states: Vec::new(),
             fast: false,
             flags: flags.iter().map(|f| f.to_string()).collect(),
+            looped: false,
         }
     }
 

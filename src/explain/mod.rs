@@ -47,8 +47,10 @@ pub struct Encoded {
 
 /// Encodes a parsed test under a model for [`analyse`].
 pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Encoded, Diag> {
-    let query::Encoding { test, isa: _, ev, x, mut lg, checks, shown, places } =
+    let query::Encoding { test, isa: _, ev, x, mut lg, checks, shown, places, cut } =
         query::encode(test, file, text, prog, opts)?;
+    // Executions past the unrolling bound are no executions herd answers with.
+    lg.assert(cut.negate());
     let checks: Vec<CheckOut> = checks
         .into_iter()
         .filter(|c| !c.flag && !c.name.as_ref().is_some_and(|n| opts.skipchecks.contains(n)))

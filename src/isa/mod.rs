@@ -131,6 +131,12 @@ pub enum Op {
         addr: Addr,
         tags: Vec<String>,
     },
+    /// The thread ends here (herd's `ret` in compiled X86_64 code).
+    Exit,
+    /// The unrolling bound was exceeded on this path (herd's cut-off): an execution that
+    /// reaches it is dropped from the States and counts, and when such an execution is
+    /// consistent herd prefixes its verdict with `Loop`.
+    Cut,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,12 +204,14 @@ pub trait Isa: Sync {
         None
     }
     /// For languages whose threads are whole bodies rather than instruction columns (C):
-    /// the threads' instructions, lowered with the model's macro file `(path, text)`.
+    /// the threads' instructions, lowered with the model's macro file `(path, text)`; a
+    /// loop's body is entered at most `unroll` times (herd's `-unroll`).
     fn lower(
         &self,
         _test: &crate::litmus::Test,
         _src: &crate::events::SourceRef<'_>,
         _macros: Option<(&str, &str)>,
+        _unroll: usize,
     ) -> Option<Result<Vec<Vec<crate::events::Instr>>, crate::diag::Diag>> {
         None
     }

@@ -81,7 +81,8 @@ pub fn semantics(m: &str, locked: bool, ops: &[Opnd], text: &str) -> Result<Vec<
         ("mfence", []) => Ok(vec![Op::Fence { tags: vec!["MFENCE".into()] }]),
         ("sfence", []) => Ok(vec![Op::Fence { tags: vec!["SFENCE".into()] }]),
         ("lfence", []) => Ok(vec![Op::Fence { tags: vec!["LFENCE".into()] }]),
-        ("nop" | "endbr64" | "ret", _) => Ok(vec![]),
+        ("nop" | "endbr64", _) => Ok(vec![]),
+        ("ret", _) => Ok(vec![Op::Exit]),
         ("mov", [Opnd::Mem(a), s]) => {
             Ok(vec![Op::Store { addr: a.clone(), src: src_of(s)?, tags: vec![], when: None }])
         }

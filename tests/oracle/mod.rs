@@ -67,6 +67,9 @@ pub struct Answer {
     /// Candidates dropped because an access that happens goes through a value that is no
     /// address.
     pub bad_address: u64,
+    /// Some accepted, kept candidate reached a cut-off (went past the unrolling bound):
+    /// herd's `Loop` prefix. Such candidates are in no state and no count.
+    pub looped: bool,
 }
 
 /// Why the oracle gives no answer.
@@ -1231,7 +1234,8 @@ fn factorial(n: usize) -> u64 {
 pub fn answer(test: Test, file: &str, text: &str, prog: &Program, budget: u64) -> Result<Answer, Refusal> {
     // A C test's macros come from the model (a cfg's `macros` line).
     let macros = prog.macros.as_ref().map(|m| (m.path.as_str(), &*m.text));
-    let (test, isa, ev) = query::prepare_with(test, file, text, macros).map_err(|d| Refusal::Front(d.to_string()))?;
+    let (test, isa, ev) = query::prepare_with(test, file, text, macros, query::DEFAULT_UNROLL)
+        .map_err(|d| Refusal::Front(d.to_string()))?;
     let n = ev.len();
     let nchoices = ev.choice_guards.len();
     if n > MAX_EVENTS {
@@ -1614,7 +1618,14 @@ impl<'a> Search<'a> {
             values.insert(place.clone(), ev.show_value(v));
         }
         let get = |l: &Loc| values.get(l).cloned();
-        if self.test.filter.as_ref().is_none_or(|f| f.eval(&get)) {
+        let mut cut = false;
+        for &g in &ev.cuts {
+            cut |= vals.get(g)? == Value::Int(1);
+        }
+        let keep = self.test.filter.as_ref().is_none_or(|f| f.eval(&get));
+        if keep && cut {
+            self.out.looped = true;
+        } else if keep {
             let k = passing.len() as u64;
             if self.test.cond.prop.eval(&get) {
                 self.out.pos += k;

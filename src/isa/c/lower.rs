@@ -38,10 +38,12 @@ pub struct Lower<'a> {
     expansion: usize,
     /// Position, in the test, of the statement being lowered: where events point.
     site: Pos,
+    /// How many times a loop's body may be entered (herd's `-unroll`).
+    unroll: usize,
 }
 
 impl<'a> Lower<'a> {
-    pub fn new(files: &'a Files<'a>, macros: &'a Macros, shared: BTreeSet<String>) -> Lower<'a> {
+    pub fn new(files: &'a Files<'a>, macros: &'a Macros, shared: BTreeSet<String>, unroll: usize) -> Lower<'a> {
         Lower {
             files,
             macros,
@@ -52,6 +54,7 @@ impl<'a> Lower<'a> {
             next_label: 0,
             expansion: 0,
             site: Pos(0),
+            unroll,
         }
     }
 
@@ -116,23 +119,61 @@ impl<'a> Lower<'a> {
             }
             Stmt::If(c, then, els, pos) => {
                 self.site = at(pos, self);
-                let cv = self.rvalue(c)?;
-                let (l_else, l_end) = (self.label(), self.label());
-                let cond = Cond { op: BinOp::Eq, a: cv, b: Src::Imm(0) };
-                self.emit(vec![Op::CtrlScope(true), Op::Branch { cond: Some(cond), target: l_else.clone() }], "if");
-                self.stmts(then, in_test)?;
-                self.emit(vec![Op::Branch { cond: None, target: l_end.clone() }], "");
-                self.place_label(l_else);
-                self.stmts(els, in_test)?;
-                self.place_label(l_end);
-                self.emit(vec![Op::CtrlScope(false)], "");
+                self.branch(c, "if", |me| me.stmts(then, in_test), |me| me.stmts(els, in_test))?;
             }
-            Stmt::While(_, _, pos) => {
-                return self.test_err(at(pos, self), "unsupported: `while` loops (litsat does not unroll loops yet)");
+            Stmt::While(c, body, pos) => {
+                self.site = at(pos, self);
+                self.unrolled(c, body, 0, in_test)?;
             }
             Stmt::Block(ss) => self.stmts(ss, in_test)?,
         }
         Ok(())
+    }
+
+    /// `if (c) then else els`: forward branches around each arm, with a control scope so
+    /// that the condition's reads are control dependencies of the arms' events only.
+    fn branch(
+        &mut self,
+        c: &Expr,
+        text: &str,
+        then: impl FnOnce(&mut Self) -> R<()>,
+        els: impl FnOnce(&mut Self) -> R<()>,
+    ) -> R<()> {
+        let cv = self.rvalue(c)?;
+        let (l_else, l_end) = (self.label(), self.label());
+        let cond = Cond { op: BinOp::Eq, a: cv, b: Src::Imm(0) };
+        self.emit(vec![Op::CtrlScope(true), Op::Branch { cond: Some(cond), target: l_else.clone() }], text);
+        then(self)?;
+        self.emit(vec![Op::Branch { cond: None, target: l_end.clone() }], "");
+        self.place_label(l_else);
+        els(self)?;
+        self.place_label(l_end);
+        self.emit(vec![Op::CtrlScope(false)], "");
+        Ok(())
+    }
+
+    /// `while (c) body` from its `done`-th iteration on, as herd unrolls it: each
+    /// iteration is an `if (c)` around the body and the rest of the loop, and where the
+    /// condition still holds after `unroll` iterations the path is cut off. The statements
+    /// after the loop still run on that path: herd's C semantics sequence a statement's
+    /// successors whatever it returns (inferred from its sources; the corpus cannot tell,
+    /// as a cut execution only decides the `Loop` prefix).
+    fn unrolled(&mut self, c: &Expr, body: &[Stmt], done: usize, in_test: bool) -> R<()> {
+        let site = self.site;
+        self.branch(
+            c,
+            "while",
+            |me| {
+                if done >= me.unroll {
+                    me.emit(vec![Op::Cut], "while");
+                    return Ok(());
+                }
+                me.stmts(body, in_test)?;
+                me.site = site;
+                me.unrolled(c, body, done + 1, in_test)
+            },
+            |_| Ok(()),
+        )
     }
 
     fn assign(&mut self, lhs: &Expr, rhs: &Expr, pos: Pos, in_test: bool) -> R<()> {

@@ -49,12 +49,18 @@ impl Isa for C {
         test: &Test,
         src: &SourceRef<'_>,
         macros: Option<(&str, &str)>,
+        unroll: usize,
     ) -> Option<Result<Vec<Vec<Instr>>, Diag>> {
-        Some(lower_test(test, src, macros))
+        Some(lower_test(test, src, macros, unroll))
     }
 }
 
-fn lower_test(test: &Test, src: &SourceRef<'_>, defs: Option<(&str, &str)>) -> Result<Vec<Vec<Instr>>, Diag> {
+fn lower_test(
+    test: &Test,
+    src: &SourceRef<'_>,
+    defs: Option<(&str, &str)>,
+    unroll: usize,
+) -> Result<Vec<Vec<Instr>>, Diag> {
     let (def_name, def_text) = defs.unwrap_or(("<no macros>", ""));
     let macros = macros::parse_defs(def_name, def_text, 1)?;
     let files = Files { names: vec![src.file, def_name], texts: vec![src.text, def_text] };
@@ -76,7 +82,7 @@ fn lower_test(test: &Test, src: &SourceRef<'_>, defs: Option<(&str, &str)>) -> R
         parsed.push(body);
     }
     for body in parsed {
-        let mut l = Lower::new(&files, &macros, shared.clone());
+        let mut l = Lower::new(&files, &macros, shared.clone(), unroll);
         l.stmts(&body, true)?;
         code.push(l.finish());
     }

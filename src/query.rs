@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use varisat::Solver;
 
 mod enumerate;
+mod propagate;
 
 #[derive(Clone, Debug, Default)]
 pub struct Options {
@@ -487,7 +488,8 @@ fn run_with(
     let mut truth = vec![false; vars.max(1)];
     let mut inexact = false;
     let view = View { places: &places, shown: &shown, unsigned: &unsigned, flag_lits: &flag_lits, cut, ev: &ev };
-    let mut lister = enumerate::Lister::new(&mut solver, order.iter().map(|p| p.1).collect());
+    let sources: Vec<Vec<varisat::Lit>> = x.sources.iter().map(|g| g.iter().map(|&l| cone.lit(l)).collect()).collect();
+    let mut lister = enumerate::Lister::new(&mut solver, &cone.cnf, order.iter().map(|p| p.1).collect(), &sources);
     let tick = || match opts.timeout {
         Some(t) if started.elapsed() > t => Err(Diag::limit(file, "timeout: the test ran past --timeout")),
         _ => Ok(()),

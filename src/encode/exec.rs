@@ -28,6 +28,8 @@ pub struct Exec {
     pub val: Vec<Vec<(Value, B)>>,
     /// The choices that make an execution: herd counts distinct assignments to these.
     pub primaries: Vec<Lit>,
+    /// Each read's source choices (primaries of which at most one holds).
+    pub sources: Vec<Vec<Lit>>,
 }
 
 /// May-values of every expression, by iteration over rf candidates.
@@ -210,6 +212,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
     // rf: each read that happens reads from exactly one same-location write that happens,
     // with an agreeing value.
     let mut rf = Rel::empty(n);
+    let mut sources = Vec::new();
     for (r, e) in ev.events.iter().enumerate() {
         if !e.is_read() || exists[r].is_false() {
             continue;
@@ -243,6 +246,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
                 })
                 .collect()
         };
+        sources.push(lits.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None }).collect());
         let mut some = lits.clone();
         some.push(exists[r].negate());
         lg.clause(&some);
@@ -322,7 +326,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
             fw.0[w] = lg.and2(exists[w], none_later);
         }
     }
-    Ok(Exec { n, locs, exists, rf, co, fw, domains, val, primaries })
+    Ok(Exec { n, locs, exists, rf, co, fw, domains, val, primaries, sources })
 }
 
 /// The reads whose values an expression is computed from. A path join's condition is not

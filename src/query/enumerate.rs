@@ -12,7 +12,8 @@
 //! solver proves comes with the assumptions it used (its failed core); a later node whose
 //! assumptions include a known core is skipped without a solver call.
 
-use varisat::{ExtendFormula, Lit, Solver};
+use super::propagate::Propagator;
+use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
 
 /// How many executions are excluded by blocking clauses before the depth-first search.
 const BLOCKING: usize = 64;
@@ -26,6 +27,8 @@ pub struct Stats {
     pub unsat: u64,
     /// Nodes skipped because they contain a known core.
     pub skipped: u64,
+    /// Nodes whose guess propagation alone made a model of.
+    pub checked: u64,
 }
 
 /// Sets of primary literals that no execution satisfies together, as bit sets over the
@@ -50,6 +53,13 @@ impl Nogoods {
     }
 }
 
+/// A node of the search: the executions that agree with `guess` on its first `prefix`
+/// primaries; the rest of `guess` is a likely completion (the model above, adjusted).
+struct Node {
+    prefix: usize,
+    guess: Vec<Lit>,
+}
+
 /// Depth-first listing over `order` (the primaries, as the solver's literals).
 pub struct Lister<'s, 'a> {
     solver: &'s mut Solver<'a>,
@@ -57,14 +67,46 @@ pub struct Lister<'s, 'a> {
     /// For each solver variable, its position in `order`.
     position: std::collections::HashMap<varisat::Var, usize>,
     nogoods: Nogoods,
+    /// Groups of positions of which at most one holds (a read's sources), and each
+    /// position's group.
+    groups: Vec<Vec<usize>>,
+    group_of: Vec<Option<usize>>,
+    /// The solver's clauses, for checking guesses without it (built once the blocking
+    /// clauses are in).
+    check: Option<Propagator>,
+    cnf: &'s CnfFormula,
+    blocks: Vec<Vec<Lit>>,
     pub stats: Stats,
 }
 
 impl<'s, 'a> Lister<'s, 'a> {
-    pub fn new(solver: &'s mut Solver<'a>, order: Vec<Lit>) -> Self {
-        let position = order.iter().enumerate().map(|(k, l)| (l.var(), k)).collect();
+    /// `groups`: sets of primaries (as in `order`) of which at most one holds.
+    pub fn new(solver: &'s mut Solver<'a>, cnf: &'s CnfFormula, order: Vec<Lit>, groups: &[Vec<Lit>]) -> Self {
+        let position: std::collections::HashMap<varisat::Var, usize> =
+            order.iter().enumerate().map(|(k, l)| (l.var(), k)).collect();
         let nogoods = Nogoods::new(order.len());
-        Lister { solver, order, position, nogoods, stats: Stats::default() }
+        let mut group_of = vec![None; order.len()];
+        let mut gs = Vec::new();
+        for g in groups {
+            let mut ps: Vec<usize> = g.iter().filter_map(|l| position.get(&l.var()).copied()).collect();
+            ps.sort_unstable();
+            for &p in &ps {
+                group_of[p] = Some(gs.len());
+            }
+            gs.push(ps);
+        }
+        Lister {
+            solver,
+            order,
+            position,
+            nogoods,
+            groups: gs,
+            group_of,
+            check: None,
+            cnf,
+            blocks: Vec::new(),
+            stats: Stats::default(),
+        }
     }
 
     fn bits(&self, lits: &[Lit]) -> Vec<u64> {
@@ -89,34 +131,73 @@ impl<'s, 'a> Lister<'s, 'a> {
         if !self.block_first(&mut tick, &mut visit, &solver_err)? {
             return Ok(());
         }
-        let mut pending: Vec<Vec<Lit>> = vec![Vec::new()];
-        while let Some(prefix) = pending.pop() {
+        let clauses = self.cnf.iter().chain(self.blocks.iter().map(|b| &b[..]));
+        self.check = Some(Propagator::new(self.cnf.var_count(), clauses));
+        let mut pending: Vec<Node> = vec![Node { prefix: 0, guess: Vec::new() }];
+        while let Some(node) = pending.pop() {
             tick()?;
-            if !self.nogoods.sets.is_empty() && self.nogoods.covers(&self.bits(&prefix)) {
+            let prefix = &node.guess[..node.prefix];
+            if !self.nogoods.sets.is_empty() && self.nogoods.covers(&self.bits(prefix)) {
                 self.stats.skipped += 1;
                 continue;
             }
-            self.solver.assume(&prefix);
-            if !self.solver.solve().map_err(|e| solver_err(format!("solver error: {e}")))? {
-                self.stats.unsat += 1;
-                let core = self.solver.failed_core().unwrap_or(&prefix).to_vec();
-                let bits = self.bits(&core);
-                self.nogoods.add(&bits);
-                continue;
-            }
-            self.stats.sat += 1;
-            let model = self.solver.model().unwrap_or_default();
+            let Some(model) = self.solve_node(&node, &solver_err)? else { continue };
             if !visit(&model)? {
                 return Ok(());
             }
             let here = self.assignment(&model);
-            for i in prefix.len()..here.len() {
-                let mut next = here[..i].to_vec();
-                next.push(!here[i]);
-                pending.push(next);
+            for i in node.prefix..here.len() {
+                let mut guess = here.clone();
+                guess[i] = !guess[i];
+                self.repair(&mut guess, i);
+                pending.push(Node { prefix: i + 1, guess });
             }
         }
         Ok(())
+    }
+
+    /// A model under the node's prefix, or `None` if there is none. The node's guess is
+    /// tried first: with every primary assumed, the solver only propagates. Where the
+    /// guess fails for a reason outside the prefix, the prefix alone is solved.
+    fn solve_node<E>(&mut self, node: &Node, solver_err: &impl Fn(String) -> E) -> Result<Option<Vec<Lit>>, E> {
+        let prefix = &node.guess[..node.prefix];
+        if node.prefix > 0
+            && let Some(model) = self.check.as_mut().and_then(|c| c.model(&node.guess))
+        {
+            self.stats.checked += 1;
+            return Ok(Some(model));
+        }
+        let mut tries: Vec<&[Lit]> = vec![prefix];
+        if node.prefix > 0 {
+            tries.push(&node.guess);
+        }
+        while let Some(assumed) = tries.pop() {
+            self.solver.assume(assumed);
+            if self.solver.solve().map_err(|e| solver_err(format!("solver error: {e}")))? {
+                self.stats.sat += 1;
+                return Ok(Some(self.solver.model().unwrap_or_default()));
+            }
+            self.stats.unsat += 1;
+            let core = self.solver.failed_core().unwrap_or(assumed).to_vec();
+            let bits = self.bits(&core);
+            self.nogoods.add(&bits);
+            if self.bits(prefix).iter().zip(&bits).all(|(&p, &c)| c & !p == 0) {
+                return Ok(None);
+            }
+        }
+        Ok(None)
+    }
+
+    /// Makes a guess respect the one-source rule of the read whose choice was flipped at
+    /// position `i`: choosing a source drops the later ones; dropping it takes the next.
+    fn repair(&self, guess: &mut [Lit], i: usize) {
+        let Some(g) = self.group_of[i] else { return };
+        let later = self.groups[g].iter().copied().filter(|&j| j > i);
+        let mut chosen = guess[i] == self.order[i];
+        for j in later {
+            guess[j] = if chosen { !self.order[j] } else { self.order[j] };
+            chosen = true;
+        }
     }
 
     /// The first executions, each excluded by a clause once found: while there are few,
@@ -146,6 +227,7 @@ impl<'s, 'a> Lister<'s, 'a> {
                 return Ok(false);
             }
             self.solver.add_clause(&block);
+            self.blocks.push(block);
         }
         Ok(true)
     }

@@ -1,0 +1,176 @@
+//! Checking a complete guess of the primaries without the solver.
+//!
+//! Once every primary is fixed, the rest of the formula is nearly determined: gates
+//! follow their inputs, a read's value follows its source, and one-way auxiliaries are
+//! forced only where their antecedents hold. Unit propagation from the guess, with every
+//! variable it leaves open set false, is then usually a model, found in one pass over
+//! the clauses instead of a solver call (varisat decides every open variable and learns
+//! from the conflicts). Where it is not a model, nothing is concluded: the caller asks the
+//! solver, so this only ever saves work.
+//!
+//! Guesses arrive in depth-first order, so consecutive ones share long prefixes. Each
+//! primary of a guess is assumed at its own level, and a new guess keeps the levels of
+//! the prefix it shares with the last one: only what depends on the rest is undone and
+//! propagated again.
+
+use varisat::{Lit, Var};
+
+/// A clause database for repeated propagation, in flat arrays: it runs once per
+/// execution listed, so memory locality is most of its cost.
+pub struct Propagator {
+    /// Clause literals, flattened; clause `c` is `lits[start[c]..start[c + 1]]`.
+    lits: Vec<Lit>,
+    start: Vec<u32>,
+    /// The clauses each literal occurs in: `occurs[first[code]..first[code + 1]]`.
+    occurs: Vec<u32>,
+    first: Vec<u32>,
+    /// Per variable: 0 open, 1 true, -1 false.
+    value: Vec<i8>,
+    /// Per clause: how many of its literals are false (counted for processed literals).
+    falses: Vec<u32>,
+    trail: Vec<Lit>,
+    /// Trail literals whose clauses have been counted.
+    head: usize,
+    /// The guess assumed so far (one literal a level) and where each level's trail starts.
+    assumed: Vec<Lit>,
+    level_start: Vec<usize>,
+    /// The unit clauses contradict each other: there is no model at all.
+    dead: bool,
+}
+
+impl Propagator {
+    pub fn new<C: AsRef<[Lit]>>(vars: usize, clauses: impl IntoIterator<Item = C>) -> Propagator {
+        let (mut lits, mut start) = (Vec::new(), vec![0u32]);
+        for c in clauses {
+            lits.extend_from_slice(c.as_ref());
+            start.push(lits.len() as u32);
+        }
+        let mut first = vec![0u32; 2 * vars + 1];
+        for l in &lits {
+            first[l.code() + 1] += 1;
+        }
+        for k in 1..first.len() {
+            first[k] += first[k - 1];
+        }
+        let mut fill = first.clone();
+        let mut occurs = vec![0u32; lits.len()];
+        for c in 0..start.len() - 1 {
+            for l in &lits[start[c] as usize..start[c + 1] as usize] {
+                occurs[fill[l.code()] as usize] = c as u32;
+                fill[l.code()] += 1;
+            }
+        }
+        let n = start.len() - 1;
+        let mut p = Propagator {
+            lits,
+            start,
+            occurs,
+            first,
+            value: vec![0; vars],
+            falses: vec![0; n],
+            trail: Vec::new(),
+            head: 0,
+            assumed: Vec::new(),
+            level_start: Vec::new(),
+            dead: false,
+        };
+        p.dead = (0..n).any(|c| match *p.clause(c) {
+            [] => true,
+            [l] => p.assign(l).is_none(),
+            _ => false,
+        }) || p.propagate().is_none();
+        p
+    }
+
+    fn occurrences(&self, l: Lit) -> std::ops::Range<usize> {
+        self.first[l.code()] as usize..self.first[l.code() + 1] as usize
+    }
+
+    fn clause(&self, c: usize) -> &[Lit] {
+        &self.lits[self.start[c] as usize..self.start[c + 1] as usize]
+    }
+
+    fn holds(&self, l: Lit) -> i8 {
+        let v = self.value[l.var().index()];
+        if l.is_negative() { -v } else { v }
+    }
+
+    /// A model extending `guess`, if propagation and "open means false" give one.
+    pub fn model(&mut self, guess: &[Lit]) -> Option<Vec<Lit>> {
+        if self.dead {
+            return None;
+        }
+        let shared = self.assumed.iter().zip(guess).take_while(|(a, b)| a == b).count();
+        self.backtrack(shared);
+        for &l in &guess[shared..] {
+            self.level_start.push(self.trail.len());
+            self.assumed.push(l);
+            if self.assign(l).and_then(|()| self.propagate()).is_none() {
+                self.backtrack(self.assumed.len() - 1);
+                return None;
+            }
+        }
+        self.open_false_holds()
+            .then(|| self.value.iter().enumerate().map(|(v, &x)| Var::from_index(v).lit(x > 0)).collect())
+    }
+
+    /// Whether setting every open variable false satisfies the clauses: only those where
+    /// one occurs positively can lose their last true literal that way.
+    fn open_false_holds(&self) -> bool {
+        let satisfied =
+            |c: usize| self.clause(c).iter().any(|&l| self.holds(l) > 0 || (self.holds(l) == 0 && l.is_negative()));
+        (0..self.value.len())
+            .filter(|&v| self.value[v] == 0)
+            .all(|v| self.occurrences(Var::from_index(v).positive()).all(|k| satisfied(self.occurs[k] as usize)))
+    }
+
+    /// Undoes the levels from `level` on.
+    fn backtrack(&mut self, level: usize) {
+        let Some(&to) = self.level_start.get(level) else { return };
+        while self.trail.len() > to {
+            let l = self.trail.pop().expect("above the level's start");
+            if self.trail.len() < self.head {
+                for k in self.occurrences(!l) {
+                    self.falses[self.occurs[k] as usize] -= 1;
+                }
+            }
+            self.value[l.var().index()] = 0;
+        }
+        self.head = self.head.min(to);
+        self.assumed.truncate(level);
+        self.level_start.truncate(level);
+    }
+
+    fn assign(&mut self, l: Lit) -> Option<()> {
+        match self.holds(l) {
+            1 => Some(()),
+            -1 => None,
+            _ => {
+                self.value[l.var().index()] = if l.is_negative() { -1 } else { 1 };
+                self.trail.push(l);
+                Some(())
+            }
+        }
+    }
+
+    /// Unit propagation to a fixpoint; `None` on a conflict. A literal's clauses are all
+    /// counted before any of them is acted on, so that undoing it is exact.
+    fn propagate(&mut self) -> Option<()> {
+        while self.head < self.trail.len() {
+            let l = self.trail[self.head];
+            self.head += 1;
+            for k in self.occurrences(!l) {
+                self.falses[self.occurs[k] as usize] += 1;
+            }
+            for k in self.occurrences(!l) {
+                let c = self.occurs[k] as usize;
+                if self.falses[c] + 1 < self.start[c + 1] - self.start[c] {
+                    continue;
+                }
+                let open = self.clause(c).iter().copied().find(|&m| self.holds(m) >= 0)?;
+                self.assign(open)?;
+            }
+        }
+        Some(())
+    }
+}

@@ -18,6 +18,10 @@ pub enum Value {
     Int(i64),
     /// The address of location `locs[i]`.
     Addr(usize),
+    /// A value herd's equation solver leaves unsolved: read along an rf cycle of plain
+    /// copies that no constant enters. It differs from every constant, and any arithmetic
+    /// or branch on it leaves an equation unsolved, which drops the execution.
+    Sym,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -279,6 +283,7 @@ impl Events {
         match v {
             Value::Int(i) => Val::Int(i),
             Value::Addr(l) => Val::Sym(self.locs[l].clone()),
+            Value::Sym => Val::Sym(SYM_NAME.into()),
         }
     }
 
@@ -287,9 +292,15 @@ impl Events {
     }
 }
 
+/// How a state shows an unsolved value ([`Value::Sym`]).
+pub const SYM_NAME: &str = "S";
+
 /// Concrete semantics of [`BinOp`] on values; `None` for arithmetic on addresses.
 pub fn apply(op: BinOp, x: Value, y: Value) -> Option<Value> {
     let b = |c: bool| Some(Value::Int(c as i64));
+    if x == Value::Sym || y == Value::Sym {
+        return None;
+    }
     match (op, x, y) {
         (BinOp::Eq, _, _) => return b(x == y),
         (BinOp::Ne, _, _) => return b(x != y),

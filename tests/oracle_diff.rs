@@ -723,12 +723,7 @@ fn lkmm_paulmck_against_oracle() {
 
 /// Tests where the oracle (with the engine) differs from herd for a reason the shared event
 /// structure holds, each with the reason.
-const KNOWN_HERD_GAPS: &[(&str, &str)] = &[(
-    "lkmm/paulmck/manual/oota/C-JO-OOTA-3.litmus",
-    "the event structure unions the dependencies of both paths where an `if` joins: `r2 = READ_ONCE(*b); if (r1 \
-     == 1) r2 = *b; WRITE_ONCE(*a, r2)` gets data from the READ_ONCE even when the if is taken, so hb forbids the \
-     candidate herd keeps (with values through an rf cycle, left symbolic)",
-)];
+const KNOWN_HERD_GAPS: &[(&str, &str)] = &[];
 
 /// A state of herd's with its unsolved values' names (`S16`) shortened to litsat's `S`:
 /// herd numbers them by a fresh-variable counter of its C semantics and the root of its

@@ -654,8 +654,16 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     let ext = rel(lg, &|i, j| !same_thread(i, j));
     let id = rel(lg, &|i, j| i == j);
     let same_instr = rel(lg, &|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr / 2 == e[j].instr / 2);
-    let addr = rel(lg, &|i, j| ev.addr.contains(&(i, j)));
-    let data = rel(lg, &|i, j| ev.data.contains(&(i, j)));
+    let mut addr = rel(lg, &|i, j| ev.addr.contains(&(i, j)));
+    let mut data = rel(lg, &|i, j| ev.data.contains(&(i, j)));
+    // A dependency through a register joined from two paths holds on its own path only.
+    for (r, when) in [(&mut addr, &ev.addr_when), (&mut data, &ev.data_when)] {
+        for (&(i, j), &c) in when {
+            let on = x.lit_of(c, Value::Int(1));
+            let b = lg.and2(r.get(i, j), on);
+            r.set(i, j, b);
+        }
+    }
     let ctrl = rel(lg, &|i, j| ev.ctrl.contains(&(i, j)));
     let ww_loc = same(lg, &|i, j| i != j && e[i].in_co() && e[j].in_co());
     let fr = x.rf.inverse().seq(&x.co, lg).diff(&id, lg);

@@ -1648,6 +1648,22 @@ impl<'a> Search<'a> {
             env = env.bind(name, V::Rel(Rc::new(r)));
         }
         env = env.bind("co", V::Rel(co.clone()));
+        // A dependency through a register joined from two paths holds on its own path.
+        for (name, when) in [("addr", &ev.addr_when), ("data", &ev.data_when)] {
+            if when.is_empty() {
+                continue;
+            }
+            let mut r = match env.get(name) {
+                Some(V::Rel(r)) => (**r).clone(),
+                _ => unreachable!("{name} is predefined"),
+            };
+            for (&(i, j), &c) in when {
+                if !matches!(vals.get(c), Ok(Value::Int(1))) {
+                    r.rows[i] &= !bit(j);
+                }
+            }
+            env = env.bind(name, V::Rel(Rc::new(r)));
+        }
         env = env.bind("FW", V::Set(fw));
         let co_member =
             |i: usize| (e[i].kind == Kind::Write && e[i].lock.is_none()) || e[i].lock == Some(LockRole::Lkw);

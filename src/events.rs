@@ -18,6 +18,10 @@ pub enum Value {
     Int(i64),
     /// The address of location `locs[i]`.
     Addr(usize),
+    /// A value herd's equation solver leaves unsolved: read along an rf cycle of plain
+    /// copies that no constant enters. It differs from every constant, and any arithmetic
+    /// or branch on it leaves an equation unsolved, which drops the execution.
+    Sym,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -135,6 +139,11 @@ pub struct Events {
     pub addr: BTreeSet<(Eid, Eid)>,
     pub data: BTreeSet<(Eid, Eid)>,
     pub ctrl: BTreeSet<(Eid, Eid)>,
+    /// The pairs of `addr` and `data` that hold on some paths only (a register joined
+    /// from two paths depends on each path's reads only where that path is taken, as
+    /// herd's event structures are one per path), each with that condition (0/1).
+    pub addr_when: BTreeMap<(Eid, Eid), ValId>,
+    pub data_when: BTreeMap<(Eid, Eid), ValId>,
     /// Intra-instruction order from a read to a write (herd's iico): the write's value,
     /// address or condition depends on the read, or the ISA sequences its atomics.
     pub iico: BTreeSet<(Eid, Eid)>,
@@ -282,6 +291,7 @@ impl Events {
         match v {
             Value::Int(i) => Val::Int(i),
             Value::Addr(l) => Val::Sym(self.locs[l].clone()),
+            Value::Sym => Val::Sym(SYM_NAME.into()),
         }
     }
 
@@ -290,9 +300,15 @@ impl Events {
     }
 }
 
+/// How a state shows an unsolved value ([`Value::Sym`]).
+pub const SYM_NAME: &str = "S";
+
 /// Concrete semantics of [`BinOp`] on values; `None` for arithmetic on addresses.
 pub fn apply(op: BinOp, x: Value, y: Value) -> Option<Value> {
     let b = |c: bool| Some(Value::Int(c as i64));
+    if x == Value::Sym || y == Value::Sym {
+        return None;
+    }
     match (op, x, y) {
         (BinOp::Eq, _, _) => return b(x == y),
         (BinOp::Ne, _, _) => return b(x != y),
@@ -328,11 +344,62 @@ pub fn apply(op: BinOp, x: Value, y: Value) -> Option<Value> {
     }
 }
 
+/// The reads a value depends on, each with the path condition under which it does (the
+/// constant 1 for always).
+type Deps = BTreeMap<Eid, ValId>;
+
 /// The register contents during interpretation: a value and the reads it depends on.
 #[derive(Clone, Debug)]
 struct Content {
     val: ValId,
-    deps: BTreeSet<Eid>,
+    deps: Deps,
+}
+
+/// The dependencies of a value computed from two others.
+fn dep_union(ev: &mut Events, a: &Deps, b: &Deps) -> Deps {
+    let mut out = a.clone();
+    for (&d, &g) in b {
+        let h = match out.get(&d) {
+            Some(&f) => ev.or(f, g),
+            None => g,
+        };
+        out.insert(d, h);
+    }
+    out
+}
+
+/// Dependencies that always hold.
+fn always(ev: &mut Events, ds: impl IntoIterator<Item = Eid>) -> Deps {
+    let one = ev.constant(Value::Int(1));
+    ds.into_iter().map(|d| (d, one)).collect()
+}
+
+impl Events {
+    /// Records the dependency `(d, e)` of `addr` (or, `data`) holding where `g` is 1.
+    fn add_dep(&mut self, data: bool, d: Eid, e: Eid, g: ValId) {
+        let (set, when) =
+            if data { (&mut self.data, &mut self.data_when) } else { (&mut self.addr, &mut self.addr_when) };
+        let known = set.contains(&(d, e));
+        set.insert((d, e));
+        if self.vals[g] == VExpr::Const(Value::Int(1)) || (known && !when.contains_key(&(d, e))) {
+            when.remove(&(d, e));
+            return;
+        }
+        match when.get(&(d, e)).copied() {
+            Some(f) => {
+                let h = self.or(f, g);
+                let when = if data { &mut self.data_when } else { &mut self.addr_when };
+                if self.vals[h] == VExpr::Const(Value::Int(1)) {
+                    when.remove(&(d, e));
+                } else {
+                    when.insert((d, e), h);
+                }
+            }
+            None => {
+                when.insert((d, e), g);
+            }
+        }
+    }
 }
 
 /// One control-flow path's state: its condition and registers.
@@ -396,11 +463,25 @@ fn merge(ev: &mut Events, a: PathState, b: PathState) -> PathState {
     let mut regs = HashMap::new();
     let names: BTreeSet<Reg> = a.regs.keys().chain(b.regs.keys()).cloned().collect();
     for r in names {
-        let ca = a.regs.get(&r).cloned().unwrap_or(Content { val: zero, deps: BTreeSet::new() });
-        let cb = b.regs.get(&r).cloned().unwrap_or(Content { val: zero, deps: BTreeSet::new() });
+        let ca = a.regs.get(&r).cloned().unwrap_or(Content { val: zero, deps: Deps::new() });
+        let cb = b.regs.get(&r).cloned().unwrap_or(Content { val: zero, deps: Deps::new() });
         let val = ev.ite(a.guard, ca.val, cb.val);
         ev.joins.insert(val);
-        let deps = ca.deps.union(&cb.deps).copied().collect();
+        // Each path's dependencies hold where it is taken; one both paths share (with
+        // the same condition) holds as it did.
+        let mut deps = Deps::new();
+        for d in ca.deps.keys().chain(cb.deps.keys()).copied().collect::<BTreeSet<Eid>>() {
+            let (ga, gb) = (ca.deps.get(&d).copied(), cb.deps.get(&d).copied());
+            let g = match (ga, gb) {
+                (Some(x), Some(y)) if x == y => x,
+                _ => {
+                    let za = ga.map_or(zero, |x| ev.and(a.guard, x));
+                    let zb = gb.map_or(zero, |y| ev.and(b.guard, y));
+                    ev.or(za, zb)
+                }
+            };
+            deps.insert(d, g);
+        }
         regs.insert(r, Content { val, deps });
     }
     PathState { guard, regs }
@@ -513,6 +594,8 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
         addr: BTreeSet::new(),
         data: BTreeSet::new(),
         ctrl: BTreeSet::new(),
+        addr_when: BTreeMap::new(),
+        data_when: BTreeMap::new(),
         iico: BTreeSet::new(),
         known_sets: isa.known_sets().iter().map(|s| s.to_string()).collect(),
         choice_guards: Vec::new(),
@@ -564,7 +647,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
             {
                 let v = ev.value_of(&it.value).ok_or_else(|| src.err(it.pos, "unknown location in initial value"))?;
                 let val = ev.constant(v);
-                regs.insert(r.clone(), Content { val, deps: BTreeSet::new() });
+                regs.insert(r.clone(), Content { val, deps: Deps::new() });
             }
         }
         let mut cur = PathState { guard: one, regs };
@@ -589,26 +672,23 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
             let text = &ins.text;
             let read_src = |regs: &HashMap<Reg, Content>, ev: &mut Events, s: &Src| -> Result<Content, Diag> {
                 Ok(match s {
-                    Src::Reg(r) if Some(r.as_str()) == zero => Content { val: zero_val, deps: BTreeSet::new() },
-                    Src::Reg(r) => regs.get(r).cloned().unwrap_or(Content { val: zero_val, deps: BTreeSet::new() }),
-                    Src::Imm(i) => Content { val: ev.constant(Value::Int(*i)), deps: BTreeSet::new() },
+                    Src::Reg(r) if Some(r.as_str()) == zero => Content { val: zero_val, deps: Deps::new() },
+                    Src::Reg(r) => regs.get(r).cloned().unwrap_or(Content { val: zero_val, deps: Deps::new() }),
+                    Src::Imm(i) => Content { val: ev.constant(Value::Int(*i)), deps: Deps::new() },
                     Src::Addr(x) => {
                         let l = ev.loc_index(x).ok_or_else(|| src.err(pos, format!("unknown location '{x}'")))?;
-                        Content { val: ev.constant(Value::Addr(l)), deps: BTreeSet::new() }
+                        Content { val: ev.constant(Value::Addr(l)), deps: Deps::new() }
                     }
                 })
             };
-            let resolve = |regs: &HashMap<Reg, Content>,
-                           ev: &mut Events,
-                           a: &Addr|
-             -> Result<(ValId, BTreeSet<Eid>), Diag> {
+            let resolve = |regs: &HashMap<Reg, Content>, ev: &mut Events, a: &Addr| -> Result<(ValId, Deps), Diag> {
                 match a {
                     Addr::Sym(x) => {
                         let l = ev.loc_index(x).ok_or_else(|| src.err(pos, format!("unknown location '{x}'")))?;
-                        Ok((ev.constant(Value::Addr(l)), BTreeSet::new()))
+                        Ok((ev.constant(Value::Addr(l)), Deps::new()))
                     }
                     Addr::Reg(r, off) => {
-                        let c = regs.get(r).cloned().unwrap_or(Content { val: zero_val, deps: BTreeSet::new() });
+                        let c = regs.get(r).cloned().unwrap_or(Content { val: zero_val, deps: Deps::new() });
                         let v = if *off == 0 {
                             c.val
                         } else {
@@ -635,16 +715,18 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                     let a = read_src(regs, ev, &c.a)?;
                     let b = read_src(regs, ev, &c.b)?;
                     let val = ev.bin(c.op, a.val, b.val);
-                    Ok(Content { val, deps: a.deps.union(&b.deps).copied().collect() })
+                    let deps = dep_union(ev, &a.deps, &b.deps);
+                    Ok(Content { val, deps })
                 };
             // Dependencies inside one instruction are herd's iico, not addr/data/ctrl.
             let first_of_instr = ev.events.len();
-            let outside =
-                |deps: &BTreeSet<Eid>| -> Vec<Eid> { deps.iter().copied().filter(|&d| d < first_of_instr).collect() };
+            let outside = |deps: &Deps| -> Vec<(Eid, ValId)> {
+                deps.iter().map(|(&d, &g)| (d, g)).filter(|&(d, _)| d < first_of_instr).collect()
+            };
             let sequential = isa.rmw_sequential();
-            let iico = |ev: &mut Events, deps: &BTreeSet<Eid>, w: Eid| {
+            let iico = |ev: &mut Events, deps: &Deps, w: Eid| {
                 let reads: Vec<Eid> = (first_of_instr..w)
-                    .filter(|&r| ev.events[r].kind == Kind::Read && (sequential || deps.contains(&r)))
+                    .filter(|&r| ev.events[r].kind == Kind::Read && (sequential || deps.contains_key(&r)))
                     .collect();
                 ev.iico.extend(reads.into_iter().map(|r| (r, w)));
             };
@@ -655,15 +737,14 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                 id
             };
             // A write of this instruction, with the addr and data dependencies it carries.
-            let write = |ev: &mut Events,
-                         w: Event,
-                         ctrl_src: &BTreeSet<Eid>,
-                         adeps: &BTreeSet<Eid>,
-                         vdeps: &BTreeSet<Eid>|
-             -> Eid {
+            let write = |ev: &mut Events, w: Event, ctrl_src: &BTreeSet<Eid>, adeps: &Deps, vdeps: &Deps| -> Eid {
                 let id = push(ev, w, ctrl_src);
-                ev.addr.extend(outside(adeps).into_iter().map(|d| (d, id)));
-                ev.data.extend(outside(vdeps).into_iter().map(|d| (d, id)));
+                for (d, g) in outside(adeps) {
+                    ev.add_dep(false, d, id, g);
+                }
+                for (d, g) in outside(vdeps) {
+                    ev.add_dep(true, d, id, g);
+                }
                 id
             };
             for op in &ins.ops {
@@ -690,8 +771,11 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                             },
                             &ctrl_src,
                         );
-                        ev.addr.extend(outside(&adeps).into_iter().map(|d| (d, id)));
-                        set_reg(&mut cur.regs, dst, Content { val, deps: BTreeSet::from([id]) });
+                        for (d, g) in outside(&adeps) {
+                            ev.add_dep(false, d, id, g);
+                        }
+                        let deps = always(&mut ev, [id]);
+                        set_reg(&mut cur.regs, dst, Content { val, deps });
                         if tags.iter().any(|t| t == "EX") {
                             reservation = Some(av);
                         }
@@ -700,12 +784,12 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                         let (av, adeps) = resolve(&cur.regs, &mut ev, addr)?;
                         let (loc, daddr) = ev.place(av);
                         let c = read_src(&cur.regs, &mut ev, s)?;
-                        let mut inner: BTreeSet<Eid> = c.deps.union(&adeps).copied().collect();
+                        let mut inner = dep_union(&mut ev, &c.deps, &adeps);
                         let g = match when {
                             None => guard,
                             Some(w) => {
                                 let cv = cond_val(&cur.regs, &mut ev, w)?;
-                                inner.extend(cv.deps.iter().copied());
+                                inner = dep_union(&mut ev, &inner, &cv.deps);
                                 ev.and(guard, cv.val)
                             }
                         };
@@ -756,9 +840,10 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                             // the store itself (a dependency through success); in its
                             // AArch64 semantics it does not.
                             let deps = if ev.is_const(g, 0) || !isa.status_depends_on_store() {
-                                BTreeSet::new()
+                                Deps::new()
                             } else {
-                                BTreeSet::from([ev.events.len()])
+                                let next = ev.events.len();
+                                always(&mut ev, [next])
                             };
                             set_reg(&mut cur.regs, st, Content { val, deps });
                         }
@@ -825,7 +910,9 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                             lock: None,
                         };
                         let id = push(&mut ev, e, &ctrl_src);
-                        ev.addr.extend(outside(&adeps).into_iter().map(|d| (d, id)));
+                        for (d, g) in outside(&adeps) {
+                            ev.add_dep(false, d, id, g);
+                        }
                     }
                     Op::Lock { addr, op, dst } => {
                         let (av, adeps) = resolve(&cur.regs, &mut ev, addr)?;
@@ -882,18 +969,22 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                                 lock: Some(role),
                             };
                             let id = push(&mut ev, e, &ctrl_src);
-                            ev.addr.extend(outside(&adeps).into_iter().map(|d| (d, id)));
+                            for (d, g) in outside(&adeps) {
+                                ev.add_dep(false, d, id, g);
+                            }
                         }
                         if let (Some(d), Some(c)) = (dst, choice) {
-                            set_reg(&mut cur.regs, d, Content { val: c, deps: BTreeSet::new() });
+                            set_reg(&mut cur.regs, d, Content { val: c, deps: Deps::new() });
                         }
                     }
                     Op::Mov { dst, src: s } => {
                         let mut c = read_src(&cur.regs, &mut ev, s)?;
-                        if ev.amo_as_one && c.deps.iter().any(|&d| d >= first_of_instr) {
-                            let writes =
-                                (first_of_instr..ev.events.len()).filter(|&w| ev.events[w].kind == Kind::Write);
-                            c.deps.extend(writes.collect::<Vec<_>>());
+                        if ev.amo_as_one && c.deps.keys().any(|&d| d >= first_of_instr) {
+                            let writes: Vec<Eid> = (first_of_instr..ev.events.len())
+                                .filter(|&w| ev.events[w].kind == Kind::Write)
+                                .collect();
+                            let more = always(&mut ev, writes);
+                            c.deps = dep_union(&mut ev, &c.deps, &more);
                         }
                         set_reg(&mut cur.regs, dst, c);
                     }
@@ -901,7 +992,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                         let ca = read_src(&cur.regs, &mut ev, a)?;
                         let cb = read_src(&cur.regs, &mut ev, b)?;
                         let val = ev.bin(*op, ca.val, cb.val);
-                        let deps = ca.deps.union(&cb.deps).copied().collect();
+                        let deps = dep_union(&mut ev, &ca.deps, &cb.deps);
                         set_reg(&mut cur.regs, dst, Content { val, deps });
                     }
                     Op::Select { dst, cond, a, b } => {
@@ -909,7 +1000,8 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                         let ca = read_src(&cur.regs, &mut ev, a)?;
                         let cb = read_src(&cur.regs, &mut ev, b)?;
                         let val = ev.ite(c.val, ca.val, cb.val);
-                        let deps = c.deps.iter().chain(&ca.deps).chain(&cb.deps).copied().collect();
+                        let deps = dep_union(&mut ev, &c.deps, &ca.deps);
+                        let deps = dep_union(&mut ev, &deps, &cb.deps);
                         set_reg(&mut cur.regs, dst, Content { val, deps });
                     }
                     Op::Branch { cond, target } => {
@@ -950,7 +1042,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                                     .or_default()
                                     .push(PathState { guard: taken, regs: cur.regs.clone() });
                                 cur.guard = fall;
-                                ctrl_src.extend(outside(&cv.deps));
+                                ctrl_src.extend(outside(&cv.deps).into_iter().map(|(d, _)| d));
                             }
                         }
                     }

@@ -32,36 +32,50 @@ pub struct Exec {
     pub sources: Vec<Vec<Lit>>,
 }
 
+/// The locations an access may touch, under the current domains.
+fn may_locs(ev: &Events, dom: &[BTreeSet<Value>], e: Eid) -> Vec<usize> {
+    let ev_e = &ev.events[e];
+    match (ev_e.loc, ev_e.addr) {
+        (Some(l), _) => vec![l],
+        (None, Some(a)) => dom[a].iter().filter_map(|v| if let Value::Addr(l) = v { Some(*l) } else { None }).collect(),
+        _ => vec![],
+    }
+}
+
 /// May-values of every expression, by iteration over rf candidates.
 ///
 /// Round k finds the values that flow along rf chains of length k. A chain that visits a
-/// read twice is a thin-air cycle, which herd's value solver never produces, so
-/// `#reads + 1` rounds reach every value an execution can have, even where a cycle
-/// (`amoadd` in both directions) would let a plain fixpoint grow without bound.
+/// read twice is a thin-air cycle, which herd's value solver never solves to a constant,
+/// so `#reads + 1` rounds reach every value an execution can have, even where a cycle
+/// (`amoadd` in both directions) would let a plain fixpoint grow without bound. A read on
+/// a cycle of plain copies may instead hold herd's unsolved value ([`Value::Sym`]); it
+/// flows on along copies like any other value.
 fn domains(ev: &Events) -> Result<Vec<Vec<Value>>, String> {
     let mut dom: Vec<BTreeSet<Value>> = vec![BTreeSet::new(); ev.vals.len()];
-    // The locations an access may touch, under the current domains.
-    let may = |dom: &[BTreeSet<Value>], e: Eid| -> Vec<usize> {
-        let ev_e = &ev.events[e];
-        match (ev_e.loc, ev_e.addr) {
-            (Some(l), _) => vec![l],
-            (None, Some(a)) => {
-                dom[a].iter().filter_map(|v| if let Value::Addr(l) = v { Some(*l) } else { None }).collect()
-            }
-            _ => vec![],
+    grow(ev, &mut dom)?;
+    let cyclic = copy_cycles(ev, &dom);
+    if !cyclic.is_empty() {
+        for r in cyclic {
+            dom[ev.events[r].val].insert(Value::Sym);
         }
-    };
+        grow(ev, &mut dom)?;
+    }
+    Ok(dom.into_iter().map(|s| s.into_iter().collect()).collect())
+}
+
+/// Iterates [`domains`]' rounds from `dom` until nothing changes.
+fn grow(ev: &Events, dom: &mut [BTreeSet<Value>]) -> Result<(), String> {
     let reads = ev.events.iter().filter(|e| e.kind == Kind::Read).count();
     for _round in 0..reads + 2 {
         let mut changed = false;
         for v in 0..ev.vals.len() {
-            let new: BTreeSet<Value> = match &ev.vals[v] {
+            let mut new: BTreeSet<Value> = match &ev.vals[v] {
                 VExpr::Const(c) => BTreeSet::from([*c]),
                 VExpr::Read(e) => {
-                    let mine = may(&dom, *e);
+                    let mine = may_locs(ev, dom, *e);
                     let mut s = BTreeSet::new();
                     for (w, we) in ev.events.iter().enumerate() {
-                        if we.is_write() && may(&dom, w).iter().any(|l| mine.contains(l)) {
+                        if we.is_write() && may_locs(ev, dom, w).iter().any(|l| mine.contains(l)) {
                             s.extend(dom[we.val].iter().copied());
                         }
                     }
@@ -77,6 +91,8 @@ fn domains(ev: &Events) -> Result<Vec<Vec<Value>>, String> {
                                 Some(z) => {
                                     s.insert(z);
                                 }
+                                // No value: the execution is dropped.
+                                None if x == Value::Sym || y == Value::Sym => {}
                                 None => return Err("unsupported: arithmetic on an address".into()),
                             }
                         }
@@ -84,6 +100,10 @@ fn domains(ev: &Events) -> Result<Vec<Vec<Value>>, String> {
                     s
                 }
             };
+            // Seeds stay: a read on a copy cycle may be unsolved.
+            if dom[v].contains(&Value::Sym) && matches!(ev.vals[v], VExpr::Read(_)) {
+                new.insert(Value::Sym);
+            }
             if new.len() > MAX_DOMAIN {
                 return Err(format!("a register may take more than {MAX_DOMAIN} values"));
             }
@@ -96,7 +116,53 @@ fn domains(ev: &Events) -> Result<Vec<Vec<Value>>, String> {
             break;
         }
     }
-    Ok(dom.into_iter().map(|s| s.into_iter().collect()).collect())
+    Ok(())
+}
+
+/// The reads whose value an expression copies: itself a read, or a side of a select.
+fn copied_reads(ev: &Events, v: ValId, out: &mut BTreeSet<Eid>) {
+    match &ev.vals[v] {
+        VExpr::Read(e) => {
+            out.insert(*e);
+        }
+        VExpr::Ite(_, a, b) => {
+            copied_reads(ev, *a, out);
+            copied_reads(ev, *b, out);
+        }
+        VExpr::Const(_) | VExpr::Bin(..) | VExpr::Choice(_) => {}
+    }
+}
+
+/// The reads that may lie on an rf cycle of plain copies (a read whose value a write
+/// stores unchanged, read by another such read, and so back): where herd's equations only
+/// say that values are equal, and no constant decides them.
+fn copy_cycles(ev: &Events, dom: &[BTreeSet<Value>]) -> Vec<Eid> {
+    let reads: Vec<Eid> = (0..ev.len()).filter(|&e| ev.events[e].kind == Kind::Read).collect();
+    let idx = |e: Eid| reads.iter().position(|&r| r == e);
+    let k = reads.len();
+    let mut reach = vec![vec![false; k]; k];
+    for (j, &r) in reads.iter().enumerate() {
+        let mine = may_locs(ev, dom, r);
+        for (w, we) in ev.events.iter().enumerate() {
+            if !we.is_write() || !may_locs(ev, dom, w).iter().any(|l| mine.contains(l)) {
+                continue;
+            }
+            let mut from = BTreeSet::new();
+            copied_reads(ev, we.val, &mut from);
+            for i in from.into_iter().filter_map(idx) {
+                reach[i][j] = true;
+            }
+        }
+    }
+    for m in 0..k {
+        let via = reach[m].clone();
+        for row in reach.iter_mut().filter(|row| row[m]) {
+            for (to, &yes) in row.iter_mut().zip(&via) {
+                *to |= yes;
+            }
+        }
+    }
+    (0..k).filter(|&i| reach[i][i]).map(|i| reads[i]).collect()
 }
 
 impl Exec {
@@ -154,13 +220,18 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
             }
             VExpr::Ite(c, a, b) => {
                 let c1 = val[*c].iter().find(|(x, _)| *x == Value::Int(1)).map(|p| p.1).unwrap_or(B::F);
+                // An unsolved condition selects neither side: the value is undefined.
+                let c0 = match val[*c].iter().find(|(x, _)| *x == Value::Sym) {
+                    Some(&(_, s)) => lg.and2(c1.negate(), s.negate()),
+                    None => c1.negate(),
+                };
                 let mut acc: BTreeMap<Value, Vec<B>> = BTreeMap::new();
                 for &(x, bx) in &val[*a] {
                     let g = lg.and2(c1, bx);
                     acc.entry(x).or_default().push(g);
                 }
                 for &(x, bx) in &val[*b] {
-                    let g = lg.and2(c1.negate(), bx);
+                    let g = lg.and2(c0, bx);
                     acc.entry(x).or_default().push(g);
                 }
                 acc.into_iter().map(|(z, bs)| (z, lg.or(&bs))).collect()
@@ -314,7 +385,8 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
         }
     }
     observed_co(ev, &exists, &locs, &mut same_loc, &rf, &co, lg);
-    no_thin_air(ev, &rf, lg);
+    solved(ev, &val, &exists, lg);
+    no_thin_air(ev, &rf, &val, lg);
     // Final writes: the co-last write of each location a state shows. herd chooses final
     // writes only there; elsewhere FW holds no write and co alone decides.
     let mut fw = Set::empty(n);
@@ -356,8 +428,14 @@ fn reads_in(ev: &Events, v: ValId, out: &mut BTreeSet<Eid>) {
 /// and the candidate is dropped. So an execution's value flow — rf, and each write's
 /// dependence on the reads its value and address are computed from — must be acyclic;
 /// otherwise the solver would be free to pick values out of thin air.
-fn no_thin_air(ev: &Events, rf: &Rel, lg: &mut Logic) {
-    let mut flow = rf.clone();
+fn no_thin_air(ev: &Events, rf: &Rel, val: &[Vec<(Value, B)>], lg: &mut Logic) {
+    // An unsolved value may go round: herd keeps that execution (see `solved`).
+    let mut flow = Rel::empty(rf.n);
+    for (&(w, r), &b) in &rf.m {
+        let sym = val[ev.events[r].val].iter().find(|(x, _)| *x == Value::Sym).map_or(B::F, |p| p.1);
+        let b = lg.and2(b, sym.negate());
+        flow.set(w, r, b);
+    }
     for (w, e) in ev.events.iter().enumerate() {
         if e.kind != Kind::Write {
             continue;
@@ -373,6 +451,36 @@ fn no_thin_air(ev: &Events, rf: &Rel, lg: &mut Logic) {
     }
     let ok = crate::encode::acyclic::selector(lg, &flow);
     lg.assert(ok);
+}
+
+/// herd keeps an execution whose equations leave values unsolved only when nothing but
+/// equalities between them remains: any arithmetic on an unsolved value, a branch on
+/// one, or an address computed from one leaves an equation, and the candidate is
+/// dropped. So every value an event that happens uses must be defined (a branch's
+/// condition, moreover, solved), and so must every register's final value.
+fn solved(ev: &Events, val: &[Vec<(Value, B)>], exists: &[B], lg: &mut Logic) {
+    if !val.iter().flatten().any(|(x, _)| *x == Value::Sym) {
+        return;
+    }
+    let defined = |v: ValId, sym_ok: bool| -> Vec<B> {
+        val[v].iter().filter(|(x, _)| sym_ok || *x != Value::Sym).map(|p| p.1).collect()
+    };
+    for (i, e) in ev.events.iter().enumerate() {
+        if e.is_write() && !exists[i].is_false() {
+            let mut c = defined(e.val, true);
+            c.push(exists[i].negate());
+            lg.clause(&c);
+        }
+    }
+    for &(b, c) in &ev.branch_conds {
+        let mut cl = defined(c, false);
+        cl.push(exists[b].negate());
+        lg.clause(&cl);
+    }
+    for &v in ev.final_regs.values() {
+        let c = defined(v, true);
+        lg.clause(&c);
+    }
 }
 
 /// "Events i and j access one location", built once per pair: a constant unless an
@@ -550,8 +658,16 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     let ext = rel(lg, &|i, j| !same_thread(i, j));
     let id = rel(lg, &|i, j| i == j);
     let same_instr = rel(lg, &|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr / 2 == e[j].instr / 2);
-    let addr = rel(lg, &|i, j| ev.addr.contains(&(i, j)));
-    let data = rel(lg, &|i, j| ev.data.contains(&(i, j)));
+    let mut addr = rel(lg, &|i, j| ev.addr.contains(&(i, j)));
+    let mut data = rel(lg, &|i, j| ev.data.contains(&(i, j)));
+    // A dependency through a register joined from two paths holds on its own path only.
+    for (r, when) in [(&mut addr, &ev.addr_when), (&mut data, &ev.data_when)] {
+        for (&(i, j), &c) in when {
+            let on = x.lit_of(c, Value::Int(1));
+            let b = lg.and2(r.get(i, j), on);
+            r.set(i, j, b);
+        }
+    }
     let ctrl = rel(lg, &|i, j| ev.ctrl.contains(&(i, j)));
     let ww_loc = same(lg, &|i, j| i != j && e[i].in_co() && e[j].in_co());
     let fr = x.rf.inverse().seq(&x.co, lg).diff(&id, lg);

@@ -409,9 +409,14 @@ fn concrete(enc: &Encoded, truth: &[bool]) -> Concrete {
     for &(i, j) in &fr {
         add(i, j, "fr".into(), EdgeClass::Fr);
     }
-    for (set, label) in [(&ev.addr, "addr"), (&ev.data, "data"), (&ev.ctrl, "ctrl")] {
+    let none = BTreeMap::new();
+    for (set, when, label) in
+        [(&ev.addr, &ev.addr_when, "addr"), (&ev.data, &ev.data_when, "data"), (&ev.ctrl, &none, "ctrl")]
+    {
         for &(i, j) in set {
-            if exists[i] && exists[j] {
+            // A dependency through a register joined from two paths: this path's only.
+            let on = when.get(&(i, j)).is_none_or(|&c| x.value_in(c, truth) == Some(Value::Int(1)));
+            if exists[i] && exists[j] && on {
                 add(i, j, label.into(), EdgeClass::Dep);
             }
         }

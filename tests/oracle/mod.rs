@@ -19,9 +19,12 @@
 //!    evaluated on the candidate with bit-matrix relations over the events that happen; a
 //!    failing non-flag check rejects it. FW holds the co-last writes of the locations a
 //!    state shows only, as herd chooses final writes only there;
-//! 4. values are computed by following rf through the value expressions; a candidate whose
-//!    values cannot be determined (a cycle through rf and data) is not counted and is
-//!    reported in [`Answer::undetermined`];
+//! 4. values are computed by following rf through the value expressions; a read on (or
+//!    after) an rf cycle of plain copies holds herd's unsolved value (`Value::Sym`), and a
+//!    candidate that computes with one, branches on one or goes through one as an address
+//!    is dropped ([`Answer::unsolved`]), as herd drops candidates whose equations stay
+//!    unsolved; a candidate whose values cannot be determined otherwise (a cycle through
+//!    rf and arithmetic) is not counted and is reported in [`Answer::undetermined`];
 //! 5. the final state is formed, `filter` applied and the condition's proposition counted.
 //!
 //! herd's C front end (events of kernel macros, lock events, SRCU markers) comes with the
@@ -70,6 +73,9 @@ pub struct Answer {
     /// Some accepted, kept candidate reached a cut-off (went past the unrolling bound):
     /// herd's `Loop` prefix. Such candidates are in no state and no count.
     pub looped: bool,
+    /// Candidates dropped because herd's equations keep more than equalities between
+    /// unsolved values (arithmetic, a branch or an address on one).
+    pub unsolved: u64,
 }
 
 /// Why the oracle gives no answer.
@@ -1165,6 +1171,9 @@ enum NoValue {
     Cycle,
     /// Arithmetic the concrete semantics leaves undefined (on an address).
     Undefined(String),
+    /// Arithmetic, a branch or an address on herd's unsolved value: an equation remains,
+    /// and herd drops the candidate.
+    Unsolved,
 }
 
 /// Concrete values of one candidate, computed on demand.
@@ -1191,18 +1200,21 @@ impl Values<'_> {
         let ev = self.ev;
         let r = match &ev.vals[v] {
             VExpr::Const(c) => Ok(*c),
-            VExpr::Read(r) => self.get(ev.events[self.rf_of[*r]].val),
+            VExpr::Read(r) => self.read(v, *r),
             VExpr::Choice(k) => Ok(Value::Int(((self.choices >> k) & 1) as i64)),
             // Only the selected side is evaluated.
             VExpr::Ite(c, a, b) => match self.get(*c) {
                 Ok(Value::Int(1)) => self.get(*a),
+                Ok(Value::Sym) => Err(NoValue::Unsolved),
                 Ok(_) => self.get(*b),
                 Err(e) => Err(e),
             },
             VExpr::Bin(op, a, b) => match self.get(*a) {
                 // `0 & x` is 0 whatever x is: guards of dead paths need no value there.
                 Ok(Value::Int(0)) if *op == litsat::isa::BinOp::And => Ok(Value::Int(0)),
+                Ok(Value::Sym) => Err(NoValue::Unsolved),
                 Ok(x) => match self.get(*b) {
+                    Ok(Value::Sym) => Err(NoValue::Unsolved),
                     Ok(y) => {
                         events::apply(*op, x, y).ok_or_else(|| NoValue::Undefined(format!("{op:?} on {x:?} and {y:?}")))
                     }
@@ -1215,9 +1227,51 @@ impl Values<'_> {
         match &r {
             Ok(x) => self.memo[v] = Some(Ok(*x)),
             Err(NoValue::Cycle) => self.memo[v] = Some(Err(())),
-            Err(NoValue::Undefined(_)) => {}
+            Err(NoValue::Undefined(_) | NoValue::Unsolved) => {}
         }
         r
+    }
+
+    /// The value of read `r` (whose value is `v`, marked busy): follow rf and the
+    /// writes that store a read's value unchanged (through selects, whose condition is
+    /// evaluated) back to a value computed otherwise; coming back to a read of the walk
+    /// means that only equalities tie these values, which herd leaves unsolved.
+    fn read(&mut self, v: ValId, r: Eid) -> Result<Value, NoValue> {
+        let ev = self.ev;
+        let mut walk = vec![v];
+        let mut cur = ev.events[self.rf_of[r]].val;
+        let res = loop {
+            match &ev.vals[cur] {
+                VExpr::Read(r2) => {
+                    let rv = ev.events[*r2].val;
+                    if walk.contains(&rv) {
+                        break Ok(Value::Sym);
+                    }
+                    if self.busy[rv] || self.memo[rv].is_some() {
+                        break self.get(rv);
+                    }
+                    self.busy[rv] = true;
+                    walk.push(rv);
+                    cur = ev.events[self.rf_of[*r2]].val;
+                }
+                VExpr::Ite(c, a, b) => match self.get(*c) {
+                    Ok(Value::Int(1)) => cur = *a,
+                    Ok(Value::Sym) => break Err(NoValue::Unsolved),
+                    Ok(_) => cur = *b,
+                    Err(e) => break Err(e),
+                },
+                _ => break self.get(cur),
+            }
+        };
+        for &w in &walk[1..] {
+            self.busy[w] = false;
+            match &res {
+                Ok(x) => self.memo[w] = Some(Ok(*x)),
+                Err(NoValue::Cycle) => self.memo[w] = Some(Err(())),
+                Err(_) => {}
+            }
+        }
+        res
     }
 }
 
@@ -1358,6 +1412,8 @@ struct Search<'a> {
 enum Drop {
     /// A cycle through rf and the value expressions: counted as undetermined.
     Cycle,
+    /// herd's equations stay unsolved beyond equalities: herd drops the candidate.
+    Unsolved,
     /// The test is beyond the oracle.
     Refuse(Refusal),
 }
@@ -1366,6 +1422,7 @@ impl From<NoValue> for Drop {
     fn from(v: NoValue) -> Drop {
         match v {
             NoValue::Cycle => Drop::Cycle,
+            NoValue::Unsolved => Drop::Unsolved,
             NoValue::Undefined(m) => Drop::Refuse(Refusal::Unsupported(format!("undefined arithmetic: {m}"))),
         }
     }
@@ -1391,6 +1448,11 @@ impl<'a> Search<'a> {
             Err(Drop::Cycle) => {
                 self.out.candidates += 1;
                 self.out.undetermined += 1;
+                Ok(())
+            }
+            Err(Drop::Unsolved) => {
+                self.out.candidates += 1;
+                self.out.unsolved += 1;
                 Ok(())
             }
             Err(Drop::Refuse(r)) => Err(r),
@@ -1423,6 +1485,7 @@ impl<'a> Search<'a> {
                 (Some(l), _) => Some(l),
                 (None, Some(a)) => match vals.get(a)? {
                     Value::Addr(l) => Some(l),
+                    Value::Sym => return Err(Drop::Unsolved),
                     // An access through something that is no address is no execution.
                     Value::Int(_) => {
                         self.out.bad_address += 1;
@@ -1432,6 +1495,7 @@ impl<'a> Search<'a> {
                 (None, None) => None,
             };
         }
+        self.solved(vals, live)?;
         for ((r, ws), &c) in self.reads.iter().zip(rf_c) {
             // Canonical form: a read that does not happen reads from its first candidate.
             if !lives(*r) {
@@ -1452,6 +1516,30 @@ impl<'a> Search<'a> {
             }
         }
         Ok(Some((live, loc_of)))
+    }
+
+    /// herd drops a candidate whose equations keep more than equalities between unsolved
+    /// values: a write that happens, a branch taken or not, or a register's final value
+    /// computed from one, or a branch on one.
+    fn solved(&self, vals: &mut Values, live: Set) -> Result<(), Drop> {
+        let ev = self.ev;
+        let unsolved = |r: Result<Value, NoValue>| matches!(r, Err(NoValue::Unsolved));
+        for i in bits(live) {
+            if ev.events[i].is_write() && unsolved(vals.get(ev.events[i].val)) {
+                return Err(Drop::Unsolved);
+            }
+        }
+        for &(b, c) in &ev.branch_conds {
+            if live & bit(b) != 0 && matches!(vals.get(c), Ok(Value::Sym) | Err(NoValue::Unsolved)) {
+                return Err(Drop::Unsolved);
+            }
+        }
+        for &v in ev.final_regs.values() {
+            if unsolved(vals.get(v)) {
+                return Err(Drop::Unsolved);
+            }
+        }
+        Ok(())
     }
 
     /// Every co of the candidate: per location a total order of its writes that happen,
@@ -1483,6 +1571,7 @@ impl<'a> Search<'a> {
             match self.execution(vals, live, loc_of, co, &last) {
                 Ok(()) => {}
                 Err(Drop::Cycle) => self.out.undetermined += 1,
+                Err(Drop::Unsolved) => self.out.unsolved += 1,
                 Err(Drop::Refuse(r)) => return Err(r),
             }
             if !step(&mut co_c, &radix) {
@@ -1563,6 +1652,22 @@ impl<'a> Search<'a> {
             env = env.bind(name, V::Rel(Rc::new(r)));
         }
         env = env.bind("co", V::Rel(co.clone()));
+        // A dependency through a register joined from two paths holds on its own path.
+        for (name, when) in [("addr", &ev.addr_when), ("data", &ev.data_when)] {
+            if when.is_empty() {
+                continue;
+            }
+            let mut r = match env.get(name) {
+                Some(V::Rel(r)) => (**r).clone(),
+                _ => unreachable!("{name} is predefined"),
+            };
+            for (&(i, j), &c) in when {
+                if !matches!(vals.get(c), Ok(Value::Int(1))) {
+                    r.rows[i] &= !bit(j);
+                }
+            }
+            env = env.bind(name, V::Rel(Rc::new(r)));
+        }
         env = env.bind("FW", V::Set(fw));
         let co_member =
             |i: usize| (e[i].kind == Kind::Write && e[i].lock.is_none()) || e[i].lock == Some(LockRole::Lkw);

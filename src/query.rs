@@ -474,7 +474,8 @@ fn run_with(
     roots.push(cut);
     roots.extend(flag_lits.iter().map(|f| f.1));
     roots.extend(places.iter().flat_map(|(_, v)| v.iter().map(|p| p.1)));
-    let cone = lg.pruned(&roots);
+    let mut cone = lg.pruned(&roots);
+    cone.cnf = propagate::simplify(&cone.cnf);
     let mut solver = Solver::new();
     solver.add_formula(&cone.cnf);
     // Executions are assignments to the primaries (in the whole CNF, in the pruned one).

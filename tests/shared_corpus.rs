@@ -158,7 +158,7 @@ fn lkmm_catalogue_herd_library() {
 
 #[test]
 fn lkmm_paulmck() {
-    suite_floor("lkmm-paulmck.lkmm.tsv", LKMM, LKMM_INC, 712, lkmm_opts());
+    suite_floor("lkmm-paulmck.lkmm.tsv", LKMM, LKMM_INC, 716, lkmm_opts());
 }
 
 // Loops: herd unrolls them twice by default and drops the executions that need more.

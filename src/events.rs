@@ -300,8 +300,33 @@ impl Events {
     }
 }
 
-/// How a state shows an unsolved value ([`Value::Sym`]).
+/// How a state shows an unsolved value ([`Value::Sym`]) whose herd name is not known.
 pub const SYM_NAME: &str = "S";
+
+/// herd's numbers for the variables of an unsolved value, from an ISA plug-in
+/// ([`crate::isa::Isa::herd_vars`]).
+///
+/// herd prints an unsolved value as `S<n>`, `n` the root of the union-find its solver
+/// (`valconstraint`, `partition`: union by rank, the first argument's root on a tie)
+/// builds twice: first over the register equations (a register read equals the value last
+/// written to it), then, with those substituted, over the memory equations `read = write`,
+/// taken from the last read to the first. A plug-in gives for each read its number and
+/// the number of its root after the register phase; the memory phase is replayed per
+/// execution ([`crate::query`]).
+#[derive(Clone, Debug)]
+pub struct HerdVars {
+    pub threads: Vec<HerdThreadVars>,
+}
+
+#[derive(Clone, Debug)]
+pub struct HerdThreadVars {
+    /// The thread's id.
+    pub thread: usize,
+    /// Indexed by the thread's path: bit `i` set when its `i`-th conditional branch fell
+    /// through (herd's then-arm). For each read event of the path, in po order: herd's
+    /// number for it and that of its register-phase root (`None`: not modelled).
+    pub paths: Vec<Vec<(usize, Option<usize>)>>,
+}
 
 /// Concrete semantics of [`BinOp`] on values; `None` for arithmetic on addresses.
 pub fn apply(op: BinOp, x: Value, y: Value) -> Option<Value> {

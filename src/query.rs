@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use varisat::Solver;
 
 mod enumerate;
+mod herdsym;
 mod propagate;
 
 #[derive(Clone, Debug, Default)]
@@ -374,8 +375,15 @@ fn run_with(
     defer: bool,
 ) -> Result<Option<Outcome>, Diag> {
     let started = std::time::Instant::now();
-    let Encoding { test, isa: _, ev, x, mut lg, checks, shown, places, cut } =
+    let Encoding { test, isa, ev, x, mut lg, checks, shown, places, cut } =
         encode_with(test, file, text, prog, opts, defer)?;
+    // herd's names for unsolved values, where executions may have them.
+    let herd = if x.val.iter().flatten().any(|(v, _)| *v == Value::Sym) {
+        let macros = prog.macros.as_ref().map(|m| (m.path.as_str(), &*m.text));
+        isa.herd_vars(&test, &SourceRef { file, text }, macros)
+    } else {
+        None
+    };
     // Where this fails, nothing asserted from the model on holds (see `Logic::guard_with`).
     let exact = lg.guard();
     let mut flag_lits = Vec::new();
@@ -474,6 +482,12 @@ fn run_with(
     roots.push(cut);
     roots.extend(flag_lits.iter().map(|f| f.1));
     roots.extend(places.iter().flat_map(|(_, v)| v.iter().map(|p| p.1)));
+    if herd.is_some() {
+        // Naming an unsolved value reads the execution's paths, rf and values.
+        roots.extend(x.exists.iter().copied());
+        roots.extend(x.rf.m.values().copied());
+        roots.extend(x.val.iter().flatten().map(|p| p.1));
+    }
     let mut cone = lg.pruned(&roots);
     cone.cnf = propagate::simplify(&cone.cnf);
     let mut solver = Solver::new();
@@ -488,7 +502,16 @@ fn run_with(
     }
     let mut truth = vec![false; vars.max(1)];
     let mut inexact = false;
-    let view = View { places: &places, shown: &shown, unsigned: &unsigned, flag_lits: &flag_lits, cut, ev: &ev };
+    let view = View {
+        places: &places,
+        shown: &shown,
+        unsigned: &unsigned,
+        flag_lits: &flag_lits,
+        cut,
+        ev: &ev,
+        x: &x,
+        herd: herd.as_ref(),
+    };
     let sources: Vec<Vec<varisat::Lit>> = x.sources.iter().map(|g| g.iter().map(|&l| cone.lit(l)).collect()).collect();
     let mut lister = enumerate::Lister::new(&mut solver, &cone.cnf, order.iter().map(|p| p.1).collect(), &sources);
     let tick = || match opts.timeout {
@@ -530,21 +553,32 @@ struct View<'a> {
     /// Holds where the execution went past the unrolling bound.
     cut: B,
     ev: &'a Events,
+    x: &'a Exec,
+    /// herd's numbering, to name unsolved values (see [`herdsym`]).
+    herd: Option<&'a events::HerdVars>,
 }
 
 /// Adds one execution (the model `truth`) to the outcome: its state, its side of the
 /// counts and the flags it raises. herd drops an execution that went past the unrolling
 /// bound, noting only that one was consistent.
 fn record(out: &mut Outcome, truth: &[bool], view: &View) {
-    let View { places, shown, unsigned, flag_lits, cut, ev } = *view;
+    let View { places, shown, unsigned, flag_lits, cut, ev, x, herd } = *view;
     if cut.value(truth) {
         out.looped = true;
         return;
     }
+    let mut sym_name: Option<Option<usize>> = None;
     let mut values: BTreeMap<Loc, Val> = BTreeMap::new();
     for (l, lits) in places {
-        if let Some(v) = lits.iter().find(|(_, b)| b.value(truth)).map(|(v, _)| ev.show_value(*v)) {
-            values.insert(l.clone(), v);
+        if let Some(&(v, _)) = lits.iter().find(|(_, b)| b.value(truth)) {
+            let shown = match (v, herd) {
+                (Value::Sym, Some(hv)) => match *sym_name.get_or_insert_with(|| herdsym::name(ev, x, truth, hv)) {
+                    Some(n) => Val::Sym(format!("S{n}")),
+                    None => ev.show_value(v),
+                },
+                _ => ev.show_value(v),
+            };
+            values.insert(l.clone(), shown);
         }
     }
     let get = |l: &Loc| values.get(l).cloned();

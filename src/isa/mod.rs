@@ -215,6 +215,17 @@ pub trait Isa: Sync {
     ) -> Option<Result<Vec<Vec<crate::events::Instr>>, crate::diag::Diag>> {
         None
     }
+    /// herd's numbering of the fresh variables its semantics draws for these threads, so
+    /// that an unsolved value prints under herd's name `S<n>` ([`crate::events::HerdVars`]);
+    /// `None` where the plug-in does not know it, and the value prints as `S`.
+    fn herd_vars(
+        &self,
+        _test: &crate::litmus::Test,
+        _src: &crate::events::SourceRef<'_>,
+        _macros: Option<(&str, &str)>,
+    ) -> Option<crate::events::HerdVars> {
+        None
+    }
     /// Every set name this ISA can put on events, so that a model's reference to a set the
     /// test happens not to use is an empty set rather than an unbound name.
     fn known_sets(&self) -> &'static [&'static str];

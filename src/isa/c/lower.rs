@@ -374,7 +374,7 @@ impl<'a> Lower<'a> {
     }
 }
 
-fn subst(e: &Expr, m: &HashMap<String, Expr>) -> Expr {
+pub(super) fn subst(e: &Expr, m: &HashMap<String, Expr>) -> Expr {
     let b = |x: &Expr| Box::new(subst(x, m));
     match e {
         Expr::Var(x, _) if m.contains_key(x) => m[x].clone(),
@@ -401,7 +401,7 @@ fn subst(e: &Expr, m: &HashMap<String, Expr>) -> Expr {
     }
 }
 
-fn subst_stmt(s: &Stmt, m: &HashMap<String, Expr>) -> Stmt {
+pub(super) fn subst_stmt(s: &Stmt, m: &HashMap<String, Expr>) -> Stmt {
     let all = |ss: &[Stmt]| ss.iter().map(|s| subst_stmt(s, m)).collect();
     match s {
         Stmt::Decl(n, e, p) => Stmt::Decl(n.clone(), e.as_ref().map(|e| subst(e, m)), *p),

@@ -5,6 +5,7 @@
 //! plug-in lowers whole threads ([`Isa::lower`]).
 
 mod ast;
+mod herdvars;
 mod lex;
 mod lower;
 mod macros;
@@ -43,6 +44,22 @@ impl Isa for C {
     }
     fn known_sets(&self) -> &'static [&'static str] {
         SETS
+    }
+    fn herd_vars(
+        &self,
+        test: &Test,
+        src: &SourceRef<'_>,
+        macros: Option<(&str, &str)>,
+    ) -> Option<crate::events::HerdVars> {
+        let (def_name, def_text) = macros.unwrap_or(("<no macros>", ""));
+        let macros = macros::parse_defs(def_name, def_text, 1).ok()?;
+        let mut threads = Vec::new();
+        for th in &test.threads {
+            let cell = th.cells.first()?;
+            let (_, body) = parse_thread(src, &cell.text, cell.pos).ok()?;
+            threads.push((th.id, body));
+        }
+        herdvars::number(&macros, &threads)
     }
     fn lower(
         &self,

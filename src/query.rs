@@ -312,8 +312,7 @@ fn encode_with(
     opts: &Options,
     defer: bool,
 ) -> Result<Encoding, Diag> {
-    let macros = prog.macros.as_ref().map(|m| (m.path.as_str(), &*m.text));
-    let (test, isa, ev) = prepare_with(test, file, text, macros, opts.unroll())?;
+    let (test, isa, ev) = prepare_with(test, file, text, prog.macro_file(), opts.unroll())?;
     if let Some(max) = opts.max_events
         && ev.len() > max
     {
@@ -341,7 +340,7 @@ fn encode_with(
     Ok(Encoding { test, isa, ev, x, lg, checks, shown, places, cut })
 }
 
-/// Everything one test's log needs, by enumerating executions with blocking clauses.
+/// Everything one test's log needs, by listing every execution (see `enumerate`).
 ///
 /// First from an encoding whose monotone `let rec`s may be cut short (cheaper: no solver
 /// call proves that the unrolling went far enough); if some solution is an execution where
@@ -379,8 +378,7 @@ fn run_with(
         encode_with(test, file, text, prog, opts, defer)?;
     // herd's names for unsolved values, where executions may have them.
     let herd = if x.val.iter().flatten().any(|(v, _)| *v == Value::Sym) {
-        let macros = prog.macros.as_ref().map(|m| (m.path.as_str(), &*m.text));
-        isa.herd_vars(&test, &SourceRef { file, text }, macros)
+        isa.herd_vars(&test, &SourceRef { file, text }, prog.macro_file())
     } else {
         None
     };
@@ -492,14 +490,9 @@ fn run_with(
     cone.cnf = propagate::simplify(&cone.cnf);
     let mut solver = Solver::new();
     solver.add_formula(&cone.cnf);
-    // Executions are assignments to the primaries (in the whole CNF, in the pruned one).
-    let mut order: Vec<(varisat::Lit, varisat::Lit)> = Vec::with_capacity(x.primaries.len());
+    // Executions are assignments to the primaries (each once, in the pruned numbering).
     let mut seen = std::collections::HashSet::new();
-    for &p in &x.primaries {
-        if seen.insert(p.var()) {
-            order.push((p, cone.lit(p)));
-        }
-    }
+    let order: Vec<varisat::Lit> = x.primaries.iter().filter(|p| seen.insert(p.var())).map(|&p| cone.lit(p)).collect();
     let mut truth = vec![false; vars.max(1)];
     let mut inexact = false;
     let view = View {
@@ -513,7 +506,7 @@ fn run_with(
         herd: herd.as_ref(),
     };
     let sources: Vec<Vec<varisat::Lit>> = x.sources.iter().map(|g| g.iter().map(|&l| cone.lit(l)).collect()).collect();
-    let mut lister = enumerate::Lister::new(&mut solver, &cone.cnf, order.iter().map(|p| p.1).collect(), &sources);
+    let mut lister = enumerate::Lister::new(&mut solver, &cone.cnf, order, &sources);
     let tick = || match opts.timeout {
         Some(t) if started.elapsed() > t => Err(Diag::limit(file, "timeout: the test ran past --timeout")),
         _ => Ok(()),

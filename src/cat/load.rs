@@ -74,6 +74,10 @@ impl Program {
     pub fn display_name(&self) -> String {
         self.root.trim_start_matches(BUNDLED_PREFIX).to_string()
     }
+    /// The macro file as `(path, text)`, as the C front end takes it.
+    pub fn macro_file(&self) -> Option<(&str, &str)> {
+        self.macros.as_ref().map(|m| (m.path.as_str(), &*m.text))
+    }
     /// The cfg's variants followed by `extra` (the command line's), each once.
     pub fn variants_with(&self, extra: &[String]) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();

@@ -1,35 +1,24 @@
 //! Listing every execution: each distinct assignment to the primaries that the formula
 //! allows, found once.
 //!
-//! The search is depth first, by assumptions rather than blocking clauses, so the
-//! solver's formula never grows. A node is a prefix of the primaries (in a fixed order)
-//! whose last literal is flipped from the model found above it. Under a prefix, after the
-//! model m found there, the rest of the subtree is the union of the subtrees where the
-//! first primary beyond the prefix that differs from m is the i-th, for each i.
+//! The first [`BLOCKING`] executions are excluded one by one with blocking clauses. The
+//! rest are listed depth first, by assumptions, so the solver's formula stops growing. A
+//! node is a prefix of the primaries (in a fixed order) whose last literal is flipped
+//! from the model found above it. Under a prefix, after the model m found there, the rest
+//! of the subtree is the union of the subtrees where the first primary beyond the prefix
+//! that differs from m is the i-th, for each i.
 //!
 //! Most children are contradictory, and mostly for the same few reasons (a read given two
 //! sources, a coherence order that the prefix already breaks). Each contradiction the
 //! solver proves comes with the assumptions it used (its failed core); a later node whose
-//! assumptions include a known core is skipped without a solver call.
+//! assumptions include a known core is skipped without a solver call. A node is first
+//! tried with its guess (the model above, flipped) by propagation outside the solver.
 
 use super::propagate::Propagator;
 use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
 
 /// How many executions are excluded by blocking clauses before the depth-first search.
 const BLOCKING: usize = 64;
-
-/// How a listing went, for benchmarks.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Stats {
-    /// Solver calls that found an execution.
-    pub sat: u64,
-    /// Solver calls that proved a node empty.
-    pub unsat: u64,
-    /// Nodes skipped because they contain a known core.
-    pub skipped: u64,
-    /// Nodes whose guess propagation alone made a model of.
-    pub checked: u64,
-}
 
 /// Sets of primary literals that no execution satisfies together, as bit sets over the
 /// literals of the primaries (bit `2·position + negated`).
@@ -64,8 +53,8 @@ struct Node {
 pub struct Lister<'s, 'a> {
     solver: &'s mut Solver<'a>,
     order: Vec<Lit>,
-    /// For each solver variable, its position in `order`.
-    position: std::collections::HashMap<varisat::Var, usize>,
+    /// For each solver variable, its position in `order` (`usize::MAX`: none).
+    position: Vec<usize>,
     nogoods: Nogoods,
     /// Groups of positions of which at most one holds (a read's sources), and each
     /// position's group.
@@ -76,43 +65,34 @@ pub struct Lister<'s, 'a> {
     check: Option<Propagator>,
     cnf: &'s CnfFormula,
     blocks: Vec<Vec<Lit>>,
-    pub stats: Stats,
 }
 
 impl<'s, 'a> Lister<'s, 'a> {
     /// `groups`: sets of primaries (as in `order`) of which at most one holds.
     pub fn new(solver: &'s mut Solver<'a>, cnf: &'s CnfFormula, order: Vec<Lit>, groups: &[Vec<Lit>]) -> Self {
-        let position: std::collections::HashMap<varisat::Var, usize> =
-            order.iter().enumerate().map(|(k, l)| (l.var(), k)).collect();
+        let mut position = vec![usize::MAX; cnf.var_count()];
+        for (k, l) in order.iter().enumerate() {
+            position[l.var().index()] = k;
+        }
         let nogoods = Nogoods::new(order.len());
         let mut group_of = vec![None; order.len()];
         let mut gs = Vec::new();
         for g in groups {
-            let mut ps: Vec<usize> = g.iter().filter_map(|l| position.get(&l.var()).copied()).collect();
+            let mut ps: Vec<usize> = g.iter().map(|l| position[l.var().index()]).filter(|&p| p != usize::MAX).collect();
             ps.sort_unstable();
             for &p in &ps {
                 group_of[p] = Some(gs.len());
             }
             gs.push(ps);
         }
-        Lister {
-            solver,
-            order,
-            position,
-            nogoods,
-            groups: gs,
-            group_of,
-            check: None,
-            cnf,
-            blocks: Vec::new(),
-            stats: Stats::default(),
-        }
+        Lister { solver, order, position, nogoods, groups: gs, group_of, check: None, cnf, blocks: Vec::new() }
     }
 
     fn bits(&self, lits: &[Lit]) -> Vec<u64> {
         let mut bits = vec![0u64; self.nogoods.words];
         for l in lits {
-            if let Some(&k) = self.position.get(&l.var()) {
+            let k = self.position[l.var().index()];
+            if k != usize::MAX {
                 let b = 2 * k + usize::from(l.is_negative());
                 bits[b / 64] |= 1 << (b % 64);
             }
@@ -136,12 +116,11 @@ impl<'s, 'a> Lister<'s, 'a> {
         let mut pending: Vec<Node> = vec![Node { prefix: 0, guess: Vec::new() }];
         while let Some(node) = pending.pop() {
             tick()?;
-            let prefix = &node.guess[..node.prefix];
-            if !self.nogoods.sets.is_empty() && self.nogoods.covers(&self.bits(prefix)) {
-                self.stats.skipped += 1;
+            let prefix_bits = self.bits(&node.guess[..node.prefix]);
+            if self.nogoods.covers(&prefix_bits) {
                 continue;
             }
-            let Some(model) = self.solve_node(&node, &solver_err)? else { continue };
+            let Some(model) = self.solve_node(&node, &prefix_bits, &solver_err)? else { continue };
             if !visit(&model)? {
                 return Ok(());
             }
@@ -156,32 +135,33 @@ impl<'s, 'a> Lister<'s, 'a> {
         Ok(())
     }
 
-    /// A model under the node's prefix, or `None` if there is none. The node's guess is
-    /// tried first: with every primary assumed, the solver only propagates. Where the
-    /// guess fails for a reason outside the prefix, the prefix alone is solved.
-    fn solve_node<E>(&mut self, node: &Node, solver_err: &impl Fn(String) -> E) -> Result<Option<Vec<Lit>>, E> {
+    /// A model under the node's prefix (whose bits are `prefix_bits`), or `None` if there
+    /// is none. The node's guess is tried first, by propagation and then by the solver
+    /// with every primary assumed; where that fails for a reason outside the prefix, the
+    /// prefix alone is solved.
+    fn solve_node<E>(
+        &mut self,
+        node: &Node,
+        prefix_bits: &[u64],
+        solver_err: &impl Fn(String) -> E,
+    ) -> Result<Option<Vec<Lit>>, E> {
         let prefix = &node.guess[..node.prefix];
-        if node.prefix > 0
-            && let Some(model) = self.check.as_mut().and_then(|c| c.model(&node.guess))
-        {
-            self.stats.checked += 1;
-            return Ok(Some(model));
-        }
-        let mut tries: Vec<&[Lit]> = vec![prefix];
-        if node.prefix > 0 {
-            tries.push(&node.guess);
-        }
-        while let Some(assumed) = tries.pop() {
+        let tries: &[&[Lit]] = if node.prefix > 0 {
+            if let Some(model) = self.check.as_mut().and_then(|c| c.model(&node.guess)) {
+                return Ok(Some(model));
+            }
+            &[&node.guess, prefix]
+        } else {
+            &[prefix]
+        };
+        for &assumed in tries {
             self.solver.assume(assumed);
             if self.solver.solve().map_err(|e| solver_err(format!("solver error: {e}")))? {
-                self.stats.sat += 1;
                 return Ok(Some(self.solver.model().unwrap_or_default()));
             }
-            self.stats.unsat += 1;
-            let core = self.solver.failed_core().unwrap_or(assumed).to_vec();
-            let bits = self.bits(&core);
-            self.nogoods.add(&bits);
-            if self.bits(prefix).iter().zip(&bits).all(|(&p, &c)| c & !p == 0) {
+            let core = self.bits(self.solver.failed_core().unwrap_or(assumed));
+            self.nogoods.add(&core);
+            if core.iter().zip(prefix_bits).all(|(&c, &p)| c & !p == 0) {
                 return Ok(None);
             }
         }
@@ -214,10 +194,8 @@ impl<'s, 'a> Lister<'s, 'a> {
         for _ in 0..BLOCKING {
             tick()?;
             if !self.solver.solve().map_err(|e| solver_err(format!("solver error: {e}")))? {
-                self.stats.unsat += 1;
                 return Ok(false);
             }
-            self.stats.sat += 1;
             let model = self.solver.model().unwrap_or_default();
             if !visit(&model)? {
                 return Ok(false);

@@ -24,7 +24,7 @@
 //! drat-trim and the like). Tests of one name in different folders share these files: the
 //! last one written wins.
 
-use crate::logic::B;
+use crate::logic::{B, Logic};
 use crate::query::{Options, Outcome};
 use std::io::{self, Write};
 use std::path::Path;
@@ -403,9 +403,13 @@ pub fn units_of(bs: &[B], nvars: usize) -> Vec<Lit> {
 }
 
 /// The `--certify` line and `--dimacs` files for an Outcome whose Observation is decided.
-pub fn for_outcome(out: &Outcome, cnf: &CnfFormula, p: B, filter: B, opts: &Options) -> Result<Option<String>, String> {
+/// The whole CNF is only written out when a certificate or DIMACS files are asked for.
+pub fn for_outcome(out: &Outcome, lg: &mut Logic, p: B, filter: B, opts: &Options) -> Result<Option<String>, String> {
     let req = Request { certify: opts.certify, dimacs: opts.dimacs.as_deref() };
-    certify_verdict(&out.test.name, out.observation(), cnf, p, filter, req)
+    if !req.certify && req.dimacs.is_none() {
+        return Ok(None);
+    }
+    certify_verdict(&out.test.name, out.observation(), &lg.full_cnf(), p, filter, req)
 }
 
 /// What `--certify` and `--dimacs` ask for one test.

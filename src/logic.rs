@@ -4,6 +4,10 @@
 //! everything the event structure fixes (po, fences, static sets) costs no variables or
 //! clauses, and equal gates are built once.
 
+mod closure;
+mod polarity;
+
+use polarity::{DOWN, UP};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use varisat::{CnfFormula, ExtendFormula, Lit};
@@ -64,23 +68,37 @@ pub struct Logic {
     owner: Vec<u32>,
     /// Constraints added from now on hold only where this literal does (see [`Logic::guard_with`]).
     guard: Option<Lit>,
+    /// One-way transitive closures (see [`closure`]).
+    lazy: Vec<closure::Lazy>,
+    /// Each one-way closure entry not yet made exact: its closure and place in it.
+    lazy_of: HashMap<u32, (u32, u32), BuildHasherDefault<Fx>>,
+    /// Each one-way closure's result, by its input (k is the root of the length).
+    lazy_cache: HashMap<Vec<B>, Vec<B>, BuildHasherDefault<Fx>>,
+    /// Scratch space for a clause.
+    buf: Vec<Lit>,
 }
 
 const NO_OWNER: u32 = u32::MAX;
 
-/// Writes the clauses of `g = ∧ inputs` (nothing if `inputs` is empty), renaming literals.
-fn emit_gate(out: &mut CnfFormula, buf: &mut Vec<Lit>, g: Lit, inputs: &[Lit], rename: impl Fn(Lit) -> Lit) {
+/// Writes the clauses of `g = ∧ inputs` (nothing if `inputs` is empty) that the
+/// directions `need` ask for ([`UP`]: g → ∧ inputs, [`DOWN`]: ∧ inputs → g), renaming
+/// literals.
+fn emit_gate(out: &mut CnfFormula, buf: &mut Vec<Lit>, g: Lit, inputs: &[Lit], need: u8, rename: impl Fn(Lit) -> Lit) {
     if inputs.is_empty() {
         return;
     }
     let g = rename(g);
-    for &l in inputs {
-        out.add_clause(&[!g, rename(l)]);
+    if need & UP != 0 {
+        for &l in inputs {
+            out.add_clause(&[!g, rename(l)]);
+        }
     }
-    buf.clear();
-    buf.extend(inputs.iter().map(|&l| !rename(l)));
-    buf.push(g);
-    out.add_clause(buf);
+    if need & DOWN != 0 {
+        buf.clear();
+        buf.extend(inputs.iter().map(|&l| !rename(l)));
+        buf.push(g);
+        out.add_clause(buf);
+    }
 }
 
 /// A fast non-cryptographic hasher (the Fx multiply-rotate) for the gate caches, whose
@@ -174,9 +192,10 @@ impl Logic {
         self.cnf.len() + self.gate_clauses
     }
 
-    /// The whole formula: every clause, gate definitions included (for proofs, exports and
-    /// explanations, which want the CNF as built).
-    pub fn full_cnf(&self) -> CnfFormula {
+    /// The whole formula: every clause, gate definitions included, every closure exact
+    /// (for proofs, exports and explanations, which want the CNF as built).
+    pub fn full_cnf(&mut self) -> CnfFormula {
+        self.complete_all();
         let mut out = CnfFormula::new();
         out.set_var_count(self.cnf.var_count());
         for c in self.cnf.iter() {
@@ -184,7 +203,7 @@ impl Logic {
         }
         let mut buf = Vec::new();
         for v in 0..self.gate.len() {
-            emit_gate(&mut out, &mut buf, Lit::from_index(v, true), self.gate_inputs(v), |l| l);
+            emit_gate(&mut out, &mut buf, Lit::from_index(v, true), self.gate_inputs(v), UP | DOWN, |l| l);
         }
         out
     }
@@ -215,11 +234,14 @@ impl Logic {
         if c.contains(&B::T) {
             return;
         }
-        let mut lits: Vec<Lit> = c.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None }).collect();
+        let mut lits = std::mem::take(&mut self.buf);
+        lits.clear();
+        lits.extend(c.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None }));
         if let (NO_OWNER, Some(g)) = (owner, self.guard) {
             lits.push(!g);
         }
         self.push(owner, &lits);
+        self.buf = lits;
     }
 
     /// Makes every constraint added from now on conditional on `b` (and on the guards
@@ -250,69 +272,27 @@ impl Logic {
     }
 
     /// The constraints and the definitions of the variables they, or `roots`, depend on:
-    /// the same solutions as `cnf` on those variables, renumbered densely.
-    pub fn pruned(&self, roots: &[B]) -> Pruned {
-        let n = self.cnf.var_count();
-        // The clauses each variable owns (other than gate definitions), as one array
-        // sliced by `start`.
-        let mut start = vec![0u32; n + 1];
-        for &o in &self.owner {
-            if o != NO_OWNER {
-                start[o as usize + 1] += 1;
+    /// the same solutions as `cnf` on those variables, renumbered densely. One-way closure
+    /// entries that some live use reads from above are made exact first.
+    pub fn pruned(&mut self, roots: &[B]) -> Pruned {
+        let need = loop {
+            let owned = self.owned_index();
+            let clauses: Vec<&[Lit]> = self.cnf.iter().collect();
+            let need = self.needs(roots, &owned, &clauses);
+            let mut todo: Vec<u32> = self.lazy_of.keys().copied().filter(|&v| need[v as usize] & UP != 0).collect();
+            if todo.is_empty() {
+                break need;
             }
-        }
-        for v in 0..n {
-            start[v + 1] += start[v];
-        }
-        let mut fill = start.clone();
-        let mut owned = vec![0u32; start[n] as usize];
-        for (k, &o) in self.owner.iter().enumerate() {
-            if o != NO_OWNER {
-                owned[fill[o as usize] as usize] = k as u32;
-                fill[o as usize] += 1;
-            }
-        }
-        let clauses: Vec<&[Lit]> = self.cnf.iter().collect();
-        let mut live = vec![false; n];
-        let mut keep = vec![false; clauses.len()];
-        let mut work: Vec<usize> = Vec::new();
-        let mark = |v: usize, live: &mut Vec<bool>, work: &mut Vec<usize>| {
-            if !live[v] {
-                live[v] = true;
-                work.push(v);
+            todo.sort_unstable();
+            for v in todo {
+                self.complete(Lit::from_index(v as usize, true));
             }
         };
-        for b in roots {
-            if let B::L(l) = b {
-                mark(l.var().index(), &mut live, &mut work);
-            }
-        }
-        for (k, c) in clauses.iter().enumerate() {
-            if self.owner[k] == NO_OWNER {
-                keep[k] = true;
-                for l in c.iter() {
-                    mark(l.var().index(), &mut live, &mut work);
-                }
-            }
-        }
-        while let Some(v) = work.pop() {
-            for &l in self.gate_inputs(v) {
-                mark(l.var().index(), &mut live, &mut work);
-            }
-            for &k in &owned[start[v] as usize..start[v + 1] as usize] {
-                let k = k as usize;
-                if !keep[k] {
-                    keep[k] = true;
-                    for l in clauses[k] {
-                        mark(l.var().index(), &mut live, &mut work);
-                    }
-                }
-            }
-        }
+        let n = self.cnf.var_count();
         let mut map = vec![u32::MAX; n];
         let mut back = Vec::new();
         for (v, m) in map.iter_mut().enumerate() {
-            if live[v] {
+            if need[v] != 0 {
                 *m = back.len() as u32;
                 back.push(v as u32);
             }
@@ -322,15 +302,17 @@ impl Logic {
         cnf.set_var_count(count as usize);
         let mut buf = Vec::new();
         let rename = |l: Lit| Lit::from_index(map[l.var().index()] as usize, l.is_positive());
-        for (k, c) in clauses.iter().enumerate() {
-            if keep[k] {
+        for (k, c) in self.cnf.iter().enumerate() {
+            let o = self.owner[k];
+            if o == NO_OWNER || need[o as usize] != 0 {
                 buf.clear();
                 buf.extend(c.iter().map(|&l| rename(l)));
                 cnf.add_clause(&buf);
             }
         }
         for &v in &back {
-            emit_gate(&mut cnf, &mut buf, Lit::from_index(v as usize, true), self.gate_inputs(v as usize), rename);
+            let v = v as usize;
+            emit_gate(&mut cnf, &mut buf, Lit::from_index(v, true), self.gate_inputs(v), need[v], rename);
         }
         Pruned { cnf, map, back }
     }
@@ -497,5 +479,76 @@ mod tests {
         let cone = lg.pruned(&[B::L(g)]);
         // a must hold; ¬a only where the guard holds, so the guard must fail.
         assert_eq!(projections(&cone.cnf, &[a, g], |l| cone.lit(l)), vec![vec![true, false]]);
+    }
+
+    /// A graph on three nodes with a variable per edge (no self-loops), as a dense matrix.
+    fn graph(lg: &mut Logic) -> (Vec<Lit>, Vec<B>) {
+        let mut vars = Vec::new();
+        let mut d = vec![B::F; 9];
+        for i in 0..3 {
+            for j in 0..3 {
+                if i != j {
+                    let v = lg.fresh();
+                    vars.push(v);
+                    d[i * 3 + j] = B::L(v);
+                }
+            }
+        }
+        (vars, d)
+    }
+
+    /// Whether `j` is reachable from `i` by one or more edges of the graph `bits` (over
+    /// the edge variables in the order [`graph`] makes them).
+    fn reaches(bits: &[bool], i: usize, j: usize) -> bool {
+        let edge = |a: usize, b: usize| a != b && bits[a * 2 + if b > a { b - 1 } else { b }];
+        let mut seen = [false; 3];
+        let mut stack = vec![i];
+        while let Some(a) = stack.pop() {
+            for (b, s) in seen.iter_mut().enumerate() {
+                if edge(a, b) && !*s {
+                    *s = true;
+                    stack.push(b);
+                }
+            }
+        }
+        seen[j]
+    }
+
+    #[test]
+    fn a_one_way_closure_read_as_a_value_is_exact() {
+        let mut lg = Logic::new();
+        let (vars, mut d) = graph(&mut lg);
+        lg.closure_lower(3, &mut d);
+        let cone = lg.pruned(&d);
+        let outs: Vec<Lit> = d.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None }).collect();
+        let all: Vec<Lit> = vars.iter().chain(&outs).copied().collect();
+        for p in projections(&cone.cnf, &all, |l| cone.lit(l)) {
+            let (edges, closed) = p.split_at(vars.len());
+            let mut k = 0;
+            for (x, b) in d.iter().enumerate() {
+                if let B::L(_) = b {
+                    assert_eq!(closed[k], reaches(edges, x / 3, x % 3), "entry {x} of {edges:?}");
+                    k += 1;
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_one_way_closure_under_a_check_keeps_the_acyclic_graphs() {
+        let mut lg = Logic::new();
+        let (vars, mut d) = graph(&mut lg);
+        lg.closure_lower(3, &mut d);
+        for i in 0..3 {
+            lg.assert(d[i * 4].negate());
+        }
+        let cone = lg.pruned(&vars.iter().map(|&v| B::L(v)).collect::<Vec<_>>());
+        assert_eq!(lg.lazy_of.len(), 9, "nothing was made exact");
+        let got = projections(&cone.cnf, &vars, |l| cone.lit(l));
+        let want: Vec<Vec<bool>> = (0..1u32 << 6)
+            .map(|b| (0..6).map(|i| b >> i & 1 == 1).collect::<Vec<bool>>())
+            .filter(|bits| (0..3).all(|i| !reaches(bits, i, i)))
+            .collect();
+        assert_eq!(got, want);
     }
 }

@@ -466,7 +466,7 @@ fn run_with(
             (true, false) => "Always",
             (true, true) => "Sometimes",
         });
-        out.certificate = crate::certify::for_outcome(&out, &lg.full_cnf(), p, B::T, opts).map_err(err)?;
+        out.certificate = crate::certify::for_outcome(&out, &mut lg, p, B::T, opts).map_err(err)?;
         return Ok(Some(out));
     }
     // herd drops the executions the filter rejects before counting anything, so the
@@ -486,10 +486,7 @@ fn run_with(
         roots.extend(x.rf.m.values().copied());
         roots.extend(x.val.iter().flatten().map(|p| p.1));
     }
-    let mut cone = lg.pruned(&roots);
-    cone.cnf = propagate::simplify(&cone.cnf);
-    let mut solver = Solver::new();
-    solver.add_formula(&cone.cnf);
+    let cone = lg.pruned(&roots);
     // Executions are assignments to the primaries (each once, in the pruned numbering).
     let mut seen = std::collections::HashSet::new();
     let order: Vec<varisat::Lit> = x.primaries.iter().filter(|p| seen.insert(p.var())).map(|&p| cone.lit(p)).collect();
@@ -506,7 +503,7 @@ fn run_with(
         herd: herd.as_ref(),
     };
     let sources: Vec<Vec<varisat::Lit>> = x.sources.iter().map(|g| g.iter().map(|&l| cone.lit(l)).collect()).collect();
-    let mut lister = enumerate::Lister::new(&mut solver, &cone.cnf, order, &sources);
+    let mut lister = enumerate::Lister::new(&cone.cnf, order, &sources);
     let tick = || match opts.timeout {
         Some(t) if started.elapsed() > t => Err(Diag::limit(file, "timeout: the test ran past --timeout")),
         _ => Ok(()),
@@ -531,7 +528,7 @@ fn run_with(
         lg.assert(cut.negate());
         let p = prop_lit(&out.test.cond.prop, &places, &ev, &mut lg);
         let fl = out.test.filter.as_ref().map_or(B::T, |f| prop_lit(f, &places, &ev, &mut lg));
-        out.certificate = crate::certify::for_outcome(&out, &lg.full_cnf(), p, fl, opts).map_err(err)?;
+        out.certificate = crate::certify::for_outcome(&out, &mut lg, p, fl, opts).map_err(err)?;
     }
     Ok(Some(out))
 }

@@ -57,6 +57,11 @@ impl Rel {
         }
     }
 
+    /// The relation with these entries, given in increasing order (false ones are left out).
+    pub fn from_sorted(n: usize, entries: Vec<((usize, usize), B)>) -> Rel {
+        Rel { n, m: entries.into_iter().filter(|(_, b)| !b.is_false()).collect() }
+    }
+
     pub fn from_pairs(n: usize, pairs: impl IntoIterator<Item = (usize, usize)>) -> Rel {
         let mut r = Rel::empty(n);
         for (i, j) in pairs {
@@ -178,26 +183,21 @@ impl Rel {
 
     /// `[s]`.
     pub fn id_on(s: &Set) -> Rel {
-        let mut r = Rel::empty(s.len());
-        for (i, &b) in s.0.iter().enumerate() {
-            r.set(i, i, b);
-        }
-        r
+        Rel::from_sorted(s.len(), s.0.iter().enumerate().map(|(i, &b)| ((i, i), b)).collect())
     }
 
     /// `a * b`.
     pub fn product(a: &Set, b: &Set, lg: &mut Logic) -> Rel {
-        let mut r = Rel::empty(a.len());
+        let mut m = Vec::new();
         for (i, &x) in a.0.iter().enumerate() {
             if x.is_false() {
                 continue;
             }
             for (j, &y) in b.0.iter().enumerate() {
-                let g = lg.and2(x, y);
-                r.set(i, j, g);
+                m.push(((i, j), lg.and2(x, y)));
             }
         }
-        r
+        Rel::from_sorted(a.len(), m)
     }
 
     /// Complement with respect to `universe * universe`.
@@ -218,10 +218,20 @@ impl Rel {
         self.inverse().domain(lg)
     }
 
-    /// Transitive closure, exact in both directions (Floyd–Warshall over gates), so it may
-    /// be used under negation. It runs on a dense matrix over the events that have an
-    /// edge at all: the sparse map would be scanned once per pivot.
+    /// Transitive closure, exact in both directions, so it may be used under negation.
     pub fn plus(&self, lg: &mut Logic) -> Rel {
+        self.closed(|k, d| lg.closure(k, d))
+    }
+
+    /// Transitive closure, exact only where some use needs it to be (see
+    /// [`Logic::closure_lower`]).
+    pub fn plus_lazy(&self, lg: &mut Logic) -> Rel {
+        self.closed(|k, d| lg.closure_lower(k, d))
+    }
+
+    /// The relation `close` makes of a dense matrix over the events that have an edge at
+    /// all (the sparse map would be scanned once per pivot).
+    fn closed(&self, close: impl FnOnce(usize, &mut [B])) -> Rel {
         let mut nodes: Vec<usize> = self.m.keys().flat_map(|&(i, j)| [i, j]).collect();
         nodes.sort_unstable();
         nodes.dedup();
@@ -231,31 +241,8 @@ impl Rel {
         for (&(i, j), &b) in &self.m {
             d[at(i) * k + at(j)] = b;
         }
-        let mut preds: Vec<(usize, B)> = Vec::new();
-        let mut succs: Vec<(usize, B)> = Vec::new();
-        for p in 0..k {
-            preds.clear();
-            preds.extend((0..k).map(|i| (i, d[i * k + p])).filter(|e| !e.1.is_false()));
-            succs.clear();
-            succs.extend((0..k).map(|j| (j, d[p * k + j])).filter(|e| !e.1.is_false()));
-            for &(i, a) in &preds {
-                for &(j, b) in &succs {
-                    let old = d[i * k + j];
-                    if old == B::T {
-                        continue;
-                    }
-                    let ab = lg.and2(a, b);
-                    d[i * k + j] = lg.or2(old, ab);
-                }
-            }
-        }
-        let mut r = Rel::empty(self.n);
-        for (x, &b) in d.iter().enumerate() {
-            if !b.is_false() {
-                r.m.insert((nodes[x / k], nodes[x % k]), b);
-            }
-        }
-        r
+        close(k, &mut d);
+        Rel::from_sorted(self.n, d.iter().enumerate().map(|(x, &b)| ((nodes[x / k], nodes[x % k]), b)).collect())
     }
 
     pub fn with_id(&self, universe: &Set, lg: &mut Logic) -> Rel {

@@ -1,6 +1,7 @@
 //! The syntax of herd's cat language.
 
 use crate::diag::Pos;
+use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
@@ -16,7 +17,7 @@ pub enum Expr {
     SetLit(Vec<Expr>),
     Tuple(Vec<Expr>),
     App(Box<Expr>, Box<Expr>, Pos),
-    Fun(Pat, Box<Expr>),
+    Fun(Pat, Arc<Expr>),
     Let(bool, Vec<Binding>, Box<Expr>),
     Match(Box<Expr>, Vec<Arm>, Pos),
     Try(Box<Expr>, Box<Expr>),
@@ -54,7 +55,8 @@ pub struct Binding {
     pub name: String,
     /// `Some` for function sugar `f(x) = e` / `f x = e`.
     pub params: Option<Pat>,
-    pub body: Expr,
+    /// Shared: every test's evaluation binds it again.
+    pub body: Arc<Expr>,
     pub pos: Pos,
 }
 

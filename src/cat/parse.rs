@@ -6,6 +6,7 @@
 use super::ast::*;
 use super::lex::{Tok, lex};
 use crate::diag::{Diag, Pos};
+use std::sync::Arc;
 
 /// The name of a binding that destructures a tuple (`let (a, b) = e`): its `params` hold
 /// the pattern and its body the value.
@@ -343,7 +344,7 @@ impl<'a> P<'a> {
                 let pat = self.pattern()?;
                 self.expect_sym("=")?;
                 let body = self.expr()?;
-                out.push(Binding { name: TUPLE_BINDING.to_string(), params: Some(pat), body, pos });
+                out.push(Binding { name: TUPLE_BINDING.to_string(), params: Some(pat), body: Arc::new(body), pos });
                 if !self.eat_kw("and") {
                     return Ok(out);
                 }
@@ -359,9 +360,9 @@ impl<'a> P<'a> {
             self.expect_sym("=")?;
             let mut body = self.expr()?;
             for p in more.into_iter().rev() {
-                body = Expr::Fun(p, Box::new(body));
+                body = Expr::Fun(p, Arc::new(body));
             }
-            out.push(Binding { name, params, body, pos });
+            out.push(Binding { name, params, body: Arc::new(body), pos });
             if !self.eat_kw("and") {
                 return Ok(out);
             }
@@ -428,7 +429,7 @@ impl<'a> P<'a> {
         if self.eat_kw("fun") {
             let p = self.pattern()?;
             self.expect_sym("->")?;
-            return Ok(Expr::Fun(p, Box::new(self.expr()?)));
+            return Ok(Expr::Fun(p, Arc::new(self.expr()?)));
         }
         if self.eat_kw("try") {
             let a = self.expr()?;

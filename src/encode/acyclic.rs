@@ -5,7 +5,7 @@
 
 use crate::logic::{B, Logic};
 use crate::rel::Rel;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 /// Strongly connected components with more than one node or a self-loop (Tarjan).
 fn cyclic_components(r: &Rel) -> Vec<Vec<usize>> {
@@ -81,59 +81,73 @@ pub fn selector(lg: &mut Logic, r: &Rel) -> B {
     }
     let s = B::L(lg.fresh());
     for comp in comps {
-        let members: BTreeSet<usize> = comp.iter().copied().collect();
-        let mut edges: BTreeMap<(usize, usize), B> = BTreeMap::new();
-        for (&(i, j), &b) in &r.m {
-            if members.contains(&i) && members.contains(&j) {
-                edges.insert((i, j), b);
-            }
-        }
-        let mut alive = members.clone();
+        let mut g = Graph::of(r, &comp);
+        let mut alive: Vec<usize> = (0..comp.len()).collect();
         while !alive.is_empty() {
             // Eliminate the vertex with the fewest in×out pairs.
-            let k = *alive
-                .iter()
-                .min_by_key(|&&k| {
-                    let ins = edges.keys().filter(|(a, b)| *b == k && *a != k).count();
-                    let outs = edges.keys().filter(|(a, b)| *a == k && *b != k).count();
-                    ins * outs
-                })
-                .unwrap_or(&0);
-            if let Some(&b) = edges.get(&(k, k)) {
+            let at = (0..alive.len()).min_by_key(|&a| g.pairs(alive[a])).unwrap_or(0);
+            let k = alive.remove(at);
+            if let Some(b) = g.out[k].remove(&k) {
                 lg.owned_clause(s.negate(), &[s.negate(), b.negate()]);
+                g.ins[k].remove(&k);
             }
-            let ins: Vec<(usize, B)> =
-                edges.iter().filter(|((a, b), _)| *b == k && *a != k).map(|(&(a, _), &x)| (a, x)).collect();
-            let outs: Vec<(usize, B)> =
-                edges.iter().filter(|((a, b), _)| *a == k && *b != k).map(|(&(_, b), &x)| (b, x)).collect();
+            let ins: Vec<(usize, B)> = std::mem::take(&mut g.ins[k]).into_iter().collect();
+            let outs: Vec<(usize, B)> = std::mem::take(&mut g.out[k]).into_iter().collect();
+            for &(i, _) in &ins {
+                g.out[i].remove(&k);
+            }
+            for &(j, _) in &outs {
+                g.ins[j].remove(&k);
+            }
             for &(i, a) in &ins {
                 for &(j, b) in &outs {
                     if i == j {
                         lg.owned_clause(s.negate(), &[s.negate(), a.negate(), b.negate()]);
                         continue;
                     }
-                    let old = edges.get(&(i, j)).copied().unwrap_or(B::F);
-                    let e = match (a, b) {
-                        (B::T, B::T) => B::T,
+                    let old = g.out[i].get(&j).copied().unwrap_or(B::F);
+                    let e = match (a, b, old) {
+                        (B::T, B::T, _) | (_, _, B::T) => B::T,
                         _ => {
-                            if old == B::T {
-                                B::T
-                            } else {
-                                let e = B::L(lg.fresh());
-                                lg.owned_clause(e, &[a.negate(), b.negate(), e]);
-                                lg.owned_clause(e, &[old.negate(), e]);
-                                e
-                            }
+                            let e = B::L(lg.fresh());
+                            lg.owned_clause(e, &[a.negate(), b.negate(), e]);
+                            lg.owned_clause(e, &[old.negate(), e]);
+                            e
                         }
                     };
-                    edges.insert((i, j), e);
+                    g.out[i].insert(j, e);
+                    g.ins[j].insert(i, e);
                 }
             }
-            edges.retain(|&(a, b), _| a != k && b != k);
-            alive.remove(&k);
         }
     }
     s
+}
+
+/// One component's edges, by local index, both ways.
+struct Graph {
+    out: Vec<BTreeMap<usize, B>>,
+    ins: Vec<BTreeMap<usize, B>>,
+}
+
+impl Graph {
+    fn of(r: &Rel, comp: &[usize]) -> Graph {
+        let n = comp.len();
+        let mut g = Graph { out: vec![BTreeMap::new(); n], ins: vec![BTreeMap::new(); n] };
+        for (&(i, j), &b) in &r.m {
+            if let (Ok(a), Ok(c)) = (comp.binary_search(&i), comp.binary_search(&j)) {
+                g.out[a].insert(c, b);
+                g.ins[c].insert(a, b);
+            }
+        }
+        g
+    }
+
+    /// The paths through `k` that eliminating it adds (self-loops aside).
+    fn pairs(&self, k: usize) -> usize {
+        let self_loop = usize::from(self.out[k].contains_key(&k));
+        (self.ins[k].len() - self_loop) * (self.out[k].len() - self_loop)
+    }
 }
 
 /// A literal that holds exactly when `r` is acyclic (for flags and negated checks).

@@ -584,19 +584,18 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     let set = |f: &dyn Fn(usize) -> bool| Set((0..n).map(|i| if f(i) { g[i] } else { B::F }).collect());
     // Static pairs, present when both events happen.
     let rel = |lg: &mut Logic, f: &dyn Fn(usize, usize) -> bool| {
-        let mut r = Rel::empty(n);
+        let mut m = Vec::new();
         for i in 0..n {
             if g[i].is_false() {
                 continue;
             }
             for j in 0..n {
                 if f(i, j) {
-                    let b = lg.and2(g[i], g[j]);
-                    r.set(i, j, b);
+                    m.push(((i, j), lg.and2(g[i], g[j])));
                 }
             }
         }
-        r
+        Rel::from_sorted(n, m)
     };
     let universe = set(&|_| true);
     let mem = |i: usize| e[i].is_read() || e[i].is_write();
@@ -641,17 +640,16 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     let po = rel(lg, &|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr < e[j].instr);
     let mut sl = SameLoc::default();
     let mut same = |lg: &mut Logic, kinds: &dyn Fn(usize, usize) -> bool| {
-        let mut r = Rel::empty(n);
+        let mut m = Vec::new();
         for i in 0..n {
             for j in 0..n {
                 if kinds(i, j) && !g[i].is_false() && !g[j].is_false() {
                     let b = sl.get(&x.locs, i, j, lg);
-                    let b = lg.and(&[b, g[i], g[j]]);
-                    r.set(i, j, b);
+                    m.push(((i, j), lg.and(&[b, g[i], g[j]])));
                 }
             }
         }
-        r
+        Rel::from_sorted(n, m)
     };
     let loc = same(lg, &|i, j| e[i].has_loc() && e[j].has_loc());
     let int = rel(lg, &|i, j| same_thread(i, j));

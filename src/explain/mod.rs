@@ -193,7 +193,7 @@ pub fn explain_file(path: &Path, prog: &Program, opts: &Options) -> Result<Analy
 }
 
 /// Decides the outcome and explains the answer.
-pub fn analyse(enc: Encoded, prog: &Program, opts: &Options, file: &str) -> Result<Analysis, Diag> {
+pub fn analyse(mut enc: Encoded, prog: &Program, opts: &Options, file: &str) -> Result<Analysis, Diag> {
     let started = std::time::Instant::now();
     let vars = enc.lg.num_vars();
     let mut solver = Solver::new();

@@ -1,6 +1,10 @@
 //! Listing every execution: each distinct assignment to the primaries that the formula
 //! allows, found once.
 //!
+//! Most tests are listed without the solver (see [`walk`]): depth first over the
+//! primaries, by unit propagation. Where that search grows past a budget, the solver
+//! takes over with what was found so far excluded, as follows.
+//!
 //! The first [`BLOCKING`] executions are excluded one by one with blocking clauses. The
 //! rest are listed depth first, by assumptions, so the solver's formula stops growing. A
 //! node is a prefix of the primaries (in a fixed order) whose last literal is flipped
@@ -13,6 +17,8 @@
 //! solver proves comes with the assumptions it used (its failed core); a later node whose
 //! assumptions include a known core is skipped without a solver call. A node is first
 //! tried with its guess (the model above, flipped) by propagation outside the solver.
+
+mod walk;
 
 use super::propagate::Propagator;
 use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
@@ -50,8 +56,9 @@ struct Node {
 }
 
 /// Depth-first listing over `order` (the primaries, as the solver's literals).
-pub struct Lister<'s, 'a> {
-    solver: &'s mut Solver<'a>,
+pub struct Lister<'s> {
+    /// Loaded on first use: most tests never need it.
+    solver: Option<Solver<'static>>,
     order: Vec<Lit>,
     /// For each solver variable, its position in `order` (`usize::MAX`: none).
     position: Vec<usize>,
@@ -65,11 +72,14 @@ pub struct Lister<'s, 'a> {
     check: Option<Propagator>,
     cnf: &'s CnfFormula,
     blocks: Vec<Vec<Lit>>,
+    /// Propagations [`walk`] may spend before the first execution.
+    walk_budget: usize,
 }
 
-impl<'s, 'a> Lister<'s, 'a> {
-    /// `groups`: sets of primaries (as in `order`) of which at most one holds.
-    pub fn new(solver: &'s mut Solver<'a>, cnf: &'s CnfFormula, order: Vec<Lit>, groups: &[Vec<Lit>]) -> Self {
+impl<'s> Lister<'s> {
+    /// `cnf`: the formula, over the solver's variables; `groups`: sets of primaries (as
+    /// in `order`) of which at most one holds.
+    pub fn new(cnf: &'s CnfFormula, order: Vec<Lit>, groups: &[Vec<Lit>]) -> Self {
         let mut position = vec![usize::MAX; cnf.var_count()];
         for (k, l) in order.iter().enumerate() {
             position[l.var().index()] = k;
@@ -85,7 +95,39 @@ impl<'s, 'a> Lister<'s, 'a> {
             }
             gs.push(ps);
         }
-        Lister { solver, order, position, nogoods, groups: gs, group_of, check: None, cnf, blocks: Vec::new() }
+        Lister {
+            solver: None,
+            order,
+            position,
+            nogoods,
+            groups: gs,
+            group_of,
+            check: None,
+            cnf,
+            blocks: Vec::new(),
+            walk_budget: walk::START,
+        }
+    }
+
+    /// The solver, loaded with the formula and the blocking clauses so far.
+    fn solver(&mut self) -> &mut Solver<'static> {
+        self.solver.get_or_insert_with(|| {
+            let mut s = Solver::new();
+            s.add_formula(&super::propagate::simplify(self.cnf));
+            for b in &self.blocks {
+                s.add_clause(b);
+            }
+            s
+        })
+    }
+
+    /// Excludes an execution (its primaries' literals) from now on.
+    fn block(&mut self, assignment: &[Lit]) {
+        let block: Vec<Lit> = assignment.iter().map(|&l| !l).collect();
+        if let Some(s) = &mut self.solver {
+            s.add_clause(&block);
+        }
+        self.blocks.push(block);
     }
 
     fn bits(&self, lits: &[Lit]) -> Vec<u64> {
@@ -108,6 +150,15 @@ impl<'s, 'a> Lister<'s, 'a> {
         mut visit: impl FnMut(&[Lit]) -> Result<bool, E>,
         solver_err: impl Fn(String) -> E,
     ) -> Result<(), E> {
+        let mut check = Propagator::new(self.cnf.var_count(), self.cnf.iter());
+        match self.walk(&mut check, &mut tick, &mut visit, &solver_err)? {
+            walk::Walk::Done => return Ok(()),
+            walk::Walk::Unfinished(found) => {
+                for a in found {
+                    self.block(&a);
+                }
+            }
+        }
         if !self.block_first(&mut tick, &mut visit, &solver_err)? {
             return Ok(());
         }
@@ -155,11 +206,13 @@ impl<'s, 'a> Lister<'s, 'a> {
             &[prefix]
         };
         for &assumed in tries {
-            self.solver.assume(assumed);
-            if self.solver.solve().map_err(|e| solver_err(format!("solver error: {e}")))? {
-                return Ok(Some(self.solver.model().unwrap_or_default()));
+            let solver = self.solver();
+            solver.assume(assumed);
+            if solver.solve().map_err(|e| solver_err(format!("solver error: {e}")))? {
+                return Ok(Some(solver.model().unwrap_or_default()));
             }
-            let core = self.bits(self.solver.failed_core().unwrap_or(assumed));
+            let core = solver.failed_core().unwrap_or(assumed).to_vec();
+            let core = self.bits(&core);
             self.nogoods.add(&core);
             if core.iter().zip(prefix_bits).all(|(&c, &p)| c & !p == 0) {
                 return Ok(None);
@@ -193,19 +246,19 @@ impl<'s, 'a> Lister<'s, 'a> {
     ) -> Result<bool, E> {
         for _ in 0..BLOCKING {
             tick()?;
-            if !self.solver.solve().map_err(|e| solver_err(format!("solver error: {e}")))? {
+            let solver = self.solver();
+            if !solver.solve().map_err(|e| solver_err(format!("solver error: {e}")))? {
                 return Ok(false);
             }
-            let model = self.solver.model().unwrap_or_default();
+            let model = solver.model().unwrap_or_default();
             if !visit(&model)? {
                 return Ok(false);
             }
-            let block: Vec<Lit> = self.assignment(&model).iter().map(|&l| !l).collect();
-            if block.is_empty() {
+            let assignment = self.assignment(&model);
+            if assignment.is_empty() {
                 return Ok(false);
             }
-            self.solver.add_clause(&block);
-            self.blocks.push(block);
+            self.block(&assignment);
         }
         Ok(true)
     }
@@ -222,5 +275,75 @@ impl<'s, 'a> Lister<'s, 'a> {
     fn solver_vars(&self, model: &[Lit]) -> usize {
         let top = self.order.iter().map(|l| l.var().index() + 1).max().unwrap_or(0);
         top.max(model.iter().map(|l| l.var().index() + 1).max().unwrap_or(0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use varisat::Var;
+
+    /// Small random formulas over 8 variables, from a fixed seed, with one group of
+    /// "sources" (at most one of variables 0–2 holds) as the encoder writes for a read.
+    fn formulas() -> impl Iterator<Item = CnfFormula> {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        (0..200).map(move |_| {
+            let mut f = CnfFormula::new();
+            f.set_var_count(8);
+            let v = |i: usize| Var::from_index(i);
+            f.add_clause(&[v(0).positive(), v(1).positive(), v(2).positive()]);
+            for (a, b) in [(0, 1), (0, 2), (1, 2)] {
+                f.add_clause(&[v(a).negative(), v(b).negative()]);
+            }
+            for _ in 0..next(12) {
+                let len = 2 + next(2) as usize;
+                let c: Vec<Lit> = (0..len).map(|_| v(next(8) as usize).lit(next(2) == 0)).collect();
+                f.add_clause(&c);
+            }
+            f
+        })
+    }
+
+    /// The assignments to the first five variables that extend to a model, by brute force.
+    fn expected(f: &CnfFormula) -> Vec<u32> {
+        let holds = |bits: u32, l: Lit| ((bits >> l.var().index()) & 1 == 1) == l.is_positive();
+        let mut out: Vec<u32> =
+            (0..1u32 << 8).filter(|&b| f.iter().all(|c| c.iter().any(|&l| holds(b, l)))).map(|b| b & 31).collect();
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    #[test]
+    fn every_budget_lists_each_execution_once() {
+        for f in formulas() {
+            let want = expected(&f);
+            let order: Vec<Lit> = (0..5).map(|i| Var::from_index(i).positive()).collect();
+            let groups = vec![order[..3].to_vec()];
+            for budget in [0, 1, 3, 10, walk::START] {
+                let mut lister = Lister::new(&f, order.clone(), &groups);
+                lister.walk_budget = budget;
+                let mut got = Vec::new();
+                lister
+                    .run(
+                        || Ok::<(), String>(()),
+                        |m| {
+                            let bits = m.iter().filter(|l| l.is_positive() && l.var().index() < 5);
+                            got.push(bits.fold(0u32, |b, l| b | 1 << l.var().index()));
+                            Ok(true)
+                        },
+                        |e| e,
+                    )
+                    .expect("no solver error");
+                got.sort_unstable();
+                assert_eq!(got, want, "budget {budget}");
+            }
+        }
     }
 }

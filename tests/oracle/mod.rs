@@ -732,7 +732,7 @@ impl<'a> Eval<'a> {
     }
 
     fn bind_all(&mut self, env: &Env<'a>, rec: bool, bs: &'a [Binding]) -> R<Env<'a>> {
-        let is_fun = |b: &Binding| b.params.is_some() || matches!(b.body, Expr::Fun(..));
+        let is_fun = |b: &Binding| b.params.is_some() || matches!(*b.body, Expr::Fun(..));
         if rec {
             if bs.iter().all(is_fun) {
                 return Ok(rec_closures(env, bs));
@@ -755,7 +755,7 @@ impl<'a> Eval<'a> {
     /// functions see the old values); the first step whose new values are each within the
     /// old ones ends it, with the new values.
     fn fixpoint(&mut self, env: &Env<'a>, bs: &'a [Binding]) -> R<Env<'a>> {
-        let is_fun = |b: &Binding| b.params.is_some() || matches!(b.body, Expr::Fun(..));
+        let is_fun = |b: &Binding| b.params.is_some() || matches!(*b.body, Expr::Fun(..));
         let vals: Vec<&'a Binding> = bs.iter().filter(|b| !is_fun(b)).collect();
         let bind = |vs: &[V<'a>]| {
             let mut e = env.clone();
@@ -969,7 +969,7 @@ impl<'a> Eval<'a> {
 fn rec_closures<'a>(env: &Env<'a>, recs: &'a [Binding]) -> Env<'a> {
     let mut e = env.clone();
     for b in recs {
-        let (pat, body) = match (&b.params, &b.body) {
+        let (pat, body) = match (&b.params, &*b.body) {
             (Some(p), body) => (p, body),
             (None, Expr::Fun(p, body)) => (p, &**body),
             (None, _) => continue,

@@ -27,7 +27,7 @@ use varisat::{ExtendFormula, Solver};
 const MAX_ITERATIONS: usize = 1024;
 
 fn is_fun(b: &Binding) -> bool {
-    b.params.is_some() || matches!(b.body, Expr::Fun(..))
+    b.params.is_some() || matches!(*b.body, Expr::Fun(..))
 }
 
 /// A recursive group split into its functions and its values.
@@ -324,7 +324,8 @@ fn mentions(e: &Expr, name: &str) -> bool {
     match e {
         Expr::Var(x, _) => x == name,
         Expr::Empty | Expr::Tag(_) | Expr::Str(_) => false,
-        Expr::Op1(_, a) | Expr::IdSet(a) | Expr::Fun(_, a) => mentions(a, name),
+        Expr::Op1(_, a) | Expr::IdSet(a) => mentions(a, name),
+        Expr::Fun(_, a) => mentions(a, name),
         Expr::Op2(_, a, b, _) | Expr::App(a, b, _) | Expr::Try(a, b) => mentions(a, name) || mentions(b, name),
         Expr::SetLit(xs) | Expr::Tuple(xs) => xs.iter().any(|x| mentions(x, name)),
         Expr::Let(_, bs, body) => bs.iter().any(|b| mentions(&b.body, name)) || mentions(body, name),

@@ -12,6 +12,7 @@ use crate::cat::ast::{Expr, Op2};
 use crate::diag::Pos;
 use std::cell::RefCell;
 use std::rc::Rc;
+use std::sync::Arc;
 
 /// A binding's value, computed the first time its name is read.
 #[derive(Debug)]
@@ -19,12 +20,12 @@ pub struct Thunk(RefCell<State>);
 
 #[derive(Debug)]
 enum State {
-    Pending { body: Expr, env: Env, file: String },
+    Pending { body: Arc<Expr>, env: Env, file: String },
     Done(V),
 }
 
 impl Thunk {
-    pub fn pending(body: Expr, env: Env, file: String) -> V {
+    pub fn pending(body: Arc<Expr>, env: Env, file: String) -> V {
         V::Lazy(Rc::new(Thunk(RefCell::new(State::Pending { body, env, file }))))
     }
 

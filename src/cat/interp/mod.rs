@@ -12,6 +12,7 @@ use crate::logic::{B, Logic};
 use crate::rel::{Rel, Set};
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
+use std::sync::Arc;
 use varisat::Lit;
 
 mod fixpoint;
@@ -80,7 +81,7 @@ const ENUMERATIVE: &[&str] = &[
 #[derive(Debug)]
 pub struct Closure {
     pat: Pat,
-    body: Expr,
+    body: Arc<Expr>,
     env: Env,
     /// For `let rec`: the group, rebound on every call.
     recs: Option<Rc<Vec<Binding>>>,
@@ -291,7 +292,7 @@ impl<'a> Interp<'a> {
             }
             Expr::Fun(p, body) => Ok(V::Func(Rc::new(Closure {
                 pat: p.clone(),
-                body: (**body).clone(),
+                body: body.clone(),
                 env: env.clone(),
                 recs: None,
                 rec_index: 0,
@@ -428,8 +429,8 @@ impl<'a> Interp<'a> {
         let u = self.universe.clone();
         let out = match op {
             Op1::Inv => r.inverse(),
-            Op1::Plus => r.plus(self.lg),
-            Op1::Star => r.plus(self.lg).with_id(&u, self.lg),
+            Op1::Plus => r.plus_lazy(self.lg),
+            Op1::Star => r.plus_lazy(self.lg).with_id(&u, self.lg),
             Op1::Opt => r.with_id(&u, self.lg),
             Op1::Comp => r.complement(&u, self.lg),
         };
@@ -592,8 +593,10 @@ impl<'a> Interp<'a> {
             (_, v) => v,
         };
         let r = self.as_rel(&v, c.pos)?;
-        let (l, _) = crate::diag::line_col(self.text(), c.pos.0);
-        let label = c.name.clone().unwrap_or_else(|| format!("{}:{l}", self.file.trim_start_matches("<bundled>/")));
+        let label = c.name.clone().unwrap_or_else(|| {
+            let (l, _) = crate::diag::line_col(self.text(), c.pos.0);
+            format!("{}:{l}", self.file.trim_start_matches("<bundled>/"))
+        });
         let exact = c.flag || c.negated;
         let holds = match c.kind {
             CheckKind::Acyclic if exact => crate::encode::acyclic::exact(self.lg, &r),
@@ -635,9 +638,9 @@ impl<'a> Interp<'a> {
 fn bind_rec_closures(env: &Env, recs: &Rc<Vec<Binding>>, file: &str) -> Env {
     let mut e = env.clone();
     for (rec_index, b) in recs.iter().enumerate() {
-        let (pat, body) = match (&b.params, &b.body) {
-            (Some(p), body) => (p.clone(), body.clone()),
-            (None, Expr::Fun(p, body)) => (p.clone(), (**body).clone()),
+        let (pat, body) = match (&b.params, &*b.body) {
+            (Some(p), _) => (p.clone(), b.body.clone()),
+            (None, Expr::Fun(p, body)) => (p.clone(), body.clone()),
             (None, _) => continue,
         };
         e = e.bind(

@@ -5,7 +5,9 @@ use super::ast::{Expr, Stmt};
 use super::lex::lex;
 use super::parse::Parser;
 use crate::diag::{Diag, Pos};
+use std::cell::RefCell;
 use std::collections::HashMap;
+use std::rc::Rc;
 
 #[derive(Clone, Debug)]
 pub enum Body {
@@ -21,6 +23,23 @@ pub struct Macro {
 
 /// Macros by name.
 pub type Macros = HashMap<String, Macro>;
+
+thread_local! {
+    /// The files parsed so far on this thread, by name and text: a corpus run reads the
+    /// same `.def` file for every test.
+    static PARSED: RefCell<HashMap<(String, String, usize), Rc<Macros>>> = RefCell::default();
+}
+
+/// [`parse_defs`], once per file.
+pub fn parse_defs_once(file: &str, text: &str, file_id: usize) -> Result<Rc<Macros>, Diag> {
+    let key = (file.to_string(), text.to_string(), file_id);
+    if let Some(m) = PARSED.with(|p| p.borrow().get(&key).cloned()) {
+        return Ok(m);
+    }
+    let m = Rc::new(parse_defs(file, text, file_id)?);
+    PARSED.with(|p| p.borrow_mut().insert(key, m.clone()));
+    Ok(m)
+}
 
 /// Parses a `.def` file. `file_id` is its index in the front end's file table.
 pub fn parse_defs(file: &str, text: &str, file_id: usize) -> Result<Macros, Diag> {

@@ -52,7 +52,7 @@ impl Isa for C {
         macros: Option<(&str, &str)>,
     ) -> Option<crate::events::HerdVars> {
         let (def_name, def_text) = macros.unwrap_or(("<no macros>", ""));
-        let macros = macros::parse_defs(def_name, def_text, 1).ok()?;
+        let macros = macros::parse_defs_once(def_name, def_text, 1).ok()?;
         let mut threads = Vec::new();
         for th in &test.threads {
             let cell = th.cells.first()?;
@@ -79,7 +79,7 @@ fn lower_test(
     unroll: usize,
 ) -> Result<Vec<Vec<Instr>>, Diag> {
     let (def_name, def_text) = defs.unwrap_or(("<no macros>", ""));
-    let macros = macros::parse_defs(def_name, def_text, 1)?;
+    let macros = macros::parse_defs_once(def_name, def_text, 1)?;
     let files = Files { names: vec![src.file, def_name], texts: vec![src.text, def_text] };
     let mut shared: BTreeSet<String> = BTreeSet::new();
     for it in &test.init {

@@ -209,22 +209,26 @@ impl Propagator {
         }
     }
 
-    /// Unit propagation to a fixpoint; `None` on a conflict. A literal's clauses are all
-    /// counted before any of them is acted on, so that undoing it is exact.
+    /// Unit propagation to a fixpoint; `None` on a conflict. After a conflict the rest of
+    /// the literal's clauses are still counted, so that undoing it is exact.
     fn propagate(&mut self) -> Option<()> {
         while self.head < self.trail.len() {
             let l = self.trail[self.head];
             self.head += 1;
-            for k in self.occurrences(!l) {
-                self.falses[self.occurs[k] as usize] += 1;
-            }
+            let mut conflict = false;
             for k in self.occurrences(!l) {
                 let c = self.occurs[k] as usize;
-                if self.falses[c] + 1 < self.start[c + 1] - self.start[c] {
+                self.falses[c] += 1;
+                if conflict || self.falses[c] + 1 < self.start[c + 1] - self.start[c] {
                     continue;
                 }
-                let open = self.clause(c).iter().copied().find(|&m| self.holds(m) >= 0)?;
-                self.assign(open)?;
+                conflict = match self.clause(c).iter().copied().find(|&m| self.holds(m) >= 0) {
+                    Some(open) => self.assign(open).is_none(),
+                    None => true,
+                };
+            }
+            if conflict {
+                return None;
             }
         }
         Some(())

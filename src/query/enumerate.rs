@@ -286,13 +286,7 @@ mod tests {
     /// Small random formulas over 8 variables, from a fixed seed, with one group of
     /// "sources" (at most one of variables 0–2 holds) as the encoder writes for a read.
     fn formulas() -> impl Iterator<Item = CnfFormula> {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut next = super::super::propagate::xorshift(0x9e37_79b9_7f4a_7c15);
         (0..200).map(move |_| {
             let mut f = CnfFormula::new();
             f.set_var_count(8);

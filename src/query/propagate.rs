@@ -263,19 +263,25 @@ pub fn simplify(cnf: &CnfFormula) -> CnfFormula {
     out
 }
 
+/// A xorshift generator from `seed`: each call gives a number below its argument. For
+/// the tests' random formulas, reproducible without a crate.
+#[cfg(test)]
+pub(super) fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
+    move |m: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % m
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// Small random CNFs over `n` variables, from a fixed seed.
     fn formulas(n: usize) -> impl Iterator<Item = Vec<Vec<Lit>>> {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move |m: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % m
-        };
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
         (0..300).map(move |_| {
             let clauses = 1 + next(3 * n as u64) as usize;
             (0..clauses)

@@ -22,6 +22,26 @@ fn atomic_op(op: &str) -> Option<BinOp> {
     super::parse::bin_op(op).filter(|o| matches!(o, BinOp::Add | BinOp::Sub | BinOp::And | BinOp::Or | BinOp::Xor))
 }
 
+/// The memory orders a C11 access may take, by kind, and herd's set for each.
+const ORDERS: &[(&str, &str)] = &[
+    ("memory_order_relaxed", "RLX"),
+    ("memory_order_consume", "CON"),
+    ("memory_order_acquire", "ACQ"),
+    ("memory_order_release", "REL"),
+    ("memory_order_acq_rel", "ACQ_REL"),
+    ("memory_order_seq_cst", "SC"),
+];
+const LOAD_ORDERS: &[&str] = &["RLX", "CON", "ACQ", "SC"];
+const STORE_ORDERS: &[&str] = &["RLX", "REL", "SC"];
+
+/// C11 read-modify-writes, which herd builds as one event: not supported yet.
+const C11_TO_COME: &[&str] = &["atomic_fetch_", "atomic_exchange", "atomic_compare_exchange_"];
+
+/// Tags of a C11 atomic access with memory order `order`.
+fn atomic_tags(order: &str) -> Vec<String> {
+    vec!["A".to_string(), order.to_string()]
+}
+
 /// Lowers primitive `c`, returning its value when it has one.
 pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
     let text = match &c.tag {
@@ -119,6 +139,28 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
             l.push(ops, &text);
             Some(Src::Reg(did))
         }
+        "atomic_load_explicit" => {
+            l.arity(c, 2)?;
+            let order = l.arg_order(c, 1, LOAD_ORDERS)?;
+            let addr = l.arg_pointer(c, 0)?;
+            let dst = l.fresh();
+            l.push(vec![Op::Load { dst: dst.clone(), addr, tags: atomic_tags(order) }], &text);
+            Some(Src::Reg(dst))
+        }
+        "atomic_store_explicit" => {
+            l.arity(c, 3)?;
+            let order = l.arg_order(c, 2, STORE_ORDERS)?;
+            let v = l.arg_value(c, 1)?;
+            let addr = l.arg_pointer(c, 0)?;
+            l.push(vec![Op::Store { addr, src: v, tags: atomic_tags(order), when: None }], &text);
+            None
+        }
+        "atomic_thread_fence" => {
+            l.arity(c, 1)?;
+            let order = l.arg_order(c, 0, &["RLX", "CON", "ACQ", "REL", "ACQ_REL", "SC"])?;
+            l.push(vec![Op::Fence { tags: vec![order.to_string()] }], &text);
+            None
+        }
         "__lock" | "__unlock" | "__trylock" | "__islocked" => {
             l.arity(c, 1)?;
             let addr = l.arg_pointer(c, 0)?;
@@ -131,14 +173,35 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
             l.lock(addr, op, dst.clone(), &text);
             dst.map(Src::Reg)
         }
+        name if name.starts_with("atomic_") && C11_TO_COME.iter().any(|p| name.starts_with(p)) => {
+            return Err(l.call_err(c, format!("unsupported: C11 read-modify-write `{name}` (not yet)")));
+        }
         _ => return Err(l.unknown(c)),
     })
 }
 
 impl Lower<'_> {
+    /// Argument `k` of `c` as a memory order among `allowed` (herd's set names), as its set.
+    fn arg_order(&self, c: &Call, k: usize, allowed: &[&str]) -> Result<&'static str, Diag> {
+        let named = match c.args.get(k) {
+            Some(super::ast::Arg::Expr(super::ast::Expr::Var(v, _))) => ORDERS.iter().find(|(n, _)| n == v),
+            _ => None,
+        };
+        match named {
+            Some(&(_, set)) if allowed.contains(&set) => Ok(set),
+            Some(&(name, _)) => Err(self.call_err(c, format!("`{}` cannot take `{name}`", c.name))),
+            None => Err(self.call_err(c, format!("`{}` expects a memory order as argument {}", c.name, k + 1))),
+        }
+    }
+
     fn unknown_op(&self, c: &Call, op: &str) -> Diag {
+        self.call_err(c, format!("`{}`: unsupported operator `{op}`", c.name))
+    }
+
+    /// An error located at the call `c`.
+    fn call_err(&self, c: &Call, message: String) -> Diag {
         let mut d = self.unknown(c);
-        d.message = format!("`{}`: unsupported operator `{op}`", c.name);
+        d.message = message;
         d
     }
 }

@@ -157,3 +157,62 @@ fn other_loops_are_refused_with_a_location() {
         assert!(d.message.contains("unsupported"), "{d}");
     }
 }
+
+/// A small release-acquire model, with herd's `undefined_unless` on write-write races.
+const MINI_RA: &str = r#""mini-ra"
+let sw = [REL] ; rf ; [ACQ]
+let hb = (po | sw)+
+irreflexive hb ; fr as ra
+undefined_unless empty ((([W \ IW]) ; loc ; [W \ IW]) & ext) \ (hb | hb^-1) as race
+"#;
+
+fn mini_ra() -> Program {
+    let path = std::env::temp_dir().join(format!("litsat-mini-ra-{}.cat", std::process::id()));
+    std::fs::write(&path, MINI_RA).expect("write model");
+    load_program(&path.to_string_lossy(), &[]).expect("model parses")
+}
+
+fn c11_mp(load_y: &str, extra: &str) -> String {
+    format!(
+        "C mp\n{{ x=0; y=0; z=0; }}\n\
+         P0(atomic_int* x, atomic_int* y, int* z) {{\n  atomic_store_explicit(x, 1, memory_order_relaxed);\n  \
+         atomic_store_explicit(y, 1, memory_order_release);\n{extra}}}\n\
+         P1(atomic_int* x, atomic_int* y, int* z) {{\n  int r0 = atomic_load_explicit(y, {load_y});\n  \
+         int r1 = atomic_load_explicit(x, memory_order_relaxed);\n{extra}}}\n\
+         exists (1:r0=1 /\\ 1:r1=0)\n"
+    )
+}
+
+/// C11 loads and stores carry herd's sets (A and their memory order's): message passing
+/// is forbidden through a release-acquire pair and allowed through a relaxed load.
+#[test]
+fn c11_accesses_carry_their_memory_order() {
+    let prog = mini_ra();
+    for (order, pos) in [("memory_order_acquire", 0), ("memory_order_relaxed", 1)] {
+        let text = c11_mp(order, "");
+        let o = parse_test("mp.litmus", &text).and_then(|t| run(t, "mp.litmus", &text, &prog, &Options::default()));
+        let o = o.expect("runs");
+        assert_eq!((o.pos, o.neg), (pos, 3), "{order}");
+        assert!(o.flags.is_empty(), "{order}: {:?}", o.flags);
+    }
+}
+
+/// `undefined_unless` raises herd's `*undef*` flag on the executions that fail it.
+#[test]
+fn undefined_unless_raises_the_undef_flag() {
+    let text = c11_mp("memory_order_acquire", "  *z = 1;\n");
+    let prog = mini_ra();
+    let o = parse_test("mp.litmus", &text).and_then(|t| run(t, "mp.litmus", &text, &prog, &Options::default()));
+    assert_eq!(o.expect("runs").flags.into_iter().collect::<Vec<_>>(), vec!["*undef*".to_string()]);
+}
+
+/// A memory order the operation cannot take is a located error naming it.
+#[test]
+fn a_wrong_memory_order_is_refused_where_written() {
+    let text = c11_mp("memory_order_release", "");
+    let d = parse_test("mp.litmus", &text)
+        .and_then(|t| run(t, "mp.litmus", &text, &mini_ra(), &Options::default()))
+        .expect_err("refused");
+    assert_eq!((d.line, d.col), (8, 12), "{d}");
+    assert!(d.message.contains("cannot take `memory_order_release`"), "{d}");
+}

@@ -751,7 +751,22 @@ fn unnamed(state: &str) -> String {
 fn lkmm_suite(corpus: &str, tsv: &str, floor: usize) {
     let Some(shared) = shared() else { return };
     let Some(prog) = lkmm_program(shared) else { return };
-    let herd = read_tsv(&shared.join(format!("corpus/expected/{tsv}.lkmm.tsv")));
+    c_suite(shared, corpus, &format!("{tsv}.lkmm.tsv"), &prog, "LKMM", floor);
+}
+
+/// The Dat3M C11 tests under herd's rc11.cat: engine, oracle and herd agree.
+#[test]
+fn c11_rc11_against_oracle() {
+    let Some(shared) = shared() else { return };
+    let herd_lib = shared.join("models/herd");
+    let prog = load_program(&herd_lib.join("rc11.cat").to_string_lossy(), &[herd_lib]).expect("rc11 loads");
+    c_suite(shared, "dat3m/C11", "dat3m-c11.rc11.tsv", &prog, "rc11", 128);
+}
+
+/// Runs the engine and the oracle on every C test under `corpus` and compares both with
+/// herd's answers in `tsv`; at least `floor` tests must be compared.
+fn c_suite(shared: &Path, corpus: &str, tsv: &str, prog: &Program, model: &str, floor: usize) {
+    let herd = read_tsv(&shared.join(format!("corpus/expected/{tsv}")));
     let mut files = litmus_files(&shared.join("corpus").join(corpus));
     // For exploring: only the tests whose path contains this.
     let mut floor = floor;
@@ -764,14 +779,14 @@ fn lkmm_suite(corpus: &str, tsv: &str, floor: usize) {
         .par_iter()
         .map(|p| {
             let rel = p.strip_prefix(shared.join("corpus")).unwrap_or(p).to_string_lossy().to_string();
-            c_run(p, rel, &prog, LKMM_BUDGET)
+            c_run(p, rel, prog, LKMM_BUDGET)
         })
         .collect();
     let mut t = CTally::default();
     for r in &runs {
-        t.add(r, "LKMM", herd.get(&r.rel));
+        t.add(r, model, herd.get(&r.rel));
     }
-    t.report(&format!("{corpus} × LKMM"));
+    t.report(&format!("{corpus} × {model}"));
     eprintln!("oracle: {corpus} in {:.1} s", start.elapsed().as_secs_f64());
     let mut failures = t.mismatches.clone();
     let known = |m: &str| KNOWN_HERD_GAPS.iter().any(|(p, _)| m.starts_with(p));

@@ -275,7 +275,15 @@ impl<'a> P<'a> {
             self.i += 1;
             return Ok(Stmt::Show);
         }
-        if self.is_kw("undefined_unless") || self.is_kw("assert") {
+        if self.eat_kw("undefined_unless") {
+            // herd marks an execution that fails the check as undefined: its flag
+            // `*undef*` is raised, whatever the `as` name.
+            let Some(c) = self.check_body(true, pos)? else {
+                return self.err("expected `acyclic`, `irreflexive` or `empty`");
+            };
+            return Ok(Stmt::Check(Check { negated: !c.negated, name: Some("*undef*".into()), ..c }));
+        }
+        if self.is_kw("assert") {
             let kw = match self.peek() {
                 Some(Tok::Ident(s)) => s.clone(),
                 _ => String::new(),

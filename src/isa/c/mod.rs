@@ -21,8 +21,10 @@ use std::collections::BTreeSet;
 
 pub struct C;
 
-/// Sets herd gives C events beyond the annotations: read-modify-writes and lock events.
-const SETS: &[&str] = &["RMW", "X", "LKR", "LKW", "UL", "LF", "RL", "RU"];
+/// Sets herd gives C events beyond the annotations: read-modify-writes, lock events, and
+/// C11's atomic accesses (`A`, `NA`) and memory orders.
+const SETS: &[&str] =
+    &["RMW", "X", "LKR", "LKW", "UL", "LF", "RL", "RU", "A", "NA", "RLX", "CON", "ACQ", "REL", "ACQ_REL", "SC"];
 
 impl Isa for C {
     fn name(&self) -> &'static str {

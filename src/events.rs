@@ -97,6 +97,8 @@ pub struct Event {
     pub val: ValId,
     /// Architecture sets the event belongs to (`MFENCE`, `Fence.rw.rw`, …).
     pub tags: Vec<String>,
+    /// Sets the event belongs to where a 0/1 value is 1 ([`Op::TagIf`]).
+    pub tags_if: Vec<(String, ValId)>,
     /// The instruction's text, for explanations and graphs.
     pub text: String,
     /// 1 when the event happens: a 0/1-valued expression over values read (the path
@@ -657,6 +659,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
             addr: None,
             val,
             tags: vec![],
+            tags_if: Vec::new(),
             text: String::new(),
             guard: one,
             lock: None,
@@ -790,6 +793,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                                 addr: daddr,
                                 val,
                                 tags: tags.clone(),
+                                tags_if: Vec::new(),
                                 text: text.clone(),
                                 guard,
                                 lock: None,
@@ -831,6 +835,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                             addr: daddr,
                             val: c.val,
                             tags: tags.clone(),
+                            tags_if: Vec::new(),
                             text: text.clone(),
                             guard: g,
                             lock: None,
@@ -883,6 +888,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                             addr: daddr,
                             val: c.val,
                             tags: tags.clone(),
+                            tags_if: Vec::new(),
                             text: text.clone(),
                             guard: g,
                             lock: None,
@@ -900,6 +906,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                                 addr: None,
                                 val: zero_val,
                                 tags: tags.clone(),
+                                tags_if: Vec::new(),
                                 text: text.clone(),
                                 guard,
                                 lock: None,
@@ -911,6 +918,12 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                         // Joined with the other paths at the thread's end.
                         pending.entry(EXIT.to_string()).or_default().push(cur.clone());
                         cur.guard = zero_val;
+                    }
+                    Op::TagIf { tags, when } => {
+                        let cv = cond_val(&cur.regs, &mut ev, when)?;
+                        if let Some(e) = ev.events[first_of_instr..].last_mut() {
+                            e.tags_if.extend(tags.iter().map(|t| (t.clone(), cv.val)));
+                        }
                     }
                     Op::Cut => {
                         if !ev.is_const(guard, 0) {
@@ -930,6 +943,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                             addr: daddr,
                             val: zero_val,
                             tags: tags.clone(),
+                            tags_if: Vec::new(),
                             text: text.clone(),
                             guard,
                             lock: None,
@@ -989,6 +1003,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                                 addr: daddr,
                                 val,
                                 tags: vec![],
+                                tags_if: Vec::new(),
                                 text: text.clone(),
                                 guard: g,
                                 lock: Some(role),
@@ -1053,6 +1068,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                                         addr: None,
                                         val: zero_val,
                                         tags: vec![],
+                                        tags_if: Vec::new(),
                                         text: text.clone(),
                                         guard,
                                         lock: None,

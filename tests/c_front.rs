@@ -216,3 +216,34 @@ fn a_wrong_memory_order_is_refused_where_written() {
     assert_eq!((d.line, d.col), (8, 12), "{d}");
     assert!(d.message.contains("cannot take `memory_order_release`"), "{d}");
 }
+
+fn c11_cas(success: &str) -> String {
+    format!(
+        "C cas\n{{ x=0; y=0; one=1; }}\n\
+         P0(atomic_int* x, atomic_int* y) {{\n  atomic_store_explicit(x, 1, memory_order_relaxed);\n  \
+         atomic_store_explicit(y, 1, memory_order_release);\n}}\n\
+         P1(atomic_int* x, atomic_int* y, int* one) {{\n  \
+         int r0 = atomic_compare_exchange_strong_explicit(y, one, 2, {success}, memory_order_relaxed);\n  \
+         int r1 = atomic_load_explicit(x, memory_order_relaxed);\n}}\n\
+         exists (1:r0=1 /\\ 1:r1=0)\n"
+    )
+}
+
+/// A compare-and-exchange's read takes the success order only when it succeeds: message
+/// passing through a successful acquire CAS is forbidden, through a relaxed one allowed;
+/// a failed one writes what it read back to `*expected`.
+#[test]
+fn c11_compare_exchange_takes_the_order_its_value_selects() {
+    let prog = mini_ra();
+    for (order, pos) in [("memory_order_acquire", 0), ("memory_order_relaxed", 1)] {
+        let text = c11_cas(order);
+        let o = parse_test("cas.litmus", &text).and_then(|t| run(t, "cas.litmus", &text, &prog, &Options::default()));
+        let o = o.expect("runs");
+        assert_eq!((o.pos, o.neg), (pos, 3), "{order}");
+        let failed: Vec<String> = o.states.iter().map(state_line).filter(|s| s.contains("1:r0=0;")).collect();
+        assert!(!failed.is_empty(), "{order}: some execution fails the CAS");
+    }
+    let text = c11_cas("memory_order_acquire").replace("exists (1:r0=1 /\\ 1:r1=0)", "exists (1:r0=0 /\\ one=0)");
+    let o = parse_test("cas.litmus", &text).and_then(|t| run(t, "cas.litmus", &text, &prog, &Options::default()));
+    assert_eq!(o.expect("runs").pos, 2, "a failed CAS stores the value it read (0) into *expected");
+}

@@ -760,7 +760,7 @@ fn c11_rc11_against_oracle() {
     let Some(shared) = shared() else { return };
     let herd_lib = shared.join("models/herd");
     let prog = load_program(&herd_lib.join("rc11.cat").to_string_lossy(), &[herd_lib]).expect("rc11 loads");
-    c_suite(shared, "dat3m/C11", "dat3m-c11.rc11.tsv", &prog, "rc11", 128);
+    c_suite(shared, "dat3m/C11", "dat3m-c11.rc11.tsv", &prog, "rc11", 134);
 }
 
 /// Runs the engine and the oracle on every C test under `corpus` and compares both with

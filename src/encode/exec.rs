@@ -620,9 +620,17 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     let mut tags: BTreeSet<String> = ev.known_sets.iter().cloned().collect();
     for ev in e {
         tags.extend(ev.tags.iter().cloned());
+        tags.extend(ev.tags_if.iter().map(|(t, _)| t.clone()));
     }
     for t in &tags {
-        let s = set(&|i| e[i].tags.contains(t));
+        let mut s = set(&|i| e[i].tags.contains(t));
+        for (i, ev) in e.iter().enumerate() {
+            for (_, v) in ev.tags_if.iter().filter(|(u, _)| u == t) {
+                let holds = x.lit_of(*v, Value::Int(1));
+                let b = lg.and2(g[i], holds);
+                s.0[i] = lg.or2(s.0[i], b);
+            }
+        }
         // An annotation `'rcu-lock` also names the set `Rcu-lock`, as herd's bell files
         // use it.
         let cap = capitalised(t);

@@ -131,6 +131,12 @@ pub enum Op {
         addr: Addr,
         tags: Vec<String>,
     },
+    /// The instruction's last event is also in these sets where `when` holds (a C11
+    /// compare-and-exchange's read takes the success or the failure order by its value).
+    TagIf {
+        tags: Vec<String>,
+        when: Cond,
+    },
     /// The thread ends here (herd's `ret` in compiled X86_64 code).
     Exit,
     /// The unrolling bound was exceeded on this path (herd's cut-off): an execution that

@@ -1014,6 +1014,38 @@ fn same_value(a: &V, b: &V) -> bool {
 // ---------------------------------------------------------------------------------------
 // Candidates.
 
+/// `base` with the events whose conditional tags hold in this candidate (their value is
+/// 1) added to those tags' sets, under both names.
+fn with_conditional_tags<'a>(
+    base: Rc<HashMap<String, V<'a>>>,
+    ev: &Events,
+    live: Set,
+    vals: &mut Values,
+) -> Rc<HashMap<String, V<'a>>> {
+    let mut extra: Vec<(String, usize)> = Vec::new();
+    for (i, x) in ev.events.iter().enumerate() {
+        for (t, v) in &x.tags_if {
+            if live & bit(i) != 0 && matches!(vals.get(*v), Ok(Value::Int(1))) {
+                extra.push((t.clone(), i));
+            }
+        }
+    }
+    if extra.is_empty() {
+        return base;
+    }
+    let mut m = (*base).clone();
+    for (t, i) in extra {
+        for name in [capitalise(&t), t] {
+            let s = match m.get(&name) {
+                Some(V::Set(s)) => *s,
+                _ => 0,
+            };
+            m.insert(name, V::Set(s | bit(i)));
+        }
+    }
+    Rc::new(m)
+}
+
 /// `rcu-lock` → `Rcu-lock`: the set name herd gives events annotated `'rcu-lock`.
 fn capitalise(t: &str) -> String {
     let mut c = t.chars();
@@ -1067,6 +1099,7 @@ fn static_names<'a>(ev: &Events, live: Set, loc_of: &[Option<usize>]) -> HashMap
     let mut tags: BTreeSet<String> = ev.known_sets.iter().cloned().collect();
     for x in e {
         tags.extend(x.tags.iter().cloned());
+        tags.extend(x.tags_if.iter().map(|(t, _)| t.clone()));
     }
     // A tag names the set of events carrying it, under its own name and capitalised.
     for t in &tags {
@@ -1600,6 +1633,7 @@ impl<'a> Search<'a> {
             .entry((live, loc_of.to_vec()))
             .or_insert_with(|| Rc::new(static_names(ev, live, loc_of)))
             .clone();
+        let base = with_conditional_tags(base, ev, live, vals);
         let mut rf = Rel::empty(n);
         for (r, _) in &self.reads {
             if lives(*r) {

@@ -37,9 +37,9 @@ const ORDERS: &[(&str, &str)] = &[
 const LOAD_ORDERS: &[&str] = &["RLX", "CON", "ACQ", "SC"];
 const STORE_ORDERS: &[&str] = &["RLX", "REL", "SC"];
 
-/// C11 operations not supported yet: compare-and-exchange (whose read takes the success
-/// or the failure order depending on the value it reads) and the forms without
-/// `_explicit`, which herd knows only as `c11.def` macros.
+/// C11 operations not supported yet: weak compare-and-exchange (which may fail
+/// spuriously) and the forms without `_explicit`, which herd knows only as `c11.def`
+/// macros.
 const C11_TO_COME: &[&str] =
     &["atomic_fetch_", "atomic_exchange", "atomic_compare_exchange_", "atomic_load", "atomic_store"];
 
@@ -214,8 +214,43 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
             l.push(ops, &text);
             Some(Src::Reg(old))
         }
+        "atomic_compare_exchange_strong_explicit" | "atomic_compare_exchange_strong" => {
+            let explicit = c.name.ends_with("_explicit");
+            l.arity(c, if explicit { 5 } else { 3 })?;
+            let all = &["RLX", "CON", "ACQ", "REL", "ACQ_REL", "SC"];
+            let (succ, fail) = if explicit {
+                (l.arg_order(c, 3, all)?, l.arg_order(c, 4, &["RLX", "CON", "ACQ", "SC"])?)
+            } else {
+                ("SC", "SC")
+            };
+            let obj = l.arg_pointer(c, 0)?;
+            let expected = l.arg_pointer(c, 1)?;
+            let desired = l.arg_value(c, 2)?;
+            let (want, old, ok) = (l.fresh(), l.fresh(), l.fresh());
+            // herd: a plain read of `*expected`; then either the read-modify-write with the
+            // success order, which reads that value, or an atomic read with the failure
+            // order, which does not, followed by a plain write of what it read to
+            // `*expected`. The read's order is the one its value selects.
+            l.push(vec![Op::Load { dst: want.clone(), addr: expected.clone(), tags: vec![] }], &text);
+            let same = Cond { op: BinOp::Eq, a: Src::Reg(old.clone()), b: Src::Reg(want.clone()) };
+            let differ = Cond { op: BinOp::Ne, ..same.clone() };
+            let rmw = with_rmw(atomic_tags(succ));
+            l.push(
+                vec![
+                    Op::Load { dst: old.clone(), addr: obj.clone(), tags: vec!["A".to_string()] },
+                    Op::TagIf { tags: rmw[1..].to_vec(), when: same.clone() },
+                    Op::TagIf { tags: vec![fail.to_string()], when: differ.clone() },
+                    Op::Bin { dst: ok.clone(), op: BinOp::Eq, a: Src::Reg(old.clone()), b: Src::Reg(want) },
+                    Op::Store { addr: obj, src: desired, tags: rmw, when: Some(same) },
+                ],
+                &text,
+            );
+            let back = Op::Store { addr: expected, src: Src::Reg(old), tags: vec![], when: Some(differ) };
+            l.push(vec![back], &text);
+            Some(Src::Reg(ok))
+        }
         name if name.starts_with("atomic_") && C11_TO_COME.iter().any(|p| name.starts_with(p)) => {
-            let why = "C11 compare-and-exchange and the forms without `_explicit` are not supported yet";
+            let why = "weak compare-and-exchange and the forms without `_explicit` are not supported yet";
             return Err(l.call_err(c, format!("unsupported: `{name}` ({why})")));
         }
         _ => return Err(l.unknown(c)),

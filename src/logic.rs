@@ -72,7 +72,7 @@ pub struct Logic {
     lazy: Vec<closure::Lazy>,
     /// Each one-way closure entry not yet made exact: its closure and place in it.
     lazy_of: HashMap<u32, (u32, u32), BuildHasherDefault<Fx>>,
-    /// Each one-way closure's result, by its input (k is the root of the length).
+    /// Each one-way closure's result, by its input (both k×k matrices, row by row).
     lazy_cache: HashMap<Vec<B>, Vec<B>, BuildHasherDefault<Fx>>,
     /// Scratch space for a clause.
     buf: Vec<Lit>,

@@ -4,7 +4,7 @@
 use super::ast::Call;
 use super::lower::Lower;
 use crate::diag::Diag;
-use crate::isa::{BinOp, Cond, LockOp, Op, Src};
+use crate::isa::{Addr, BinOp, Cond, LockOp, Op, Reg, Src};
 
 /// Tags of the events of a read-modify-write primitive: its annotation, herd's `RMW` set
 /// and `X`, which the standard library's `amo` pairs.
@@ -34,6 +34,7 @@ const ORDERS: &[(&str, &str)] = &[
     ("memory_order_acq_rel", "ACQ_REL"),
     ("memory_order_seq_cst", "SC"),
 ];
+const ANY_ORDER: &[&str] = &["RLX", "CON", "ACQ", "REL", "ACQ_REL", "SC"];
 const LOAD_ORDERS: &[&str] = &["RLX", "CON", "ACQ", "SC"];
 const STORE_ORDERS: &[&str] = &["RLX", "REL", "SC"];
 
@@ -46,6 +47,24 @@ const C11_TO_COME: &[&str] =
 /// Tags of a C11 atomic access with memory order `order`.
 fn atomic_tags(order: &str) -> Vec<String> {
     vec!["A".to_string(), order.to_string()]
+}
+
+/// `old = *addr; *addr = new` as one instruction whose events carry `tags`, where `ops`
+/// compute `new` from `old` (none for an exchange). Returns `old`.
+fn read_modify_write(
+    l: &mut Lower<'_>,
+    addr: Addr,
+    tags: Vec<String>,
+    old: Reg,
+    ops: Vec<Op>,
+    new: Src,
+    text: &str,
+) -> Src {
+    let mut all = vec![Op::Load { dst: old.clone(), addr: addr.clone(), tags: tags.clone() }];
+    all.extend(ops);
+    all.push(Op::Store { addr, src: new, tags, when: None });
+    l.push(all, text);
+    Src::Reg(old)
 }
 
 /// Lowers primitive `c`, returning its value when it has one.
@@ -85,10 +104,7 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
             let addr = l.arg_pointer(c, 0)?;
             let v = l.arg_value(c, 1)?;
             let old = l.fresh();
-            let t = rmw_tags(c);
-            let load = Op::Load { dst: old.clone(), addr: addr.clone(), tags: t.clone() };
-            l.push(vec![load, Op::Store { addr, src: v, tags: t, when: None }], &text);
-            Some(Src::Reg(old))
+            Some(read_modify_write(l, addr, rmw_tags(c), old, vec![], v, &text))
         }
         "__cmpxchg" => {
             l.arity(c, 3)?;
@@ -108,8 +124,7 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
             let op = l.arg_op(c, 1)?;
             let v = l.arg_value(c, 2)?;
             let (old, new) = (l.fresh(), l.fresh());
-            let t = rmw_tags(c);
-            let mut ops = vec![Op::Load { dst: old.clone(), addr: addr.clone(), tags: t.clone() }];
+            let mut ops = Vec::new();
             if op == "&~" {
                 let inv = l.fresh();
                 ops.push(Op::Bin { dst: inv.clone(), op: BinOp::Xor, a: v, b: Src::Imm(-1) });
@@ -120,11 +135,10 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
                 };
                 ops.push(Op::Bin { dst: new.clone(), op: bop, a: Src::Reg(old.clone()), b: v });
             }
-            ops.push(Op::Store { addr, src: Src::Reg(new.clone()), tags: t, when: None });
-            l.push(ops, &text);
+            let old = read_modify_write(l, addr, rmw_tags(c), old, ops, Src::Reg(new.clone()), &text);
             match c.name.as_str() {
                 "__atomic_op_return" => Some(Src::Reg(new)),
-                "__atomic_fetch_op" => Some(Src::Reg(old)),
+                "__atomic_fetch_op" => Some(old),
                 _ => None,
             }
         }
@@ -163,7 +177,7 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
         }
         "atomic_thread_fence" => {
             l.arity(c, 1)?;
-            let order = l.arg_order(c, 0, &["RLX", "CON", "ACQ", "REL", "ACQ_REL", "SC"])?;
+            let order = l.arg_order(c, 0, ANY_ORDER)?;
             l.push(vec![Op::Fence { tags: vec![order.to_string()] }], &text);
             None
         }
@@ -186,16 +200,12 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
         | "atomic_fetch_xor_explicit"
         | "atomic_exchange_explicit" => {
             l.arity(c, 3)?;
-            let order = l.arg_order(c, 2, &["RLX", "CON", "ACQ", "REL", "ACQ_REL", "SC"])?;
+            let order = l.arg_order(c, 2, ANY_ORDER)?;
             let addr = l.arg_pointer(c, 0)?;
             let v = l.arg_value(c, 1)?;
             let old = l.fresh();
-            // herd builds one event, in both R and W; this is the pair of events the
-            // kernel's primitives get, both with the operation's sets, joined by `rmw`.
-            // Under rc11.cat the Dat3M tests get herd's answers from it.
-            let t = with_rmw(atomic_tags(order));
-            let mut ops = vec![Op::Load { dst: old.clone(), addr: addr.clone(), tags: t.clone() }];
-            let src = match c.name.as_str() {
+            let mut ops = Vec::new();
+            let new = match c.name.as_str() {
                 "atomic_exchange_explicit" => v,
                 name => {
                     let op = match &name["atomic_fetch_".len()..name.len() - "_explicit".len()] {
@@ -210,19 +220,17 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
                     Src::Reg(new)
                 }
             };
-            ops.push(Op::Store { addr, src, tags: t, when: None });
-            l.push(ops, &text);
-            Some(Src::Reg(old))
+            // herd builds one event, in both R and W; this is the pair of events the
+            // kernel's primitives get, both with the operation's sets, joined by `rmw`.
+            // Under rc11.cat the Dat3M tests get herd's answers from it.
+            let tags = with_rmw(atomic_tags(order));
+            Some(read_modify_write(l, addr, tags, old, ops, new, &text))
         }
         "atomic_compare_exchange_strong_explicit" | "atomic_compare_exchange_strong" => {
             let explicit = c.name.ends_with("_explicit");
             l.arity(c, if explicit { 5 } else { 3 })?;
-            let all = &["RLX", "CON", "ACQ", "REL", "ACQ_REL", "SC"];
-            let (succ, fail) = if explicit {
-                (l.arg_order(c, 3, all)?, l.arg_order(c, 4, &["RLX", "CON", "ACQ", "SC"])?)
-            } else {
-                ("SC", "SC")
-            };
+            let (succ, fail) =
+                if explicit { (l.arg_order(c, 3, ANY_ORDER)?, l.arg_order(c, 4, LOAD_ORDERS)?) } else { ("SC", "SC") };
             let obj = l.arg_pointer(c, 0)?;
             let expected = l.arg_pointer(c, 1)?;
             let desired = l.arg_value(c, 2)?;

@@ -6,7 +6,7 @@
 //! here.
 
 use crate::diag::{Diag, Pos};
-use crate::isa::{Addr, BinOp, Isa, LockOp, Op, Reg, Src};
+use crate::isa::{Addr, BinOp, Isa, LockOp, Op, Operand, Reg, Src};
 use crate::litmus::{Loc, Test, Val};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -153,6 +153,8 @@ pub struct Events {
     pub known_sets: Vec<String>,
     /// The ISA's atomics are one memory operation (see [`Isa::amo_is_one_operation`]).
     pub amo_as_one: bool,
+    /// co is the model's to choose (see [`Isa::co_from_model`]).
+    pub co_from_model: bool,
     /// For each [`VExpr::Choice`], the path condition of its store-conditional: a choice
     /// is only made on a path that reaches it, or skipped stores would count twice.
     pub choice_guards: Vec<ValId>,
@@ -168,9 +170,19 @@ pub struct Events {
     /// The path conditions under which a thread reaches a cut-off ([`Op::Cut`]): an
     /// execution where one holds went past the unrolling bound.
     pub cuts: Vec<ValId>,
+    /// Read and write pairs that the model sees as one event ([`Op::OneEvent`]).
+    pub one_event: Vec<(Eid, Eid)>,
+    /// Pairs `(i, j)`, `i` earlier, from different operands of one C operator: po does
+    /// not order them ([`Op::Operand`]).
+    pub unsequenced: BTreeSet<(Eid, Eid)>,
 }
 
 impl Events {
+    /// Whether po orders event `i` before event `j`.
+    pub fn po_before(&self, i: Eid, j: Eid) -> bool {
+        let (a, b) = (&self.events[i], &self.events[j]);
+        a.thread.is_some() && a.thread == b.thread && a.instr < b.instr && !self.unsequenced.contains(&(i, j))
+    }
     pub fn len(&self) -> usize {
         self.events.len()
     }
@@ -627,10 +639,13 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
         known_sets: isa.known_sets().iter().map(|s| s.to_string()).collect(),
         choice_guards: Vec::new(),
         amo_as_one: isa.amo_is_one_operation(),
+        co_from_model: isa.co_from_model(),
         observed: BTreeSet::new(),
         joins: BTreeSet::new(),
         branch_conds: Vec::new(),
         cuts: Vec::new(),
+        one_event: Vec::new(),
+        unsequenced: BTreeSet::new(),
     };
     for l in &cond_locs {
         if let Loc::Mem(x) = l
@@ -688,6 +703,12 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
         // The location reserved by the latest exclusive load: a store-conditional can only
         // succeed on it, and consumes it.
         let mut reservation: Option<ValId> = None;
+        // The operands being evaluated ([`Op::Operand`]), outermost first, as (group,
+        // operand) pairs; and for each event of the thread, those at its creation.
+        let mut operands: Vec<(usize, usize)> = Vec::new();
+        let mut groups = 0;
+        let first_of_thread = ev.events.len();
+        let mut operand_paths: Vec<Vec<(usize, usize)>> = Vec::new();
         for (instr_idx, ins) in code[ti].iter().enumerate() {
             let pos = ins.pos;
             if let Some(l) = &ins.label
@@ -776,8 +797,21 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                 id
             };
             for op in &ins.ops {
+                operand_paths.resize(ev.events.len() - first_of_thread, operands.clone());
                 let guard = cur.guard;
                 match op {
+                    Op::Operand(Operand::First) => {
+                        groups += 1;
+                        operands.push((groups, 0));
+                    }
+                    Op::Operand(Operand::Next) => {
+                        if let Some(o) = operands.last_mut() {
+                            o.1 += 1;
+                        }
+                    }
+                    Op::Operand(Operand::Done) => {
+                        operands.pop();
+                    }
                     Op::Load { dst, addr, tags } => {
                         let (av, adeps) = resolve(&cur.regs, &mut ev, addr)?;
                         let (loc, daddr) = ev.place(av);
@@ -923,6 +957,12 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                         let cv = cond_val(&cur.regs, &mut ev, when)?;
                         if let Some(e) = ev.events[first_of_instr..].last_mut() {
                             e.tags_if.extend(tags.iter().map(|t| (t.clone(), cv.val)));
+                        }
+                    }
+                    Op::OneEvent => {
+                        let last = |k: Kind| (first_of_instr..ev.events.len()).rev().find(|&e| ev.events[e].kind == k);
+                        if let (Some(r), Some(w)) = (last(Kind::Read), last(Kind::Write)) {
+                            ev.one_event.push((r, w));
                         }
                     }
                     Op::Cut => {
@@ -1090,6 +1130,8 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                 }
             }
         }
+        operand_paths.resize(ev.events.len() - first_of_thread, operands.clone());
+        ev.unsequenced.extend(unsequenced(&operand_paths, first_of_thread));
         // Branches to a label on no instruction jump to the end.
         for (_, states) in pending.drain() {
             for s in states {
@@ -1101,6 +1143,23 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
         }
     }
     Ok(ev)
+}
+
+/// The pairs of a thread's events (numbered from `first`) that lie in different operands
+/// of one operator, given the operands each was created in.
+fn unsequenced(paths: &[Vec<(usize, usize)>], first: Eid) -> Vec<(Eid, Eid)> {
+    let apart = |a: &[(usize, usize)], b: &[(usize, usize)]| {
+        a.iter().zip(b).take_while(|(x, y)| x.0 == y.0).any(|(x, y)| x.1 != y.1)
+    };
+    let mut out = Vec::new();
+    for (i, a) in paths.iter().enumerate() {
+        for (j, b) in paths.iter().enumerate().skip(i + 1) {
+            if apart(a, b) {
+                out.push((first + i, first + j));
+            }
+        }
+    }
+    out
 }
 
 fn collect_syms(p: &crate::litmus::Prop, out: &mut Vec<String>) {

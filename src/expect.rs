@@ -210,7 +210,9 @@ pub fn parse_herd_log(text: &str) -> Vec<Expected> {
         } else if matches!(l.strip_prefix("Loop ").unwrap_or(l), "Ok" | "No" | "Undef") {
             let w = l.strip_prefix("Loop ").unwrap_or(l);
             in_states = false;
-            e.ok = Some(w == "Ok");
+            // `Undef` says only that an execution was undefined: its `Flag *undef*`
+            // line is compared with the flags.
+            e.ok = (w != "Undef").then_some(w == "Ok");
             e.looped = Some(w.len() != l.len());
         } else if in_states {
             if let Some(st) = e.states.as_mut() {

@@ -108,6 +108,18 @@ impl Outcome {
         }
     }
 
+    /// The word herd prints after the states: `Undef` when some execution is undefined
+    /// (a model's `undefined_unless` failed: the flag `*undef*`), else `Ok` or `No`.
+    pub fn verdict_word(&self) -> &'static str {
+        if self.flags.iter().any(|f| f == UNDEF_FLAG) {
+            "Undef"
+        } else if self.ok() {
+            "Ok"
+        } else {
+            "No"
+        }
+    }
+
     pub fn ok(&self) -> bool {
         let obs = self.observation();
         match self.test.cond.kind {
@@ -117,6 +129,9 @@ impl Outcome {
         }
     }
 }
+
+/// The flag an undefined execution raises (herd's name for a failed `undefined_unless`).
+pub const UNDEF_FLAG: &str = "*undef*";
 
 /// Canonicalises register names through the ISA, so `t2` and `x7` are one place.
 fn canonical_loc(isa: &dyn Isa, l: &Loc) -> Result<Loc, String> {
@@ -322,7 +337,10 @@ fn encode_with(
     let mut x = exec::encode(&ev, &mut lg).map_err(|m| Diag::file(file, m))?;
     let b = exec::builtins(&ev, &x, &mut lg);
     let variants = prog.variants_with(&opts.variants);
-    let Compiled { checks, primaries } = compile_model_with(prog, &mut lg, b, &variants, defer)?;
+    let Compiled { checks, primaries, co_read } = compile_model_with(prog, &mut lg, b, &variants, defer)?;
+    if ev.co_from_model && !co_read {
+        final_writes_choose(&mut x);
+    }
     // The model's own choices (`with x from S`) make executions too.
     x.primaries.extend(primaries);
     let shown = observed(&test, isa);
@@ -338,6 +356,19 @@ fn encode_with(
     let reached: Vec<B> = ev.cuts.iter().map(|&g| x.lit_of(g, Value::Int(1))).collect();
     let cut = lg.or(&reached);
     Ok(Encoding { test, isa, ev, x, lg, checks, shown, places, cut })
+}
+
+/// Where co is the model's to choose and the model never reads the built-in co (it
+/// generates orders of its own, as `c11_cos.cat` does), herd enumerates only the final
+/// writes of the shown locations: they, not co, make an execution. co stays as an
+/// auxiliary that puts the final write where a coherence order could end.
+fn final_writes_choose(x: &mut exec::Exec) {
+    let co: std::collections::HashSet<_> = x.co_vars.iter().map(|l| l.var()).collect();
+    x.primaries.retain(|l| !co.contains(&l.var()));
+    x.primaries.extend(x.fw.0.iter().filter_map(|b| match b {
+        B::L(l) => Some(*l),
+        _ => None,
+    }));
 }
 
 /// Everything one test's log needs, by listing every execution (see `enumerate`).

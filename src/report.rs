@@ -34,7 +34,7 @@ pub fn herd_log(o: &Outcome, seconds: f64) -> String {
         let _ = writeln!(s, "{}", state_line(st));
     }
     let loop_word = if o.looped { "Loop " } else { "" };
-    let _ = writeln!(s, "{loop_word}{}", if o.ok() { "Ok" } else { "No" });
+    let _ = writeln!(s, "{loop_word}{}", o.verdict_word());
     let _ = writeln!(s, "Witnesses");
     let (p, n) = o.witnesses();
     let _ = writeln!(s, "Positive: {p} Negative: {n}");

@@ -173,11 +173,17 @@ fn loops_lkmm_herd_library() {
     suite_floor("loops.lkmm.tsv", LKMM, LKMM_HERD_INC, 1, lkmm_opts());
 }
 
-// C11 under herd's rc11.cat: all 135 tests herd answered.
+// C11 under herd's rc11.cat and herd's default for C, c11_partialSC.cat: all 135 tests
+// herd answered.
 
 #[test]
 fn c11_rc11_herd() {
     suite_floor("dat3m-c11.rc11.tsv", "models/herd/rc11.cat", HERD, 135, Options::default());
+}
+
+#[test]
+fn c11_partial_sc_herd() {
+    suite_floor("dat3m-c11.c11.tsv", "models/herd/c11_partialSC.cat", HERD, 135, Options::default());
 }
 
 // Loops: herd unrolls them twice by default and drops the executions that need more.

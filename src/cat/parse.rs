@@ -281,7 +281,7 @@ impl<'a> P<'a> {
             let Some(c) = self.check_body(true, pos)? else {
                 return self.err("expected `acyclic`, `irreflexive` or `empty`");
             };
-            return Ok(Stmt::Check(Check { negated: !c.negated, name: Some("*undef*".into()), ..c }));
+            return Ok(Stmt::Check(Check { negated: !c.negated, name: Some(crate::query::UNDEF_FLAG.into()), ..c }));
         }
         if self.is_kw("assert") {
             let kw = match self.peek() {

@@ -20,7 +20,9 @@ pub struct Exec {
     pub exists: Vec<B>,
     pub rf: Rel,
     pub co: Rel,
-    /// Co-last writes.
+    /// co's orientation variables (among the primaries).
+    pub co_vars: Vec<Lit>,
+    /// Co-last writes of the locations a state shows.
     pub fw: Set,
     /// Possible values of each value expression.
     pub domains: Vec<Vec<Value>>,
@@ -339,6 +341,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
     // write first. An orientation variable is false unless both writes happen at one
     // location, so it stays a function of the execution.
     let mut co = Rel::empty(n);
+    let mut co_vars = Vec::new();
     let writes: Vec<Eid> = (0..n).filter(|&i| ev.events[i].in_co() && !exists[i].is_false()).collect();
     for (a, &i) in writes.iter().enumerate() {
         for &j in &writes[a + 1..] {
@@ -352,6 +355,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
             } else {
                 let o = lg.fresh();
                 primaries.push(o);
+                co_vars.push(o);
                 let o = B::L(o);
                 lg.implies(o, exists[i]);
                 lg.implies(o, exists[j]);
@@ -398,7 +402,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
             fw.0[w] = lg.and2(exists[w], none_later);
         }
     }
-    Ok(Exec { n, locs, exists, rf, co, fw, domains, val, primaries, sources })
+    Ok(Exec { n, locs, exists, rf, co, co_vars, fw, domains, val, primaries, sources })
 }
 
 /// The reads whose values an expression is computed from. A path join's condition is not
@@ -539,7 +543,7 @@ fn observed_co(
             if sl.is_false() {
                 continue;
             }
-            if !(ea.instr < eb.instr || (ea.instr == eb.instr && ev.iico.contains(&(a, b)))) {
+            if !(ev.po_before(a, b) || (ea.instr == eb.instr && ev.iico.contains(&(a, b)))) {
                 continue;
             }
             let both = lg.and(&[exists[a], exists[b], sl]);
@@ -597,25 +601,32 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
         }
         Rel::from_sorted(n, m)
     };
+    // herd's one-event read-modify-writes: what follows is built over the encoder's
+    // events, and each name is bound as the model sees it.
+    let view = super::one_event::View::new(ev, g);
     let universe = set(&|_| true);
+    let universe = view.set(&universe, lg);
     let mem = |i: usize| e[i].is_read() || e[i].is_write();
     let mut env = Env::default();
-    let put_set = |env: &mut Env, name: &str, s: Set| *env = env.bind(name, V::Set(Rc::new(s)));
-    put_set(&mut env, "_", universe.clone());
+    let put_set = |env: &mut Env, lg: &mut Logic, name: &str, s: Set| {
+        let s = view.set(&s, lg);
+        *env = env.bind(name, V::Set(Rc::new(s)))
+    };
+    put_set(&mut env, lg, "_", set(&|_| true));
     let atomic_write = |i: usize| ev.amo_as_one && e[i].kind == Kind::Write && e[i].tags.iter().any(|t| t == "X");
-    put_set(&mut env, "R", set(&|i| e[i].is_read() || atomic_write(i)));
-    put_set(&mut env, "W", set(&|i| e[i].is_write()));
-    put_set(&mut env, "M", set(&mem));
-    put_set(&mut env, "F", set(&|i| e[i].kind == Kind::Fence));
-    put_set(&mut env, "B", set(&|i| e[i].kind == Kind::Branch));
-    put_set(&mut env, "BCC", set(&|i| e[i].kind == Kind::Branch));
-    put_set(&mut env, "IW", set(&|i| ev.is_init(i)));
-    put_set(&mut env, "FW", x.fw.clone());
-    put_set(&mut env, "Exp", set(&mem));
-    put_set(&mut env, "NExp", Set::empty(n));
+    put_set(&mut env, lg, "R", set(&|i| e[i].is_read() || atomic_write(i)));
+    put_set(&mut env, lg, "W", set(&|i| e[i].is_write()));
+    put_set(&mut env, lg, "M", set(&mem));
+    put_set(&mut env, lg, "F", set(&|i| e[i].kind == Kind::Fence));
+    put_set(&mut env, lg, "B", set(&|i| e[i].kind == Kind::Branch));
+    put_set(&mut env, lg, "BCC", set(&|i| e[i].kind == Kind::Branch));
+    put_set(&mut env, lg, "IW", set(&|i| ev.is_init(i)));
+    put_set(&mut env, lg, "FW", x.fw.clone());
+    put_set(&mut env, lg, "Exp", set(&mem));
+    put_set(&mut env, lg, "NExp", Set::empty(n));
     // Register events and herd's dependency marker sets: litsat has no register events.
     for name in ["ADDR", "DATA", "Rreg", "Wreg", "SPEC", "SPURIOUS", "PRED"] {
-        put_set(&mut env, name, Set::empty(n));
+        put_set(&mut env, lg, name, Set::empty(n));
     }
     let mut tags: BTreeSet<String> = ev.known_sets.iter().cloned().collect();
     for ev in e {
@@ -635,17 +646,17 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
         // use it.
         let cap = capitalised(t);
         if cap != *t && !tags.contains(&cap) {
-            put_set(&mut env, &cap, s.clone());
+            put_set(&mut env, lg, &cap, s.clone());
         }
-        put_set(&mut env, t, s);
+        put_set(&mut env, lg, t, s);
     }
     // After the tags: the C ISA names these sets among its known ones, and lock events
     // carry no tag.
     for role in crate::events::LockRole::ALL {
-        put_set(&mut env, role.set_name(), set(&|i| e[i].lock == Some(role)));
+        put_set(&mut env, lg, role.set_name(), set(&|i| e[i].lock == Some(role)));
     }
     let same_thread = |i: usize, j: usize| e[i].thread == e[j].thread;
-    let po = rel(lg, &|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr < e[j].instr);
+    let po = rel(lg, &|i, j| ev.po_before(i, j));
     let mut sl = SameLoc::default();
     let mut same = |lg: &mut Logic, kinds: &dyn Fn(usize, usize) -> bool| {
         let mut m = Vec::new();
@@ -676,23 +687,25 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     }
     let ctrl = rel(lg, &|i, j| ev.ctrl.contains(&(i, j)));
     let ww_loc = same(lg, &|i, j| i != j && e[i].in_co() && e[j].in_co());
-    let fr = x.rf.inverse().seq(&x.co, lg).diff(&id, lg);
+    let [po, loc, int, ext, id, same_instr, addr, data, ctrl, rf] =
+        [po, loc, int, ext, id, same_instr, addr, data, ctrl, x.rf.clone()].map(|r| view.rel(&r, lg));
+    let fr = rf.inverse().seq(&x.co, lg).diff(&id, lg);
     let put = |env: &mut Env, name: &str, r: Rel| *env = env.bind(name, V::Rel(Rc::new(r)));
     put(&mut env, "po-loc", po.inter(&loc, lg));
-    put(&mut env, "rfe", x.rf.inter(&ext, lg));
-    put(&mut env, "rfi", x.rf.inter(&int, lg));
+    put(&mut env, "rfe", rf.inter(&ext, lg));
+    put(&mut env, "rfi", rf.inter(&int, lg));
     put(&mut env, "coe", x.co.inter(&ext, lg));
     put(&mut env, "coi", x.co.inter(&int, lg));
     put(&mut env, "fre", fr.inter(&ext, lg));
     put(&mut env, "fri", fr.inter(&int, lg));
     put(&mut env, "po", po);
-    put(&mut env, "loc", loc);
+    put(&mut env, "loc", loc.clone());
     put(&mut env, "int", int);
     put(&mut env, "ext", ext);
     put(&mut env, "id", id.clone());
     put(&mut env, "sm", id.clone());
     put(&mut env, "si", id);
-    put(&mut env, "rf", x.rf.clone());
+    put(&mut env, "rf", rf);
     put(&mut env, "co", x.co.clone());
     put(&mut env, "fr", fr);
     put(&mut env, "addr", addr);
@@ -703,7 +716,7 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     put(&mut env, "iico_data", Rel::empty(n));
     put(&mut env, "iico_ctrl", Rel::empty(n));
     let vals = e.iter().map(|ev| x.val[ev.val].clone()).collect();
-    Builtins { env, universe, co: x.co.clone(), ww_loc, vals }
+    Builtins { env, universe, co: x.co.clone(), loc, ww_loc, vals }
 }
 
 /// `rcu-lock` → `Rcu-lock`: herd's set name for an annotation.

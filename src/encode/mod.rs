@@ -2,3 +2,4 @@
 
 pub mod acyclic;
 pub mod exec;
+pub mod one_event;

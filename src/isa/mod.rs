@@ -118,6 +118,9 @@ pub enum Op {
     /// Opens (`true`) or closes a region in which the conditions of branches taken inside
     /// it give control dependencies: herd's C `if` makes them only to its own branches.
     CtrlScope(bool),
+    /// Delimits the operands of a C operator, which herd evaluates unsequenced: events of
+    /// different operands are not related by po.
+    Operand(Operand),
     /// A spin-lock operation (herd's C `__lock`, `__unlock`, `__trylock`, `__islocked`):
     /// its events are herd's lock events, outside the built-in rf and co.
     Lock {
@@ -137,12 +140,27 @@ pub enum Op {
         tags: Vec<String>,
         when: Cond,
     },
+    /// The instruction's last read and its last write are one event to the model, in
+    /// both R and W (herd's C11 read-modify-writes). Inside, they stay a pair, so values,
+    /// rf and co need nothing new; `encode::exec::builtins` shows the write alone where it
+    /// happens, and the read alone where it does not (a failed compare-and-exchange).
+    OneEvent,
     /// The thread ends here (herd's `ret` in compiled X86_64 code).
     Exit,
     /// The unrolling bound was exceeded on this path (herd's cut-off): an execution that
     /// reaches it is dropped from the States and counts, and when such an execution is
     /// consistent herd prefixes its verdict with `Loop`.
     Cut,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Operand {
+    /// The first operand starts.
+    First,
+    /// The next operand starts.
+    Next,
+    /// The last operand has ended.
+    Done,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -193,6 +211,13 @@ pub trait Isa: Sync {
     /// RISC-V semantics make it: its write is also in the set `R` (a fence's read set orders
     /// it), and its destination register depends on its write as well as its read.
     fn amo_is_one_operation(&self) -> bool {
+        false
+    }
+    /// Whether co is the model's to choose: herd enumerates co itself for an ISA's tests,
+    /// but for C only rf and each shown location's final write, so there each order a
+    /// model's `with` generates is an execution of its own, and a model that orders only
+    /// some writes (`c11_cos.cat`) leaves the rest to the final-write choice.
+    fn co_from_model(&self) -> bool {
         false
     }
     /// Whether a store-conditional's status register carries a dependency on the store

@@ -371,6 +371,8 @@ struct Eval<'a> {
     /// The candidate co, and the distinct same-location write pairs it orders.
     co: Rc<Rel>,
     ww_loc: Rc<Rel>,
+    /// Same-location pairs, for `classes-loc`.
+    loc: Rc<Rel>,
     included: HashSet<String>,
     flags: BTreeSet<String>,
     file: String,
@@ -617,6 +619,42 @@ impl<'a> Eval<'a> {
                     }
                 }
                 Ok(Self::rel(out))
+            }
+            V::Prim("classes-loc") => {
+                // The events of a set, grouped by location.
+                let s = self.as_set(&a)?;
+                let mut classes: Vec<Set> = Vec::new();
+                let mut seen: Set = 0;
+                for i in bits(s) {
+                    if seen & bit(i) == 0 {
+                        let class = bits(s).filter(|&j| self.loc.has(i, j)).fold(0, |c, j| c | bit(j)) | bit(i);
+                        seen |= class;
+                        classes.push(class);
+                    }
+                }
+                Ok(V::Coll(classes.into_iter().map(V::Set).collect()))
+            }
+            V::Prim("linearisations") => {
+                // Every strict total order of a set's events that contains the relation
+                // between them.
+                let V::Tuple(args) = a else { return fail("linearisations takes a set and a relation") };
+                let [s, r] = &args[..] else { return fail("linearisations takes a set and a relation") };
+                let (s, r) = (self.as_set(s)?, self.as_rel(r)?);
+                let members: Vec<Eid> = bits(s).collect();
+                let mut out = Vec::new();
+                for order in permutations(&members) {
+                    let mut lin = Rel::empty(self.n);
+                    for (k, &a) in order.iter().enumerate() {
+                        for &b in &order[k + 1..] {
+                            lin.rows[a] |= bit(b);
+                        }
+                    }
+                    let inside = Rel::id_on(self.n, s).seq(&r).seq(&Rel::id_on(self.n, s));
+                    if inside.subset(&lin) {
+                        out.push(Self::rel(lin));
+                    }
+                }
+                Ok(V::Coll(out))
             }
             V::Prim(p) => unsupported(format!("primitive '{p}'")),
             V::Opaque(x) => unsupported(format!("predefined name '{x}'")),
@@ -1023,10 +1061,11 @@ fn with_conditional_tags<'a>(
     vals: &mut Values,
 ) -> Rc<HashMap<String, V<'a>>> {
     let mut extra: Vec<(String, usize)> = Vec::new();
+    let fused = fused_pairs(ev, live);
     for (i, x) in ev.events.iter().enumerate() {
         for (t, v) in &x.tags_if {
             if live & bit(i) != 0 && matches!(vals.get(*v), Ok(Value::Int(1))) {
-                extra.push((t.clone(), i));
+                extra.push((t.clone(), seen_as(i, &fused)));
             }
         }
     }
@@ -1077,8 +1116,9 @@ fn static_names<'a>(ev: &Events, live: Set, loc_of: &[Option<usize>]) -> HashMap
     let plain_write = |i: usize| e[i].kind == Kind::Write && e[i].lock.is_none();
     let mem = |i: usize| plain_read(i) || plain_write(i);
     let mut m: HashMap<String, V<'a>> = HashMap::new();
+    let fused = fused_pairs(ev, live);
     let mut put_set = |name: &str, s: Set| {
-        m.insert(name.to_string(), V::Set(s));
+        m.insert(name.to_string(), V::Set(merge_set(s, &fused)));
     };
     // herd's RISC-V atomics are one memory operation: their write is in R as well (an
     // event-structure fact the oracle shares with the engine, see `Isa::amo_is_one_operation`).
@@ -1125,7 +1165,7 @@ fn static_names<'a>(ev: &Events, live: Set, loc_of: &[Option<usize>]) -> HashMap
     let (x_set, ex_set) = (tag_set("X"), tag_set("EX"));
 
     let same_thread = |i: usize, j: usize| e[i].thread == e[j].thread;
-    let po = rel(&|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr < e[j].instr);
+    let po = rel(&|i, j| ev.po_before(i, j));
     // Every event with a location: accesses, lock events, SRCU markers.
     let loc = rel(&|i, j| loc_of[i].is_some() && loc_of[i] == loc_of[j]);
     let id = rel(&|i, j| i == j);
@@ -1139,7 +1179,7 @@ fn static_names<'a>(ev: &Events, live: Set, loc_of: &[Option<usize>]) -> HashMap
     let lxsx = Rel::id_on(n, reads & ex_set).seq(&po.diff(&po.seq(&mex).seq(&po))).seq(&Rel::id_on(n, writes & ex_set));
     let dep = |s: &BTreeSet<(Eid, Eid)>| rel(&|i, j| s.contains(&(i, j)));
     let mut put = |name: &str, r: Rel| {
-        m.insert(name.to_string(), V::Rel(Rc::new(r)));
+        m.insert(name.to_string(), V::Rel(Rc::new(merge_rel(&r, &fused))));
     };
     put("po-loc", po.inter(&loc));
     put("po", po);
@@ -1167,6 +1207,39 @@ fn static_names<'a>(ev: &Events, live: Set, loc_of: &[Option<usize>]) -> HashMap
         m.insert(x.to_string(), V::Opaque(x));
     }
     m
+}
+
+/// herd's C11 read-modify-writes are one event in R and W: of each such read and write
+/// pair that happens, the model sees the write alone, standing for both.
+fn fused_pairs(ev: &Events, live: Set) -> Vec<(Eid, Eid)> {
+    ev.one_event.iter().copied().filter(|&(_, w)| live & bit(w) != 0).collect()
+}
+
+/// Where event `i` is seen: the write of its pair for a fused read.
+fn seen_as(i: Eid, fused: &[(Eid, Eid)]) -> Eid {
+    fused.iter().find(|&&(r, _)| r == i).map_or(i, |&(_, w)| w)
+}
+
+fn merge_set(s: Set, fused: &[(Eid, Eid)]) -> Set {
+    bits(s).fold(0, |acc, i| acc | bit(seen_as(i, fused)))
+}
+
+/// A relation as the model sees it: a fused read's pairs are its write's; a pair of the
+/// read and the write of one event disappears (a loop that was there stays).
+fn merge_rel(r: &Rel, fused: &[(Eid, Eid)]) -> Rel {
+    if fused.is_empty() {
+        return r.clone();
+    }
+    let mut out = Rel::empty(r.n());
+    for i in 0..r.n() {
+        for j in bits(r.rows[i]) {
+            let (a, b) = (seen_as(i, fused), seen_as(j, fused));
+            if a != b || i == j {
+                out.rows[a] |= bit(b);
+            }
+        }
+    }
+    out
 }
 
 /// All orders of `xs`.
@@ -1404,6 +1477,7 @@ pub fn answer(test: Test, file: &str, text: &str, prog: &Program, budget: u64) -
         co_writes,
         init_of,
         statics: HashMap::new(),
+        fw_mode: ev.co_from_model && final_writes_only(prog),
         out: Answer::default(),
     };
     let rf_radix: Vec<usize> = s.reads.iter().map(|(_, ws)| ws.len()).collect();
@@ -1438,6 +1512,9 @@ struct Search<'a> {
     init_of: Vec<Option<Eid>>,
     /// [`static_names`] per set of events that happen and their locations.
     statics: HashMap<Placement, Rc<HashMap<String, V<'a>>>>,
+    /// herd's C tests: an execution is a final-write choice, not a co, when the model
+    /// never binds co itself (see [`final_writes_only`]).
+    fw_mode: bool,
     out: Answer,
 }
 
@@ -1588,6 +1665,8 @@ impl<'a> Search<'a> {
             .collect();
         let radix: Vec<usize> = perms.iter().map(|p| p.len()).collect();
         let mut co_c = vec![0usize; nlocs];
+        // In final-write mode, the final writes already tried with this rf.
+        let mut tried: HashSet<Vec<Option<Eid>>> = HashSet::new();
         loop {
             let n = self.ev.len();
             let mut co = Rel::empty(n);
@@ -1601,8 +1680,13 @@ impl<'a> Search<'a> {
                 }
                 last[l] = order.last().copied();
             }
-            match self.execution(vals, live, loc_of, co, &last) {
-                Ok(()) => {}
+            let fw: Vec<Option<Eid>> = self.ev.observed.iter().map(|&l| last[l]).collect();
+            let fresh = !self.fw_mode || !tried.contains(&fw);
+            match if fresh { self.execution(vals, live, loc_of, co, &last) } else { Ok(false) } {
+                Ok(true) if self.fw_mode => {
+                    tried.insert(fw);
+                }
+                Ok(_) => {}
                 Err(Drop::Cycle) => self.out.undetermined += 1,
                 Err(Drop::Unsolved) => self.out.unsolved += 1,
                 Err(Drop::Refuse(r)) => return Err(r),
@@ -1621,7 +1705,7 @@ impl<'a> Search<'a> {
         loc_of: &[Option<usize>],
         co: Rel,
         last: &[Option<Eid>],
-    ) -> Result<(), Drop> {
+    ) -> Result<bool, Drop> {
         self.out.candidates += 1;
         let ev = self.ev;
         let e = &ev.events;
@@ -1640,6 +1724,7 @@ impl<'a> Search<'a> {
                 rf.rows[vals.rf_of[*r]] |= bit(*r);
             }
         }
+        let seen_rf = merge_rel(&rf, &fused_pairs(ev, live));
         let id = Rel::id_on(n, live);
         // herd (with its default -optace) generates only co orders that extend the
         // coherence the test itself observes, cos-ok-opt.cat's `pco`: over R and W
@@ -1653,12 +1738,13 @@ impl<'a> Search<'a> {
                 && e[a].thread == e[b].thread
                 && loc_of[a].is_some()
                 && loc_of[a] == loc_of[b]
-                && (e[a].instr < e[b].instr || (e[a].instr == e[b].instr && ev.iico.contains(&(a, b))))
+                && (ev.po_before(a, b) || (e[a].instr == e[b].instr && ev.iico.contains(&(a, b))))
         });
         let w_set: Set = (0..n).filter(|&i| e[i].kind == Kind::Write && e[i].lock.is_none()).fold(0, |a, i| a | bit(i));
         if !pco(&ppl, &rf, &id, w_set).subset(&co) {
-            return Ok(());
+            return Ok(false);
         }
+        let rf = seen_rf;
         let fr = rf.inverse().seq(&co).diff(&id);
         let int = match base.get("int") {
             Some(V::Rel(r)) => r.clone(),
@@ -1717,6 +1803,10 @@ impl<'a> Search<'a> {
             w: live & base_set(&env, "W"),
             co,
             ww_loc: Rc::new(ww_loc),
+            loc: match env.get("loc") {
+                Some(V::Rel(r)) => r.clone(),
+                _ => unreachable!("loc is predefined"),
+            },
             included: HashSet::new(),
             flags: BTreeSet::new(),
             file: prog.root.clone(),
@@ -1732,7 +1822,7 @@ impl<'a> Search<'a> {
             Stop::NoValue => Drop::Cycle,
         })?;
         if passing.is_empty() {
-            return Ok(());
+            return Ok(true);
         }
         self.out.consistent += 1;
 
@@ -1777,8 +1867,23 @@ impl<'a> Search<'a> {
                 self.out.flags.extend(flags);
             }
         }
-        Ok(())
+        Ok(true)
     }
+}
+
+/// Whether herd would enumerate final writes rather than co orders for a C test under
+/// `prog`: no statement of the model's files binds co with `with co from …`, so any order
+/// the model wants it generates itself (`c11_cos.cat`'s `with mo from …`).
+fn final_writes_only(prog: &Program) -> bool {
+    fn binds_co(ss: &[Stmt]) -> bool {
+        ss.iter().any(|s| match s {
+            Stmt::With(x, _, _) => x == "co",
+            Stmt::IfVariant(_, a, b) => binds_co(a) || binds_co(b),
+            Stmt::Procedure(_, _, body) | Stmt::Forall(_, _, body, _) => binds_co(body),
+            _ => false,
+        })
+    }
+    !prog.files.values().any(|f| binds_co(&f.model.stmts))
 }
 
 /// Runs the model once per sequence of `with x from S` choices (an odometer over the

@@ -140,6 +140,8 @@ pub struct Builtins {
     pub env: Env,
     pub universe: Set,
     pub co: Rel,
+    /// Same-location pairs: the classes `generate_orders` orders separately.
+    pub loc: Rel,
     /// Same-location write pairs: where a `cobase` may constrain co.
     pub ww_loc: Rel,
     /// Each event's value, one-hot: `(value, literal)` pairs (for `different-values`).
@@ -151,6 +153,9 @@ pub struct Builtins {
 pub struct Compiled {
     pub checks: Vec<CheckOut>,
     pub primaries: Vec<Lit>,
+    /// Whether the model read the built-in co (or a relation made from it), or bound it
+    /// with `with co from …`: otherwise its orders are its own.
+    pub co_read: bool,
 }
 
 pub struct Interp<'a> {
@@ -158,6 +163,10 @@ pub struct Interp<'a> {
     pub lg: &'a mut Logic,
     universe: Set,
     co: Rel,
+    loc: Rel,
+    /// The built-in relations made from co (`co`, `fr`, …): reading one reads co.
+    co_made: Vec<Rc<Rel>>,
+    co_read: bool,
     ww_loc: Rel,
     vals: Vec<Vec<(Value, B)>>,
     /// "Events i and j have the same value", built once per pair.
@@ -182,6 +191,9 @@ pub struct Interp<'a> {
 }
 
 type R<T> = Result<T, Diag>;
+
+/// The built-in names whose values are made from co.
+const CO_MADE: &[&str] = &["co", "coe", "coi", "fr", "fre", "fri"];
 
 /// How deeply evaluation may nest: a recursion without end (`let rec f x = f x`) is
 /// stopped with a diagnostic before it overflows the stack. Above the parser's nesting
@@ -251,6 +263,11 @@ impl<'a> Interp<'a> {
             Expr::Var(x, pos) => match env.get(x) {
                 Some(v) => {
                     let v = v.clone();
+                    if let V::Rel(r) = &v
+                        && self.co_made.iter().any(|c| Rc::ptr_eq(c, r))
+                    {
+                        self.co_read = true;
+                    }
                     self.force(&v, *pos)
                 }
                 None => self.err(*pos, format!("unbound name '{x}'")),
@@ -700,6 +717,15 @@ pub fn compile_model_with(
         lg,
         universe: b.universe,
         co: b.co,
+        loc: b.loc,
+        co_made: CO_MADE
+            .iter()
+            .filter_map(|name| match b.env.get(name) {
+                Some(V::Rel(r)) => Some(r.clone()),
+                _ => None,
+            })
+            .collect(),
+        co_read: false,
         ww_loc: b.ww_loc,
         vals: b.vals,
         same_vals: HashMap::new(),
@@ -731,7 +757,7 @@ pub fn compile_model_with(
     }
     let root = prog.root.clone();
     it.run_file(env, &root)?;
-    Ok(Compiled { checks: it.checks, primaries: it.primaries })
+    Ok(Compiled { checks: it.checks, primaries: it.primaries, co_read: it.co_read })
 }
 
 /// The checks of [`compile_model`] alone: enough to measure or inspect a model, not to

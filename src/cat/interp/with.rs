@@ -7,8 +7,9 @@
 //! those variables, however many members denote it; where S has no present member, no
 //! assignment fits and the execution does not pass, as herd rejects it.
 //!
-//! `with co from generate_cos(cobase)` (and `generate_orders(W, cobase)`) is native: co is
-//! built in, and the model's cobase only constrains it.
+//! herd's order generators (`generate_cos`, `generate_orders`, `linearisations`, which
+//! cross.cat computes by enumeration) are native: `with co from generate_cos(cobase)` binds
+//! the built-in co, and the others make new orders of SAT variables.
 
 use super::values::{Member, Shape, equal_shapes, shape};
 use super::{Env, Interp, R, V};
@@ -21,7 +22,7 @@ use std::rc::Rc;
 
 impl Interp<'_> {
     pub(super) fn with(&mut self, env: Env, x: &str, e: &Expr, pos: Pos) -> R<Env> {
-        if let Some(env) = self.with_co(&env, x, e, pos)? {
+        if let Some(env) = self.with_order(&env, x, e, pos)? {
             return Ok(env);
         }
         let items = match self.eval(&env, e)? {
@@ -117,24 +118,91 @@ impl Interp<'_> {
         V::Rel(Rc::new(out))
     }
 
-    /// `with co from generate_cos(cobase)`: binds the built-in co, constrained by cobase.
-    fn with_co(&mut self, env: &Env, x: &str, e: &Expr, pos: Pos) -> R<Option<Env>> {
+    /// herd's order generators, native: `with co from generate_cos(cobase)` (or
+    /// `generate_orders(S, cobase)`) binds the built-in co, constrained by cobase; with any
+    /// other name, `generate_orders(S, r)` is a new order per location of S's events and
+    /// `linearisations(S, r)` one over all of them, each containing r.
+    fn with_order(&mut self, env: &Env, x: &str, e: &Expr, pos: Pos) -> R<Option<Env>> {
         let Expr::App(f, arg, _) = e else { return Ok(None) };
         let Expr::Var(fname, _) = &**f else { return Ok(None) };
-        if x != "co" || (fname != "generate_cos" && fname != "generate_orders") {
+        let per_loc = match fname.as_str() {
+            "generate_cos" | "generate_orders" => true,
+            "linearisations" => false,
+            _ => return Ok(None),
+        };
+        // As in herd, the generators are names a model must have in scope (cross.cat's).
+        if env.get(fname).is_none() {
             return Ok(None);
         }
-        let base = self.eval(env, arg)?;
-        let base = match base {
-            V::Tuple(mut vs) if fname == "generate_orders" && vs.len() == 2 => vs.remove(1),
-            v => v,
+        let arg = self.eval(env, arg)?;
+        let (set, base) = match arg {
+            V::Tuple(mut vs) if fname != "generate_cos" && vs.len() == 2 => {
+                let base = vs.remove(1);
+                (Some(vs.remove(0)), base)
+            }
+            v if fname == "generate_cos" => (None, v),
+            _ => return self.err(pos, format!("type error: `{fname}` takes an event set and a relation")),
         };
         let base = self.as_rel(&base, pos)?;
-        let restricted = base.inter(&self.ww_loc.clone(), self.lg);
-        for (&(i, j), &b) in &restricted.m {
-            let c = self.co.get(i, j);
-            self.lg.implies(b, c);
+        if x == "co" && per_loc {
+            self.co_read = true;
+            let restricted = base.inter(&self.ww_loc.clone(), self.lg);
+            for (&(i, j), &b) in &restricted.m {
+                let c = self.co.get(i, j);
+                self.lg.implies(b, c);
+            }
+            return Ok(Some(env.bind("co", V::Rel(Rc::new(self.co.clone())))));
         }
-        Ok(Some(env.bind("co", V::Rel(Rc::new(self.co.clone())))))
+        let set = match set {
+            Some(v) => self.as_set(&v, pos)?,
+            None => match env.get("W") {
+                Some(v) => self.as_set(&v.clone(), pos)?,
+                None => return self.err(pos, "unbound name 'W'"),
+            },
+        };
+        let order = self.new_order(&set, &base, per_loc);
+        Ok(Some(env.bind(x, V::Rel(Rc::new(order)))))
+    }
+
+    /// A strict total order of the events of `s` (of each location's, `per_loc`) that
+    /// contains `base` between them: an orientation variable per pair, a primary, so each
+    /// order is an execution of its own as in herd.
+    fn new_order(&mut self, s: &Set, base: &Rel, per_loc: bool) -> Rel {
+        let n = self.n();
+        let members: Vec<usize> = (0..n).filter(|&i| !s.0[i].is_false()).collect();
+        let same = |it: &Self, i: usize, j: usize| if per_loc { it.loc.get(i, j) } else { B::T };
+        let mut order = Rel::empty(n);
+        for (k, &i) in members.iter().enumerate() {
+            for &j in &members[k + 1..] {
+                let sl = same(self, i, j);
+                let both = self.lg.and(&[s.0[i], s.0[j], sl]);
+                if both.is_false() {
+                    continue;
+                }
+                let o = self.lg.fresh();
+                self.primaries.push(o);
+                let o = B::L(o);
+                self.lg.implies(o, both);
+                order.set(i, j, o);
+                let back = self.lg.and2(o.negate(), both);
+                order.set(j, i, back);
+            }
+        }
+        for &a in &members {
+            for &b in &members {
+                for &c in &members {
+                    let (ab, bc) = (order.get(a, b), order.get(b, c));
+                    if a != c && !ab.is_false() && !bc.is_false() {
+                        self.lg.clause(&[ab.negate(), bc.negate(), order.get(a, c)]);
+                    }
+                }
+            }
+        }
+        for (&(i, j), &b) in &base.m {
+            let sl = same(self, i, j);
+            let inside = [b, s.0[i], s.0[j], sl].map(B::negate);
+            self.lg.clause(&[&inside[..], &[order.get(i, j)]].concat());
+        }
+        order
     }
 }

@@ -6,7 +6,7 @@ use super::ast::*;
 use super::macros::{Body, Macros};
 use crate::diag::{Diag, Pos};
 use crate::events::Instr;
-use crate::isa::{Addr, BinOp, Cond, LockOp, Op, Reg, Src};
+use crate::isa::{Addr, BinOp, Cond, LockOp, Op, Operand, Reg, Src};
 use std::collections::{BTreeSet, HashMap};
 
 /// The texts that calls can come from: the test (index 0) and the macro file (index 1).
@@ -251,9 +251,13 @@ impl<'a> Lower<'a> {
         })
     }
 
+    /// `a op b`; herd evaluates the operands unsequenced.
     fn bin(&mut self, op: BinOp, a: &Expr, b: &Expr) -> R<Src> {
+        self.emit(vec![Op::Operand(Operand::First)], "");
         let x = self.rvalue(a)?;
+        self.emit(vec![Op::Operand(Operand::Next)], "");
         let y = self.rvalue(b)?;
+        self.emit(vec![Op::Operand(Operand::Done)], "");
         let dst = self.tmp();
         self.emit(vec![Op::Bin { dst: dst.clone(), op, a: x, b: y }], "");
         Ok(Src::Reg(dst))

@@ -49,10 +49,21 @@ fn atomic_tags(order: &str) -> Vec<String> {
     vec!["A".to_string(), order.to_string()]
 }
 
+/// How herd builds a read-modify-write's events.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rmw {
+    /// A read and a write joined by `rmw` (the kernel's primitives).
+    Pair,
+    /// One event in both R and W (C11's).
+    One,
+}
+
 /// `old = *addr; *addr = new` as one instruction whose events carry `tags`, where `ops`
 /// compute `new` from `old` (none for an exchange). Returns `old`.
+#[allow(clippy::too_many_arguments)]
 fn read_modify_write(
     l: &mut Lower<'_>,
+    shape: Rmw,
     addr: Addr,
     tags: Vec<String>,
     old: Reg,
@@ -63,6 +74,9 @@ fn read_modify_write(
     let mut all = vec![Op::Load { dst: old.clone(), addr: addr.clone(), tags: tags.clone() }];
     all.extend(ops);
     all.push(Op::Store { addr, src: new, tags, when: None });
+    if shape == Rmw::One {
+        all.push(Op::OneEvent);
+    }
     l.push(all, text);
     Src::Reg(old)
 }
@@ -104,7 +118,7 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
             let addr = l.arg_pointer(c, 0)?;
             let v = l.arg_value(c, 1)?;
             let old = l.fresh();
-            Some(read_modify_write(l, addr, rmw_tags(c), old, vec![], v, &text))
+            Some(read_modify_write(l, Rmw::Pair, addr, rmw_tags(c), old, vec![], v, &text))
         }
         "__cmpxchg" => {
             l.arity(c, 3)?;
@@ -135,7 +149,7 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
                 };
                 ops.push(Op::Bin { dst: new.clone(), op: bop, a: Src::Reg(old.clone()), b: v });
             }
-            let old = read_modify_write(l, addr, rmw_tags(c), old, ops, Src::Reg(new.clone()), &text);
+            let old = read_modify_write(l, Rmw::Pair, addr, rmw_tags(c), old, ops, Src::Reg(new.clone()), &text);
             match c.name.as_str() {
                 "__atomic_op_return" => Some(Src::Reg(new)),
                 "__atomic_fetch_op" => Some(old),
@@ -220,11 +234,8 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
                     Src::Reg(new)
                 }
             };
-            // herd builds one event, in both R and W; this is the pair of events the
-            // kernel's primitives get, both with the operation's sets, joined by `rmw`.
-            // Under rc11.cat the Dat3M tests get herd's answers from it.
             let tags = with_rmw(atomic_tags(order));
-            Some(read_modify_write(l, addr, tags, old, ops, new, &text))
+            Some(read_modify_write(l, Rmw::One, addr, tags, old, ops, new, &text))
         }
         "atomic_compare_exchange_strong_explicit" | "atomic_compare_exchange_strong" => {
             let explicit = c.name.ends_with("_explicit");
@@ -250,6 +261,7 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
                     Op::TagIf { tags: vec![fail.to_string()], when: differ.clone() },
                     Op::Bin { dst: ok.clone(), op: BinOp::Eq, a: Src::Reg(old.clone()), b: Src::Reg(want) },
                     Op::Store { addr: obj, src: desired, tags: rmw, when: Some(same) },
+                    Op::OneEvent,
                 ],
                 &text,
             );

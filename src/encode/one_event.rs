@@ -1,0 +1,89 @@
+//! The model's view of herd's one-event read-modify-writes (C11's, [`Op::OneEvent`]).
+//!
+//! herd builds a C11 exchange, fetch-and-op or successful compare-and-exchange as one
+//! event in both R and W. The encoder keeps it a read and a write, so values, rf, co and
+//! everything printed need nothing new; only what the model sees changes. There, the write
+//! stands for both where it happens: it joins the read's sets and takes over the read's
+//! pairs, and pairs between the two vanish. Where the write does not happen (a failed
+//! compare-and-exchange), the read stands alone, as the plain read herd builds then.
+//!
+//! [`Op::OneEvent`]: crate::isa::Op::OneEvent
+
+use crate::events::{Eid, Events};
+use crate::logic::{B, Logic};
+use crate::rel::{Rel, Set};
+
+/// Where each fused read appears to the model.
+pub struct View {
+    /// For each event, `Some((w, happens))` when it is the read of a one-event pair whose
+    /// write `w` happens exactly when `happens` holds.
+    fused: Vec<Option<(Eid, B)>>,
+}
+
+impl View {
+    pub fn new(ev: &Events, exists: &[B]) -> View {
+        let mut fused = vec![None; ev.len()];
+        for &(r, w) in &ev.one_event {
+            fused[r] = Some((w, exists[w]));
+        }
+        View { fused }
+    }
+
+    /// Whether the view is the encoder's own (no one-event pairs).
+    pub fn is_identity(&self) -> bool {
+        self.fused.iter().all(Option::is_none)
+    }
+
+    /// Where event `e` may appear: itself, under a condition; a fused read also as its
+    /// write, where the write happens.
+    fn places(&self, e: Eid) -> [(Eid, B); 2] {
+        match self.fused[e] {
+            Some((w, happens)) => [(e, happens.negate()), (w, happens)],
+            None => [(e, B::T), (e, B::F)],
+        }
+    }
+
+    /// A set of the encoder's events as the model sees it.
+    pub fn set(&self, s: &Set, lg: &mut Logic) -> Set {
+        if self.is_identity() {
+            return s.clone();
+        }
+        let mut out = s.clone();
+        for (r, f) in self.fused.iter().enumerate() {
+            if let Some((w, happens)) = *f {
+                out.0[r] = lg.and2(s.0[r], happens.negate());
+                let moved = lg.and2(s.0[r], happens);
+                out.0[w] = lg.or2(out.0[w], moved);
+            }
+        }
+        out
+    }
+
+    /// A relation of the encoder's events as the model sees it. A pair that the merge
+    /// turns into a loop (the read and the write of one event) vanishes; a loop that was
+    /// there (`id`) stays.
+    pub fn rel(&self, r: &Rel, lg: &mut Logic) -> Rel {
+        if self.is_identity() {
+            return r.clone();
+        }
+        let mut out = Rel::empty(r.n);
+        for (&(a, b), &v) in &r.m {
+            for (a2, wa) in self.places(a) {
+                for (b2, wb) in self.places(b) {
+                    if wa.is_false() || wb.is_false() || (a2 == b2 && a != b) {
+                        continue;
+                    }
+                    // A loop stays a loop: a fused read's `(r, r)` becomes `(w, w)`.
+                    if a == b && a2 != b2 {
+                        continue;
+                    }
+                    let when = lg.and(&[v, wa, wb]);
+                    let old = out.get(a2, b2);
+                    let new = lg.or2(old, when);
+                    out.set(a2, b2, new);
+                }
+            }
+        }
+        out
+    }
+}

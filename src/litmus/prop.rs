@@ -81,6 +81,8 @@ fn thread_reg(i: &str) -> Res<'_, Loc> {
     let (i, _) = opt(char('P')).parse(i)?;
     let (i, t) = digit1.parse(i)?;
     let (i, _) = char(':').parse(i)?;
+    // herd takes `0: r0` as `0:r0`.
+    let (i, _) = multispace0(i)?;
     let (i, r) = ident.parse(i)?;
     let t = t.parse::<usize>().unwrap_or(usize::MAX);
     Ok((i, Loc::Reg(t, r.trim_start_matches('%').to_string())))

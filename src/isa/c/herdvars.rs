@@ -128,7 +128,14 @@ impl Gen<'_> {
                 }
                 _ => None,
             },
-            "__fence" => Some(None),
+            // C11's: the pointer is the first argument; the memory order draws nothing.
+            "atomic_load_explicit" => self.load(arg(0)?, acts).map(Some),
+            "atomic_store_explicit" => {
+                self.expr(arg(0)?, acts)?;
+                self.expr(arg(1)?, acts)?;
+                Some(None)
+            }
+            "__fence" | "atomic_thread_fence" => Some(None),
             _ => None,
         }
     }
@@ -253,9 +260,12 @@ fn reads_of(acts: &[Act]) -> Vec<(usize, Option<usize>)> {
         .enumerate()
         .filter_map(|(i, a)| match a {
             Act::Mem(n) => {
+                // With several readers, the class's root is the reader herd unifies
+                // first; like its memory phase, taken to go from the last to the first
+                // (the tests so far do not tell).
                 let root = match readers.get(&i).map(Vec::as_slice).unwrap_or(&[]) {
                     [] => Some(*n),
-                    [(q, false)] => Some(*q),
+                    rs if rs.iter().all(|&(_, chain)| !chain) => rs.iter().map(|&(q, _)| q).max(),
                     _ => None,
                 };
                 Some((*n, root))

@@ -1,6 +1,6 @@
 //! File-level work shared by the subcommands: expanding inputs and running one test file.
 
-use crate::cat::Program;
+use crate::cat::ChooseModel;
 use crate::diag::Diag;
 use crate::litmus::parse_test;
 use crate::query::{self, Options, Outcome};
@@ -66,14 +66,15 @@ pub struct FileResult {
 }
 
 /// Reads, parses and answers one test file.
-pub fn check_file(path: &Path, prog: &Program, opts: &Options) -> FileResult {
+pub fn check_file(path: &Path, models: &(impl ChooseModel + ?Sized), opts: &Options) -> FileResult {
     let start = Instant::now();
     let name = path.to_string_lossy().to_string();
     let outcome = match std::fs::read(path) {
         Err(e) => Err(Diag::file(&name, format!("cannot read: {e}"))),
         Ok(bytes) => {
             let text = String::from_utf8_lossy(&bytes).to_string();
-            parse_test(&name, &text).and_then(|t| query::run(t, &name, &text, prog, opts))
+            parse_test(&name, &text)
+                .and_then(|t| models.for_test(&t, &name).and_then(|prog| query::run(t, &name, &text, prog, opts)))
         }
     };
     FileResult { path: path.to_path_buf(), outcome, seconds: start.elapsed().as_secs_f64() }

@@ -1,6 +1,6 @@
 //! The corpus regression runner behind `litsat run` and `litsat merge`.
 
-use crate::cat::Program;
+use crate::cat::Models;
 use crate::diag::DiagKind;
 use crate::driver::check_file;
 use crate::expect::results::{Judgement, judge, parse_result_line};
@@ -53,16 +53,16 @@ pub fn shard<T>(items: Vec<T>, i: usize, n: usize) -> Vec<T> {
 /// called once per finished test.
 pub fn run_all(
     files: &[PathBuf],
-    prog: &Program,
+    models: &Models,
     opts: &Options,
     expected: Option<&[Expected]>,
     progress: &(dyn Fn() + Sync),
 ) -> (Vec<Record>, Expectations) {
-    let model = prog.display_name();
+    let model = models.display_name();
     let mut records: Vec<Record> = files
         .par_iter()
         .map(|f| {
-            let r = check_file(f, prog, opts);
+            let r = check_file(f, models, opts);
             progress();
             let path = f.to_string_lossy().to_string();
             let stem = f.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();

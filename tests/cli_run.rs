@@ -18,9 +18,18 @@ fn summary_line(out: &str) -> String {
 
 #[test]
 fn run_expect_over_project_corpus() {
-    for model in ["sc", "tso", "relaxed", "rvwmo", "aarch64"] {
+    // The C11 models name the C front end's sets: they check the C tests only.
+    for (model, dir) in [
+        ("sc", "litmus"),
+        ("tso", "litmus"),
+        ("relaxed", "litmus"),
+        ("rvwmo", "litmus"),
+        ("aarch64", "litmus"),
+        ("c11", "litmus/c11"),
+        ("rc11", "litmus/c11"),
+    ] {
         let out = litsat()
-            .args(["run", "-m", model, "litmus", "--expect", "litmus/expected.tsv", "--log"])
+            .args(["run", "-m", model, dir, "--expect", "litmus/expected.tsv", "--log"])
             .arg(std::env::temp_dir().join(format!("litsat-run-{model}.log")))
             .current_dir(root())
             .output()
@@ -186,4 +195,27 @@ fn expect_and_expect_results_exclude_each_other() {
         .expect("runs");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be used with"));
+}
+
+/// Without `-m`, each test gets herd's default for its architecture: c11 for C (which
+/// allows load buffering, where rc11 would not), tso for X86; an architecture without a
+/// bundled default is an error naming it, and the run goes on.
+#[test]
+fn check_without_a_model_uses_the_architectures_default() {
+    let out = litsat()
+        .args(["check", "litmus/c11/LB+rlx.litmus", "litmus/x86/SB.litmus"])
+        .current_dir(root())
+        .output()
+        .expect("runs");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("Observation LB+rlx Sometimes 1 3"), "{text}");
+    assert!(text.contains("Observation SB Sometimes"), "{text}");
+    let lisa =
+        std::fs::read_dir(root().join("litmus/lisa")).expect("litmus/lisa").next().expect("a test").expect("entry");
+    let out =
+        litsat().arg("check").arg(lisa.path()).arg("litmus/x86/SB.litmus").current_dir(root()).output().expect("runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no default for LISA"));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Observation SB Sometimes"));
 }

@@ -22,6 +22,8 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("relaxed.cat", include_str!("../../cat/relaxed.cat")),
     ("rvwmo.cat", include_str!("../../cat/rvwmo.cat")),
     ("aarch64.cat", include_str!("../../cat/aarch64.cat")),
+    ("c11.cat", include_str!("../../cat/c11.cat")),
+    ("rc11.cat", include_str!("../../cat/rc11.cat")),
 ];
 
 /// The bundled files that are library pieces (included by models), not models.

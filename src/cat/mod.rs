@@ -5,7 +5,9 @@ pub mod cfg;
 pub mod interp;
 mod lex;
 pub mod load;
+pub mod models;
 pub mod parse;
 
 pub use interp::{Builtins, CheckOut, Compiled, Env, V, compile_model, compile_model_with, run_model};
 pub use load::{MacroSource, ModelSpec, Program, load_model, load_program};
+pub use models::{ChooseModel, Models};

@@ -1,6 +1,6 @@
 //! Arguments shared by the subcommands, so that each subcommand's module can take them.
 
-use crate::cat::{ModelSpec, Program, load_model};
+use crate::cat::{ModelSpec, Models};
 use crate::diag::Diag;
 use crate::query::Options;
 use std::path::PathBuf;
@@ -8,10 +8,12 @@ use std::time::Duration;
 
 #[derive(clap::Args, Clone)]
 pub struct ModelArgs {
-    /// A bundled model (sc, tso, relaxed, rvwmo, aarch64), a path to a .cat file, a .cfg
-    /// file, or `lkmm` (linux-kernel.cfg, found in the current folder, -I or LITSAT_LIB).
-    /// With --conf, a .cat here replaces the cfg's `model` line.
-    #[arg(short, long, required_unless_present = "conf")]
+    /// A bundled model (sc, tso, relaxed, rvwmo, aarch64, c11, rc11), a path to a .cat
+    /// file, a .cfg file, or `lkmm` (linux-kernel.cfg, found in the current folder, -I or
+    /// LITSAT_LIB). With --conf, a .cat here replaces the cfg's `model` line. Without a
+    /// model, each test gets herd's default for its architecture (tso for X86 and X86_64,
+    /// aarch64, rvwmo for RISC-V, c11 for C).
+    #[arg(short, long)]
     pub model: Option<String>,
     /// A herd configuration file (herd's -conf): its macros, bell, model and variant
     /// lines; the files it names are found in the current folder, -I, LITSAT_LIB, then
@@ -73,12 +75,12 @@ impl ModelArgs {
     }
 }
 
-/// Loads the model and turns the flags into [`Options`] (the variants are the cfg's and
-/// then `--variant`'s); sets the worker count.
-pub fn setup(m: &ModelArgs) -> Result<(Program, Options), Diag> {
-    let prog = load_model(&m.spec(), &m.include)?;
+/// Loads the model (or the architectures' defaults) and turns the flags into [`Options`]
+/// (the variants are the cfg's and then `--variant`'s); sets the worker count.
+pub fn setup(m: &ModelArgs) -> Result<(Models, Options), Diag> {
+    let models = Models::load(&m.spec(), &m.include)?;
     let opts = Options {
-        variants: prog.variants_with(&m.variant),
+        variants: models.variants_with(&m.variant),
         skipchecks: m.skipchecks.clone(),
         timeout: m.timeout.map(Duration::from_secs_f64),
         max_events: m.max_events,
@@ -91,5 +93,5 @@ pub fn setup(m: &ModelArgs) -> Result<(Program, Options), Diag> {
         // Only the first call configures the global pool; later ones are harmless.
         let _ = rayon::ThreadPoolBuilder::new().num_threads(j).build_global();
     }
-    Ok((prog, opts))
+    Ok((models, opts))
 }

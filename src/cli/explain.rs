@@ -66,7 +66,7 @@ pub fn main(args: Args) -> Result<ExitCode, Diag> {
 /// already took it, a name made from `path` is used, so call in input order for stable
 /// names. Returns the last file written.
 pub fn write_graph(
-    prog: &crate::cat::Program,
+    prog: &(impl crate::cat::ChooseModel + ?Sized),
     opts: &crate::query::Options,
     path: &Path,
     dir: &Path,

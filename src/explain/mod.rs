@@ -183,11 +183,16 @@ fn truth_of(solver: &Solver, vars: usize) -> Vec<bool> {
 }
 
 /// Reads, parses, encodes and explains one test file.
-pub fn explain_file(path: &Path, prog: &Program, opts: &Options) -> Result<Analysis, Diag> {
+pub fn explain_file(
+    path: &Path,
+    models: &(impl crate::cat::ChooseModel + ?Sized),
+    opts: &Options,
+) -> Result<Analysis, Diag> {
     let name = path.to_string_lossy().to_string();
     let bytes = std::fs::read(path).map_err(|e| Diag::file(&name, format!("cannot read: {e}")))?;
     let text = String::from_utf8_lossy(&bytes).to_string();
     let test = parse_test(&name, &text)?;
+    let prog = models.for_test(&test, &name)?;
     let enc = encode(test, &name, &text, prog, opts)?;
     analyse(enc, prog, opts, &name)
 }

@@ -316,6 +316,9 @@ fn atomic(m: &str, ops: &[String], text: &str) -> Option<Result<Vec<Op>, InstrEr
 }
 
 impl Isa for AArch64 {
+    fn default_model(&self) -> Option<&'static str> {
+        Some("aarch64")
+    }
     fn name(&self) -> &'static str {
         "AArch64"
     }

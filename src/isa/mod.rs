@@ -260,7 +260,15 @@ pub trait Isa: Sync {
     /// Every set name this ISA can put on events, so that a model's reference to a set the
     /// test happens not to use is an empty set rather than an unbound name.
     fn known_sets(&self) -> &'static [&'static str];
+    /// The bundled model standing for herd's default for this architecture: what a test
+    /// is checked under when no model is named.
+    fn default_model(&self) -> Option<&'static str> {
+        None
+    }
 }
+
+/// The architecture names tests may give, each with its plug-in.
+pub const ARCHS: &[&str] = &["X86", "X86_64", "AArch64", "RISCV", "LISA", "C"];
 
 /// The plug-in for a test's architecture name.
 pub fn for_arch(arch: &str) -> Option<&'static dyn Isa> {

@@ -75,6 +75,9 @@ fn branch(c: Cond, target: &str) -> Vec<Op> {
 }
 
 impl Isa for RiscV {
+    fn default_model(&self) -> Option<&'static str> {
+        Some("rvwmo")
+    }
     fn name(&self) -> &'static str {
         "RISCV"
     }

@@ -200,6 +200,9 @@ pub fn imm_or_label(s: &str) -> Result<Opnd, InstrError> {
 pub const SETS: &[&str] = &["MFENCE", "SFENCE", "LFENCE", "X"];
 
 impl Isa for X86 {
+    fn default_model(&self) -> Option<&'static str> {
+        Some("tso")
+    }
     fn name(&self) -> &'static str {
         "X86"
     }

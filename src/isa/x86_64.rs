@@ -86,6 +86,9 @@ fn base_mnemonic(m: &str) -> Result<&str, InstrError> {
 }
 
 impl Isa for X86_64 {
+    fn default_model(&self) -> Option<&'static str> {
+        Some("tso")
+    }
     fn name(&self) -> &'static str {
         "X86_64"
     }

@@ -30,6 +30,10 @@ const SETS: &[&str] = &[
 ];
 
 impl Isa for C {
+    /// herd's default for C is `c11_partialSC.cat`, which the bundled `c11` restates.
+    fn default_model(&self) -> Option<&'static str> {
+        Some("c11")
+    }
     fn name(&self) -> &'static str {
         "C"
     }

@@ -877,6 +877,18 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                         let id = write(&mut ev, w, &ctrl_src, &adeps, &c.deps);
                         iico(&mut ev, &inner, id);
                     }
+                    Op::Choose { dst, when } => {
+                        let cv = cond_val(&cur.regs, &mut ev, when)?;
+                        let reach = ev.and(guard, cv.val);
+                        let choice = if ev.is_const(reach, 0) {
+                            zero_val
+                        } else {
+                            let k = ev.choice_guards.len();
+                            ev.choice_guards.push(reach);
+                            ev.intern(VExpr::Choice(k))
+                        };
+                        set_reg(&mut cur.regs, dst, Content { val: choice, deps: cv.deps });
+                    }
                     Op::StoreCond { addr, src: s, tags, status, ok, fail } => {
                         let (av, adeps) = resolve(&cur.regs, &mut ev, addr)?;
                         let (loc, daddr) = ev.place(av);

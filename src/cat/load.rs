@@ -29,6 +29,12 @@ pub const BUNDLED: &[(&str, &str)] = &[
 /// The bundled files that are library pieces (included by models), not models.
 pub const LIBRARY: &[&str] = &["stdlib.cat", "cross.cat", "cos-opt.cat"];
 
+/// Macros a bundled model comes with, for C tests: C11's names without `_explicit`.
+const BUNDLED_MACROS: &[(&str, &str)] = &[("c11.cat", "c11.def"), ("rc11.cat", "c11.def")];
+
+/// The bundled macro files.
+const BUNDLED_DEFS: &[(&str, &str)] = &[("c11.def", include_str!("../../cat/c11.def"))];
+
 /// Model names that stand for a cfg found on the search path (never bundled): the
 /// Linux-kernel memory model is GPL, so litsat does not embed it.
 pub const CFG_ALIASES: &[(&str, &str)] = &[("lkmm", "linux-kernel.cfg")];
@@ -268,6 +274,14 @@ impl CfgFile {
     }
 }
 
+/// The macros a bundled model comes with ([`BUNDLED_MACROS`]).
+fn bundled_macros(root: &str) -> Option<MacroSource> {
+    let file = root.strip_prefix(BUNDLED_PREFIX)?;
+    let def = BUNDLED_MACROS.iter().find(|(m, _)| *m == file)?.1;
+    let text = BUNDLED_DEFS.iter().find(|(d, _)| *d == def)?.1;
+    Some(MacroSource { path: format!("{BUNDLED_PREFIX}{def}"), text: text.into() })
+}
+
 /// Whether `-m NAME` names a cfg rather than a cat model.
 fn names_cfg(model: &str) -> bool {
     model.ends_with(".cfg") || CFG_ALIASES.iter().any(|(a, _)| *a == model)
@@ -339,6 +353,8 @@ pub fn load_model(spec: &ModelSpec, include_dirs: &[PathBuf]) -> Result<Program,
         let text =
             std::fs::read_to_string(&path).map_err(|e| Diag::file(&path, format!("cannot read macros file: {e}")))?;
         l.prog.macros = Some(MacroSource { path, text: text.into() });
+    } else if let Some(def) = bundled_macros(&root) {
+        l.prog.macros = Some(def);
     }
     if let Some(c) = cfg {
         l.prog.variants = c.cfg.variants;

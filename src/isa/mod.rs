@@ -94,6 +94,12 @@ pub enum Op {
         cond: Option<Cond>,
         target: String,
     },
+    /// `dst` gets 1 or 0, as the solver chooses, where `when` holds on the path; 0
+    /// elsewhere (a weak compare-and-exchange that may fail spuriously).
+    Choose {
+        dst: Reg,
+        when: Cond,
+    },
     /// `dst = cond ? a : b`.
     Select {
         dst: Reg,

@@ -38,11 +38,8 @@ const ANY_ORDER: &[&str] = &["RLX", "CON", "ACQ", "REL", "ACQ_REL", "SC"];
 const LOAD_ORDERS: &[&str] = &["RLX", "CON", "ACQ", "SC"];
 const STORE_ORDERS: &[&str] = &["RLX", "REL", "SC"];
 
-/// C11 operations not supported yet: weak compare-and-exchange (which may fail
-/// spuriously) and the forms without `_explicit`, which herd knows only as `c11.def`
-/// macros.
-const C11_TO_COME: &[&str] =
-    &["atomic_fetch_", "atomic_exchange", "atomic_compare_exchange_", "atomic_load", "atomic_store"];
+/// C11's names without `_explicit`, which herd knows only as `c11.def` macros.
+const C11_MACROS: &[&str] = &["atomic_fetch_", "atomic_exchange", "atomic_load", "atomic_store"];
 
 /// Tags of a C11 atomic access with memory order `order`.
 fn atomic_tags(order: &str) -> Vec<String> {
@@ -237,44 +234,56 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
             let tags = with_rmw(atomic_tags(order));
             Some(read_modify_write(l, Rmw::One, addr, tags, old, ops, new, &text))
         }
-        "atomic_compare_exchange_strong_explicit" | "atomic_compare_exchange_strong" => {
-            let explicit = c.name.ends_with("_explicit");
-            l.arity(c, if explicit { 5 } else { 3 })?;
-            let (succ, fail) =
-                if explicit { (l.arg_order(c, 3, ANY_ORDER)?, l.arg_order(c, 4, LOAD_ORDERS)?) } else { ("SC", "SC") };
-            let obj = l.arg_pointer(c, 0)?;
-            let expected = l.arg_pointer(c, 1)?;
-            let desired = l.arg_value(c, 2)?;
-            let (want, old, ok) = (l.fresh(), l.fresh(), l.fresh());
-            // herd: a plain read of `*expected`; then either the read-modify-write with the
-            // success order, which reads that value, or an atomic read with the failure
-            // order, which does not, followed by a plain write of what it read to
-            // `*expected`. The read's order is the one its value selects.
-            l.push(vec![Op::Load { dst: want.clone(), addr: expected.clone(), tags: vec![] }], &text);
-            let same = Cond { op: BinOp::Eq, a: Src::Reg(old.clone()), b: Src::Reg(want.clone()) };
-            let differ = Cond { op: BinOp::Ne, ..same.clone() };
-            let rmw = with_rmw(atomic_tags(succ));
-            l.push(
-                vec![
-                    Op::Load { dst: old.clone(), addr: obj.clone(), tags: vec!["A".to_string()] },
-                    Op::TagIf { tags: rmw[1..].to_vec(), when: same.clone() },
-                    Op::TagIf { tags: vec![fail.to_string()], when: differ.clone() },
-                    Op::Bin { dst: ok.clone(), op: BinOp::Eq, a: Src::Reg(old.clone()), b: Src::Reg(want) },
-                    Op::Store { addr: obj, src: desired, tags: rmw, when: Some(same) },
-                    Op::OneEvent,
-                ],
-                &text,
-            );
-            let back = Op::Store { addr: expected, src: Src::Reg(old), tags: vec![], when: Some(differ) };
-            l.push(vec![back], &text);
-            Some(Src::Reg(ok))
-        }
-        name if name.starts_with("atomic_") && C11_TO_COME.iter().any(|p| name.starts_with(p)) => {
-            let why = "weak compare-and-exchange and the forms without `_explicit` are not supported yet";
-            return Err(l.call_err(c, format!("unsupported: `{name}` ({why})")));
+        "atomic_compare_exchange_strong_explicit"
+        | "atomic_compare_exchange_strong"
+        | "atomic_compare_exchange_weak_explicit"
+        | "atomic_compare_exchange_weak" => Some(compare_exchange(l, c, &text)?),
+        name if C11_MACROS.iter().any(|p| name.starts_with(p)) => {
+            let why = "a macro of herd's c11.def: check with -m c11, -m rc11 or --conf cpp11.cfg";
+            return Err(l.call_err(c, format!("unknown macro or primitive `{name}` ({why})")));
         }
         _ => return Err(l.unknown(c)),
     })
+}
+
+/// C11's compare-and-exchange, as herd builds it: a plain read of `*expected`; then
+/// either the read-modify-write with the success order, which reads that value, or an
+/// atomic read with the failure order, which does not, followed by a plain write of what
+/// it read to `*expected`. The read's order is the one its outcome selects. A weak one may
+/// also fail when the values are equal (spuriously): its success is the solver's choice
+/// there.
+fn compare_exchange(l: &mut Lower<'_>, c: &Call, text: &str) -> Result<Src, Diag> {
+    let explicit = c.name.ends_with("_explicit");
+    l.arity(c, if explicit { 5 } else { 3 })?;
+    let (succ, fail) =
+        if explicit { (l.arg_order(c, 3, ANY_ORDER)?, l.arg_order(c, 4, LOAD_ORDERS)?) } else { ("SC", "SC") };
+    let obj = l.arg_pointer(c, 0)?;
+    let expected = l.arg_pointer(c, 1)?;
+    let desired = l.arg_value(c, 2)?;
+    let (want, old, ok) = (l.fresh(), l.fresh(), l.fresh());
+    l.push(vec![Op::Load { dst: want.clone(), addr: expected.clone(), tags: vec![] }], text);
+    let equal = Cond { op: BinOp::Eq, a: Src::Reg(old.clone()), b: Src::Reg(want.clone()) };
+    let decide = if c.name.contains("_weak") {
+        Op::Choose { dst: ok.clone(), when: equal }
+    } else {
+        Op::Bin { dst: ok.clone(), op: BinOp::Eq, a: Src::Reg(old.clone()), b: Src::Reg(want) }
+    };
+    let success = Cond { op: BinOp::Ne, a: Src::Reg(ok.clone()), b: Src::Imm(0) };
+    let failure = Cond { op: BinOp::Eq, ..success.clone() };
+    let rmw = with_rmw(atomic_tags(succ));
+    l.push(
+        vec![
+            Op::Load { dst: old.clone(), addr: obj.clone(), tags: vec!["A".to_string()] },
+            decide,
+            Op::TagIf { tags: rmw[1..].to_vec(), when: success.clone() },
+            Op::TagIf { tags: vec![fail.to_string()], when: failure.clone() },
+            Op::Store { addr: obj, src: desired, tags: rmw, when: Some(success) },
+            Op::OneEvent,
+        ],
+        text,
+    );
+    l.push(vec![Op::Store { addr: expected, src: Src::Reg(old), tags: vec![], when: Some(failure) }], text);
+    Ok(Src::Reg(ok))
 }
 
 impl Lower<'_> {

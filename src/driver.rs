@@ -80,6 +80,21 @@ pub fn check_file(path: &Path, models: &(impl ChooseModel + ?Sized), opts: &Opti
     FileResult { path: path.to_path_buf(), outcome, seconds: start.elapsed().as_secs_f64() }
 }
 
+/// What stderr says of a test's loops: herd's warning when executions were cut off by the
+/// unrolling bound (naming the loops), and under `--unroll auto` the bound it took.
+pub fn loop_note(path: &Path, o: &Outcome) -> Option<String> {
+    let at = o.cut_at.iter().cloned().collect::<Vec<_>>().join(", ");
+    let p = path.display();
+    match (o.looped, o.unroll) {
+        (true, None) => Some(format!("Warning: {p}: unrolling limit exceeded at {at}, legal outcomes may be missing")),
+        (true, Some(n)) => Some(format!(
+            "Warning: {p}: --unroll auto stopped at bound {n} with executions still going past it at {at}; legal outcomes may be missing"
+        )),
+        (false, Some(n)) => Some(format!("Note: {p}: every execution ends within {n} iterations of each loop")),
+        (false, None) => None,
+    }
+}
+
 /// A diagnostic as people read it: with the source line it points at, when the file (or
 /// bundled model) can be read.
 pub fn render(d: &Diag) -> String {

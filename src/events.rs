@@ -167,9 +167,9 @@ pub struct Events {
     /// Each conditional branch event with its condition (a 0/1 value): which way a branch
     /// goes is part of an execution, as herd's event structures are one per path.
     pub branch_conds: Vec<(Eid, ValId)>,
-    /// The path conditions under which a thread reaches a cut-off ([`Op::Cut`]): an
-    /// execution where one holds went past the unrolling bound.
-    pub cuts: Vec<ValId>,
+    /// The path conditions under which a thread reaches a cut-off ([`Op::Cut`]), each
+    /// with its loop's name: an execution where one holds went past the unrolling bound.
+    pub cuts: Vec<(ValId, String)>,
     /// Read and write pairs that the model sees as one event ([`Op::OneEvent`]).
     pub one_event: Vec<(Eid, Eid)>,
     /// Pairs `(i, j)`, `i` earlier, from different operands of one C operator: po does
@@ -977,9 +977,9 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                             ev.one_event.push((r, w));
                         }
                     }
-                    Op::Cut => {
+                    Op::Cut(name) => {
                         if !ev.is_const(guard, 0) {
-                            ev.cuts.push(guard);
+                            ev.cuts.push((guard, name.clone()));
                         }
                     }
                     Op::CtrlScope(true) => ctrl_saved.push(ctrl_src.clone()),

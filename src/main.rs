@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use litsat::cli::args::{ModelArgs, setup};
 use litsat::diag::Diag;
-use litsat::driver::{check_file, collect_inputs, render};
+use litsat::driver::{check_file, collect_inputs, loop_note, render};
 use litsat::expect::parse_any;
 use litsat::report::herd_log;
 use litsat::runner::{Expectations, Record, judge_result_lines, run_all, shard, success, summary};
@@ -113,6 +113,10 @@ fn check(m: &ModelArgs, inputs: &[String], graph: Option<PathBuf>, format: Optio
         match r.outcome {
             Ok(o) => {
                 let _ = writeln!(out, "{}", herd_log(&o, r.seconds));
+                if let Some(note) = loop_note(&r.path, &o) {
+                    let _ = out.flush();
+                    eprintln!("{note}");
+                }
                 if let Some(dir) = &graph
                     && let Err(d) = litsat::cli::explain::write_graph(&prog, &opts, &r.path, dir, format.as_deref())
                 {

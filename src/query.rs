@@ -32,10 +32,16 @@ pub struct Options {
     /// How many times a loop's body may be entered (herd's `-unroll`; `None`: herd's
     /// default, [`DEFAULT_UNROLL`]).
     pub unroll: Option<usize>,
+    /// `--unroll auto`: raise the bound from herd's default until no execution is cut
+    /// off, up to [`AUTO_UNROLL_LIMIT`].
+    pub auto_unroll: bool,
 }
 
 /// herd's default `-unroll`.
 pub const DEFAULT_UNROLL: usize = 2;
+
+/// The highest bound `--unroll auto` tries.
+pub const AUTO_UNROLL_LIMIT: usize = 16;
 
 impl Options {
     pub fn unroll(&self) -> usize {
@@ -63,6 +69,10 @@ pub struct Outcome {
     /// Some consistent execution went past the unrolling bound and was dropped: herd's
     /// `Loop` prefix on the verdict.
     pub looped: bool,
+    /// The loops whose bound such executions went past (labels, or `the while at line N`).
+    pub cut_at: BTreeSet<String>,
+    /// Under `--unroll auto`, the bound the answer was found with.
+    pub unroll: Option<usize>,
 }
 
 /// A state with herd's sort order: places in printing order, values compared numerically.
@@ -313,6 +323,8 @@ pub struct Encoding {
     pub places: Vec<(Loc, Vec<(Value, B)>)>,
     /// The execution went past the unrolling bound (some thread reached a cut-off).
     pub cut: B,
+    /// Per loop (by name), the execution went past its bound.
+    pub loops: Vec<(String, B)>,
 }
 
 /// Prepares the test, encodes its candidate executions and compiles the model.
@@ -337,11 +349,12 @@ fn encode_with(
         return Err(Diag::limit(file, format!("limit: {} events, more than --max-events {max}", ev.len())));
     }
     let mut lg = Logic::new();
-    let mut x = exec::encode(&ev, &mut lg).map_err(|m| Diag::file(file, m))?;
+    let mut x = exec::encode(&ev, &mut lg)
+        .map_err(|m| if m.starts_with("limit") { Diag::limit(file, m) } else { Diag::file(file, m) })?;
     let b = exec::builtins(&ev, &x, &mut lg);
     let variants = prog.variants_with(&opts.variants);
-    let Compiled { checks, primaries, co_read } = compile_model_with(prog, &mut lg, b, &variants, defer)?;
-    if ev.co_from_model && !co_read {
+    let Compiled { checks, primaries, own_orders } = compile_model_with(prog, &mut lg, b, &variants, defer)?;
+    if ev.co_from_model && own_orders {
         final_writes_choose(&mut x);
     }
     // The model's own choices (`with x from S`) make executions too.
@@ -356,15 +369,20 @@ fn encode_with(
     for l in &needed {
         places.push((l.clone(), place_lits(&ev, &x, l, &mut lg, &err)?));
     }
-    let reached: Vec<B> = ev.cuts.iter().map(|&g| x.lit_of(g, Value::Int(1))).collect();
+    let mut by_loop: BTreeMap<&str, Vec<B>> = BTreeMap::new();
+    for (g, name) in &ev.cuts {
+        by_loop.entry(name).or_default().push(x.lit_of(*g, Value::Int(1)));
+    }
+    let loops: Vec<(String, B)> = by_loop.into_iter().map(|(n, bs)| (n.to_string(), lg.or(&bs))).collect();
+    let reached: Vec<B> = loops.iter().map(|l| l.1).collect();
     let cut = lg.or(&reached);
-    Ok(Encoding { test, isa, ev, x, lg, checks, shown, places, cut })
+    Ok(Encoding { test, isa, ev, x, lg, checks, shown, places, cut, loops })
 }
 
-/// Where co is the model's to choose and the model never reads the built-in co (it
-/// generates orders of its own, as `c11_cos.cat` does), herd enumerates only the final
-/// writes of the shown locations: they, not co, make an execution. co stays as an
-/// auxiliary that puts the final write where a coherence order could end.
+/// Where co is the model's to choose and the model generates orders of its own instead
+/// (as `c11_cos.cat` does, over atomic writes only), herd enumerates only the final writes
+/// of the shown locations: they, not co, make an execution. co stays as an auxiliary that
+/// puts the final write where a coherence order could end.
 fn final_writes_choose(x: &mut exec::Exec) {
     let co: std::collections::HashSet<_> = x.co_vars.iter().map(|l| l.var()).collect();
     x.primaries.retain(|l| !co.contains(&l.var()));
@@ -380,6 +398,35 @@ fn final_writes_choose(x: &mut exec::Exec) {
 /// call proves that the unrolling went far enough); if some solution is an execution where
 /// a cut came too early, again from the exact encoding.
 pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Outcome, Diag> {
+    if !opts.auto_unroll {
+        return run_bounded(test, file, text, prog, opts);
+    }
+    // `--unroll auto`: a Never then means never, not "never within the bound". Each bound
+    // is answered afresh: the unrolled code, hence the encoding, differs.
+    // A bound past which a limit is hit (too many values or instructions) ends the search
+    // with the answer of the bound before.
+    let mut bound = opts.unroll.unwrap_or(DEFAULT_UNROLL);
+    let mut last: Option<Outcome> = None;
+    loop {
+        let o = Options { unroll: Some(bound), auto_unroll: false, ..opts.clone() };
+        let mut out = match (run_bounded(test.clone(), file, text, prog, &o), last) {
+            (Ok(out), _) => out,
+            (Err(d), Some(prev)) if d.kind == crate::diag::DiagKind::Limit => {
+                return Ok(prev);
+            }
+            (Err(d), _) => return Err(d),
+        };
+        out.unroll = Some(bound);
+        if !out.looped || bound >= AUTO_UNROLL_LIMIT {
+            return Ok(out);
+        }
+        last = Some(out);
+        bound += 1;
+    }
+}
+
+/// [`run`] with the bound the options give.
+fn run_bounded(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Outcome, Diag> {
     let defer = !opts.certify && opts.dimacs.is_none();
     if defer && let Some(out) = run_with(test.clone(), file, text, prog, opts, true)? {
         return Ok(out);
@@ -408,7 +455,7 @@ fn run_with(
     defer: bool,
 ) -> Result<Option<Outcome>, Diag> {
     let started = std::time::Instant::now();
-    let Encoding { test, isa, ev, x, mut lg, checks, shown, places, cut } =
+    let Encoding { test, isa, ev, x, mut lg, checks, shown, places, cut, loops } =
         encode_with(test, file, text, prog, opts, defer)?;
     // herd's names for unsolved values, where executions may have them.
     let herd = if x.val.iter().flatten().any(|(v, _)| *v == Value::Sym) {
@@ -450,6 +497,8 @@ fn run_with(
         fast: None,
         certificate: None,
         looped: false,
+        cut_at: BTreeSet::new(),
+        unroll: None,
     };
     if opts.fast {
         let p = prop_lit(&out.test.cond.prop, &places, &ev, &mut lg);
@@ -460,7 +509,9 @@ fn run_with(
         // Executions cut off by the unrolling bound decide only the `Loop` prefix.
         let uncut = cut.negate();
         let (p_in, not_p_in) = (lg.and2(p, uncut), lg.and2(p.negate(), uncut));
-        let cone = lg.pruned(&[p_in, not_p_in, cut, exact]);
+        let mut roots = vec![p_in, not_p_in, cut, exact];
+        roots.extend(loops.iter().map(|l| l.1));
+        let cone = lg.pruned(&roots);
         let mut solver = Solver::new();
         solver.add_formula(&cone.cnf);
         // Some execution where `b` holds; `None` if the only solutions are where the
@@ -494,6 +545,11 @@ fn run_with(
         };
         let Some(looped) = sat_with(cut)? else { return Ok(None) };
         out.looped = looped;
+        for (name, b) in loops.iter().filter(|_| looped) {
+            if sat_with(*b)? == Some(true) {
+                out.cut_at.insert(name.clone());
+            }
+        }
         lg.assert(uncut);
         out.fast = Some(match (some_p, some_not_p) {
             (false, _) => "Never",
@@ -512,6 +568,7 @@ fn run_with(
     let mut roots: Vec<B> = x.primaries.iter().map(|&l| B::L(l)).collect();
     roots.push(exact);
     roots.push(cut);
+    roots.extend(loops.iter().map(|l| l.1));
     roots.extend(flag_lits.iter().map(|f| f.1));
     roots.extend(places.iter().flat_map(|(_, v)| v.iter().map(|p| p.1)));
     if herd.is_some() {
@@ -532,6 +589,7 @@ fn run_with(
         unsigned: &unsigned,
         flag_lits: &flag_lits,
         cut,
+        loops: &loops,
         ev: &ev,
         x: &x,
         herd: herd.as_ref(),
@@ -576,6 +634,7 @@ struct View<'a> {
     flag_lits: &'a [(String, B)],
     /// Holds where the execution went past the unrolling bound.
     cut: B,
+    loops: &'a [(String, B)],
     ev: &'a Events,
     x: &'a Exec,
     /// herd's numbering, to name unsolved values (see [`herdsym`]).
@@ -586,9 +645,10 @@ struct View<'a> {
 /// counts and the flags it raises. herd drops an execution that went past the unrolling
 /// bound, noting only that one was consistent.
 fn record(out: &mut Outcome, truth: &[bool], view: &View) {
-    let View { places, shown, unsigned, flag_lits, cut, ev, x, herd } = *view;
+    let View { places, shown, unsigned, flag_lits, cut, loops, ev, x, herd } = *view;
     if cut.value(truth) {
         out.looped = true;
+        out.cut_at.extend(loops.iter().filter(|l| l.1.value(truth)).map(|l| l.0.clone()));
         return;
     }
     let mut sym_name: Option<Option<usize>> = None;

@@ -17,8 +17,10 @@ use std::collections::{BTreeMap, HashMap};
 /// More instructions than this after unrolling is refused (copies multiply per target).
 pub const MAX_UNROLLED: usize = 200_000;
 
-/// The label of the block that cuts a thread off.
-const CUT: &str = "%cut";
+/// The label of the block that cuts a thread off at the loop back to `target`.
+fn cut_label(target: &str) -> String {
+    format!("%cut:{target}")
+}
 
 /// The thread's code with every backward branch unrolled `unroll` times; the code itself
 /// when it has none. `Err` with the unrolled size when it would exceed [`MAX_UNROLLED`].
@@ -56,8 +58,11 @@ pub fn thread(code: Vec<Instr>, unroll: usize) -> Result<Vec<Instr>, usize> {
         }
         out.push(Instr { label: None, ops: vec![Op::Exit], text: String::new(), pos: code[code.len() - 1].pos });
     }
-    let pos = code[code.len() - 1].pos;
-    out.push(Instr { label: Some(CUT.into()), ops: vec![Op::Cut, Op::Exit], text: String::new(), pos });
+    for &t in &targets {
+        let Some(target) = code[t].label.clone() else { continue };
+        let ops = vec![Op::Cut(target.clone()), Op::Exit];
+        out.push(Instr { label: Some(cut_label(&target)), ops, text: String::new(), pos: code[t].pos });
+    }
     Ok(out)
 }
 
@@ -110,13 +115,13 @@ impl Layout<'_> {
         }
         let slot = self.targets.iter().position(|&x| x == t).unwrap_or(0);
         if counts[slot] >= self.unroll {
-            return CUT.to_string();
+            return cut_label(target);
         }
         let mut next = counts.to_vec();
         next[slot] += 1;
         match self.index.get(next.as_slice()) {
             Some(n) => format!("{target}#{n}"),
-            None => CUT.to_string(),
+            None => cut_label(target),
         }
     }
 }
@@ -157,8 +162,8 @@ mod tests {
                 assert!(at > j, "branch at {j} to {t} at {at} is not forward");
             }
         }
-        let cuts = out.iter().filter(|i| i.ops.contains(&Op::Cut)).count();
-        assert_eq!(cuts, 1);
+        let cuts: Vec<&Op> = out.iter().flat_map(|i| &i.ops).filter(|op| matches!(op, Op::Cut(_))).collect();
+        assert_eq!(cuts, [&Op::Cut("A".into()), &Op::Cut("B".into())], "one cut-off per loop, named by its label");
     }
 
     #[test]
@@ -173,6 +178,6 @@ mod tests {
     fn unroll_zero_cuts_every_backward_jump() {
         let out = thread(vec![ins(Some("A"), vec![back("A")])], 0).expect("small");
         let Op::Branch { target, .. } = &out[0].ops[0] else { panic!("a branch") };
-        assert_eq!(target, CUT);
+        assert_eq!(*target, cut_label("A"));
     }
 }

@@ -167,7 +167,11 @@ undefined_unless empty ((([W \ IW]) ; loc ; [W \ IW]) & ext) \ (hb | hb^-1) as r
 "#;
 
 fn mini_ra() -> Program {
-    let path = std::env::temp_dir().join(format!("litsat-mini-ra-{}.cat", std::process::id()));
+    // One file per call: tests run in parallel, and one must not read another's file
+    // while it is being written.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("litsat-mini-ra-{}-{k}.cat", std::process::id()));
     std::fs::write(&path, MINI_RA).expect("write model");
     load_program(&path.to_string_lossy(), &[]).expect("model parses")
 }

@@ -219,3 +219,29 @@ fn check_without_a_model_uses_the_architectures_default() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("no default for LISA"));
     assert!(String::from_utf8_lossy(&out.stdout).contains("Observation SB Sometimes"));
 }
+
+/// Loops: past the bound herd's `Loop` prefix and its warning, naming the loops cut off;
+/// `--unroll auto` raises the bound until no execution is cut off (a compare-and-exchange
+/// retry loop closes within 2 iterations), or says where it stopped (a spin loop never
+/// closes); a bound of 8 stays cheap on the retry loop.
+#[test]
+fn unrolling_bounds_are_reported() {
+    let check = |args: &[&str]| {
+        let out = litsat().arg("check").args(args).current_dir(root()).output().expect("runs");
+        assert!(out.status.success(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        (String::from_utf8_lossy(&out.stdout).to_string(), String::from_utf8_lossy(&out.stderr).to_string())
+    };
+    let (log, err) = check(&["-m", "c11", "--unroll", "0", "litmus/c11/CAS-retry-inc.litmus"]);
+    assert!(log.contains("\nLoop No\n"), "{log}");
+    assert!(err.contains("unrolling limit exceeded at the while at line 15, the while at line 7"), "{err}");
+    let (log, err) = check(&["-m", "c11", "--unroll", "auto", "litmus/c11/CAS-retry-inc.litmus"]);
+    assert!(log.contains("\nNo\n") && log.contains("Never 0 2"), "{log}");
+    assert!(err.contains("every execution ends within 2 iterations"), "{err}");
+    let (log, _) = check(&["-m", "c11", "--unroll", "8", "litmus/c11/CAS-retry-inc.litmus"]);
+    assert!(log.contains("Never 0 2"), "{log}");
+    let (log, err) = check(&["-m", "rc11", "--unroll", "auto", "litmus/c11/MP+spin.litmus"]);
+    assert!(log.contains("\nLoop No\n"), "{log}");
+    assert!(err.contains("--unroll auto stopped at bound 16") && err.contains("the while at line 10"), "{err}");
+    let out = litsat().args(["check", "--unroll", "many", "litmus/c11/MP+spin.litmus"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2), "a bad --unroll is a bad argument");
+}

@@ -55,12 +55,28 @@ pub struct ModelArgs {
     #[arg(long, value_name = "DIR")]
     pub dimacs: Option<PathBuf>,
     /// Enter each loop's body at most N times (herd's -unroll, default 2); an execution
-    /// that needs more is dropped, and the verdict gets herd's `Loop` prefix.
-    #[arg(long, value_name = "N")]
-    pub unroll: Option<usize>,
+    /// that needs more is dropped, and the verdict gets herd's `Loop` prefix. `auto`
+    /// raises the bound from 2 until no execution needs more (up to 16), so that Never
+    /// means never.
+    #[arg(long, value_name = "N|auto", value_parser = parse_unroll)]
+    pub unroll: Option<Unroll>,
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
+}
+
+/// `--unroll`'s value.
+#[derive(Clone, Copy, Debug)]
+pub enum Unroll {
+    Bound(usize),
+    Auto,
+}
+
+fn parse_unroll(s: &str) -> Result<Unroll, String> {
+    match s {
+        "auto" => Ok(Unroll::Auto),
+        n => n.parse().map(Unroll::Bound).map_err(|_| format!("expected a number or `auto`, found `{n}`")),
+    }
 }
 
 impl ModelArgs {
@@ -87,7 +103,11 @@ pub fn setup(m: &ModelArgs) -> Result<(Models, Options), Diag> {
         fast: m.fast,
         certify: m.certify,
         dimacs: m.dimacs.clone(),
-        unroll: m.unroll,
+        unroll: match m.unroll {
+            Some(Unroll::Bound(n)) => Some(n),
+            _ => None,
+        },
+        auto_unroll: matches!(m.unroll, Some(Unroll::Auto)),
     };
     if let Some(j) = m.jobs {
         // Only the first call configures the global pool; later ones are harmless.

@@ -70,6 +70,10 @@ fn grow(ev: &Events, dom: &mut [BTreeSet<Value>]) -> Result<(), String> {
     let reads = ev.events.iter().filter(|e| e.kind == Kind::Read).count();
     for _round in 0..reads + 2 {
         let mut changed = false;
+        // A read takes the values writes had in the round before, so that round k holds
+        // exactly the chains of k rf steps (an expression's operands, interned before it,
+        // are taken from this round).
+        let before = dom.to_vec();
         for v in 0..ev.vals.len() {
             let mut new: BTreeSet<Value> = match &ev.vals[v] {
                 VExpr::Const(c) => BTreeSet::from([*c]),
@@ -78,7 +82,7 @@ fn grow(ev: &Events, dom: &mut [BTreeSet<Value>]) -> Result<(), String> {
                     let mut s = BTreeSet::new();
                     for (w, we) in ev.events.iter().enumerate() {
                         if we.is_write() && may_locs(ev, dom, w).iter().any(|l| mine.contains(l)) {
-                            s.extend(dom[we.val].iter().copied());
+                            s.extend(before[we.val].iter().copied());
                         }
                     }
                     s
@@ -107,7 +111,7 @@ fn grow(ev: &Events, dom: &mut [BTreeSet<Value>]) -> Result<(), String> {
                 new.insert(Value::Sym);
             }
             if new.len() > MAX_DOMAIN {
-                return Err(format!("a register may take more than {MAX_DOMAIN} values"));
+                return Err(format!("limit: a register may take more than {MAX_DOMAIN} values"));
             }
             if new != dom[v] {
                 dom[v] = new;

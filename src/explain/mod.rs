@@ -47,7 +47,7 @@ pub struct Encoded {
 
 /// Encodes a parsed test under a model for [`analyse`].
 pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Encoded, Diag> {
-    let query::Encoding { test, isa: _, ev, x, mut lg, checks, shown, places, cut } =
+    let query::Encoding { test, isa: _, ev, x, mut lg, checks, shown, places, cut, loops: _ } =
         query::encode(test, file, text, prog, opts)?;
     // Executions past the unrolling bound are no executions herd answers with.
     lg.assert(cut.negate());

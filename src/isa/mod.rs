@@ -153,10 +153,11 @@ pub enum Op {
     OneEvent,
     /// The thread ends here (herd's `ret` in compiled X86_64 code).
     Exit,
-    /// The unrolling bound was exceeded on this path (herd's cut-off): an execution that
-    /// reaches it is dropped from the States and counts, and when such an execution is
-    /// consistent herd prefixes its verdict with `Loop`.
-    Cut,
+    /// The unrolling bound of the loop named here (its label, or where a `while` is) was
+    /// exceeded on this path (herd's cut-off): an execution that reaches it is dropped
+    /// from the States and counts, and when such an execution is consistent herd prefixes
+    /// its verdict with `Loop`.
+    Cut(String),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

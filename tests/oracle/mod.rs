@@ -1477,7 +1477,7 @@ pub fn answer(test: Test, file: &str, text: &str, prog: &Program, budget: u64) -
         co_writes,
         init_of,
         statics: HashMap::new(),
-        fw_mode: ev.co_from_model && final_writes_only(prog),
+        fw_mode: ev.co_from_model && own_orders(prog),
         out: Answer::default(),
     };
     let rf_radix: Vec<usize> = s.reads.iter().map(|(_, ws)| ws.len()).collect();
@@ -1512,8 +1512,8 @@ struct Search<'a> {
     init_of: Vec<Option<Eid>>,
     /// [`static_names`] per set of events that happen and their locations.
     statics: HashMap<Placement, Rc<HashMap<String, V<'a>>>>,
-    /// herd's C tests: an execution is a final-write choice, not a co, when the model
-    /// never binds co itself (see [`final_writes_only`]).
+    /// herd's C tests under a model that generates orders of its own: an execution is a
+    /// final-write choice, not a co (see [`own_orders`]).
     fw_mode: bool,
     out: Answer,
 }
@@ -1772,6 +1772,7 @@ impl<'a> Search<'a> {
             env = env.bind(name, V::Rel(Rc::new(r)));
         }
         env = env.bind("co", V::Rel(co.clone()));
+
         // A dependency through a register joined from two paths holds on its own path.
         for (name, when) in [("addr", &ev.addr_when), ("data", &ev.data_when)] {
             if when.is_empty() {
@@ -1807,6 +1808,7 @@ impl<'a> Search<'a> {
                 Some(V::Rel(r)) => r.clone(),
                 _ => unreachable!("loc is predefined"),
             },
+
             included: HashSet::new(),
             flags: BTreeSet::new(),
             file: prog.root.clone(),
@@ -1848,7 +1850,7 @@ impl<'a> Search<'a> {
         }
         let get = |l: &Loc| values.get(l).cloned();
         let mut cut = false;
-        for &g in &ev.cuts {
+        for &(g, _) in &ev.cuts {
             cut |= vals.get(g)? == Value::Int(1);
         }
         let keep = self.test.filter.as_ref().is_none_or(|f| f.eval(&get));
@@ -1871,19 +1873,32 @@ impl<'a> Search<'a> {
     }
 }
 
-/// Whether herd would enumerate final writes rather than co orders for a C test under
-/// `prog`: no statement of the model's files binds co with `with co from …`, so any order
-/// the model wants it generates itself (`c11_cos.cat`'s `with mo from …`).
-fn final_writes_only(prog: &Program) -> bool {
-    fn binds_co(ss: &[Stmt]) -> bool {
-        ss.iter().any(|s| match s {
-            Stmt::With(x, _, _) => x == "co",
-            Stmt::IfVariant(_, a, b) => binds_co(a) || binds_co(b),
-            Stmt::Procedure(_, _, body) | Stmt::Forall(_, _, body, _) => binds_co(body),
-            _ => false,
-        })
+/// Whether `prog` generates orders of its own for herd's C tests: some statement binds a
+/// name other than co with `with … from generate_orders(…)` (or `linearisations`), and
+/// none binds co with `with co from …`. herd then enumerates final writes, not co.
+fn own_orders(prog: &Program) -> bool {
+    fn walk(ss: &[Stmt], orders: &mut bool, co: &mut bool) {
+        for s in ss {
+            match s {
+                Stmt::With(x, _, _) if x == "co" => *co = true,
+                Stmt::With(_, Expr::App(f, _, _), _) if matches!(&**f, Expr::Var(n, _) if n == "generate_orders" || n == "linearisations") =>
+                {
+                    *orders = true;
+                }
+                Stmt::IfVariant(_, a, b) => {
+                    walk(a, orders, co);
+                    walk(b, orders, co);
+                }
+                Stmt::Procedure(_, _, body) | Stmt::Forall(_, _, body, _) => walk(body, orders, co),
+                _ => {}
+            }
+        }
     }
-    !prog.files.values().any(|f| binds_co(&f.model.stmts))
+    let (mut orders, mut co) = (false, false);
+    for f in prog.files.values() {
+        walk(&f.model.stmts, &mut orders, &mut co);
+    }
+    orders && !co
 }
 
 /// Runs the model once per sequence of `with x from S` choices (an odometer over the

@@ -153,9 +153,10 @@ pub struct Builtins {
 pub struct Compiled {
     pub checks: Vec<CheckOut>,
     pub primaries: Vec<Lit>,
-    /// Whether the model read the built-in co (or a relation made from it), or bound it
-    /// with `with co from …`: otherwise its orders are its own.
-    pub co_read: bool,
+    /// Whether the model generates orders of its own (`with mo from generate_orders(…)`)
+    /// and never binds the built-in co (`with co from …`): herd then chooses final writes,
+    /// not a coherence order, for a C test.
+    pub own_orders: bool,
 }
 
 pub struct Interp<'a> {
@@ -164,9 +165,9 @@ pub struct Interp<'a> {
     universe: Set,
     co: Rel,
     loc: Rel,
-    /// The built-in relations made from co (`co`, `fr`, …): reading one reads co.
-    co_made: Vec<Rc<Rel>>,
-    co_read: bool,
+    /// `with co from …` bound the built-in co; `with x from …` made a new order.
+    co_bound: bool,
+    order_made: bool,
     ww_loc: Rel,
     vals: Vec<Vec<(Value, B)>>,
     /// "Events i and j have the same value", built once per pair.
@@ -191,9 +192,6 @@ pub struct Interp<'a> {
 }
 
 type R<T> = Result<T, Diag>;
-
-/// The built-in names whose values are made from co.
-const CO_MADE: &[&str] = &["co", "coe", "coi", "fr", "fre", "fri"];
 
 /// How deeply evaluation may nest: a recursion without end (`let rec f x = f x`) is
 /// stopped with a diagnostic before it overflows the stack. Above the parser's nesting
@@ -263,11 +261,6 @@ impl<'a> Interp<'a> {
             Expr::Var(x, pos) => match env.get(x) {
                 Some(v) => {
                     let v = v.clone();
-                    if let V::Rel(r) = &v
-                        && self.co_made.iter().any(|c| Rc::ptr_eq(c, r))
-                    {
-                        self.co_read = true;
-                    }
                     self.force(&v, *pos)
                 }
                 None => self.err(*pos, format!("unbound name '{x}'")),
@@ -718,14 +711,8 @@ pub fn compile_model_with(
         universe: b.universe,
         co: b.co,
         loc: b.loc,
-        co_made: CO_MADE
-            .iter()
-            .filter_map(|name| match b.env.get(name) {
-                Some(V::Rel(r)) => Some(r.clone()),
-                _ => None,
-            })
-            .collect(),
-        co_read: false,
+        co_bound: false,
+        order_made: false,
         ww_loc: b.ww_loc,
         vals: b.vals,
         same_vals: HashMap::new(),
@@ -757,7 +744,8 @@ pub fn compile_model_with(
     }
     let root = prog.root.clone();
     it.run_file(env, &root)?;
-    Ok(Compiled { checks: it.checks, primaries: it.primaries, co_read: it.co_read })
+    let own_orders = it.order_made && !it.co_bound;
+    Ok(Compiled { checks: it.checks, primaries: it.primaries, own_orders })
 }
 
 /// The checks of [`compile_model`] alone: enough to measure or inspect a model, not to

@@ -145,7 +145,7 @@ impl Interp<'_> {
         };
         let base = self.as_rel(&base, pos)?;
         if x == "co" && per_loc {
-            self.co_read = true;
+            self.co_bound = true;
             let restricted = base.inter(&self.ww_loc.clone(), self.lg);
             for (&(i, j), &b) in &restricted.m {
                 let c = self.co.get(i, j);
@@ -160,6 +160,7 @@ impl Interp<'_> {
                 None => return self.err(pos, "unbound name 'W'"),
             },
         };
+        self.order_made = true;
         let order = self.new_order(&set, &base, per_loc);
         Ok(Some(env.bind(x, V::Rel(Rc::new(order)))))
     }

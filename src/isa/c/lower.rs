@@ -165,7 +165,8 @@ impl<'a> Lower<'a> {
             "while",
             |me| {
                 if done >= me.unroll {
-                    me.emit(vec![Op::Cut], "while");
+                    let (line, _) = crate::diag::line_col(me.files.texts[0], site.0);
+                    me.emit(vec![Op::Cut(format!("the while at line {line}"))], "while");
                     return Ok(());
                 }
                 me.stmts(body, in_test)?;

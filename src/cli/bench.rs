@@ -6,6 +6,8 @@
 //! tests are repeated and the median kept. The parallel pass over a corpus reads the files,
 //! as `litsat run` does, to give a wall time on all the worker threads.
 
+mod loops;
+
 use crate::cat::{Program, compile_model_with, load_program};
 use crate::cli::generate::{self, Family};
 use crate::diag::{Diag, DiagKind};
@@ -545,6 +547,12 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
         } else {
             let _ = writeln!(out, "\n(dat3m/RISCV not found at {}: skipped)", shared.display());
         }
+        // Dat3M's C11 tests under the bundled c11 (herd's default for C).
+        let c11 = project_path("../shared/corpus/dat3m/C11");
+        if c11.is_dir() {
+            let inputs = vec![c11.to_string_lossy().to_string()];
+            corpora.push(corpus(&mut out, "dat3m/C11", &inputs, "c11", args, &pool)?);
+        }
         // The LKMM scale tests (10 and 16 processes) under linux-kernel.cfg.
         let lkmm = project_path("../shared/models/lkmm");
         let scale = project_path("../shared/corpus/lkmm/scale");
@@ -616,6 +624,10 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
             members.push((params, m));
         }
         families.push(FamilyRun { family, members });
+    }
+
+    if !args.quick {
+        ok &= loops::section(&mut out, reps)?;
     }
 
     targets(&mut out, &families, &corpora, args);

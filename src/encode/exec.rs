@@ -609,11 +609,11 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     // events, and each name is bound as the model sees it.
     let view = super::one_event::View::new(ev, g);
     let universe = set(&|_| true);
-    let universe = view.set(&universe, lg);
+    let universe = view.set(universe, lg);
     let mem = |i: usize| e[i].is_read() || e[i].is_write();
     let mut env = Env::default();
     let put_set = |env: &mut Env, lg: &mut Logic, name: &str, s: Set| {
-        let s = view.set(&s, lg);
+        let s = view.set(s, lg);
         *env = env.bind(name, V::Set(Rc::new(s)))
     };
     put_set(&mut env, lg, "_", set(&|_| true));
@@ -692,7 +692,7 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     let ctrl = rel(lg, &|i, j| ev.ctrl.contains(&(i, j)));
     let ww_loc = same(lg, &|i, j| i != j && e[i].in_co() && e[j].in_co());
     let [po, loc, int, ext, id, same_instr, addr, data, ctrl, rf] =
-        [po, loc, int, ext, id, same_instr, addr, data, ctrl, x.rf.clone()].map(|r| view.rel(&r, lg));
+        [po, loc, int, ext, id, same_instr, addr, data, ctrl, x.rf.clone()].map(|r| view.rel(r, lg));
     let fr = rf.inverse().seq(&x.co, lg).diff(&id, lg);
     let put = |env: &mut Env, name: &str, r: Rel| *env = env.bind(name, V::Rel(Rc::new(r)));
     put(&mut env, "po-loc", po.inter(&loc, lg));

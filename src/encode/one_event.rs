@@ -44,9 +44,9 @@ impl View {
     }
 
     /// A set of the encoder's events as the model sees it.
-    pub fn set(&self, s: &Set, lg: &mut Logic) -> Set {
+    pub fn set(&self, s: Set, lg: &mut Logic) -> Set {
         if self.is_identity() {
-            return s.clone();
+            return s;
         }
         let mut out = s.clone();
         for (r, f) in self.fused.iter().enumerate() {
@@ -62,9 +62,9 @@ impl View {
     /// A relation of the encoder's events as the model sees it. A pair that the merge
     /// turns into a loop (the read and the write of one event) vanishes; a loop that was
     /// there (`id`) stays.
-    pub fn rel(&self, r: &Rel, lg: &mut Logic) -> Rel {
+    pub fn rel(&self, r: Rel, lg: &mut Logic) -> Rel {
         if self.is_identity() {
-            return r.clone();
+            return r;
         }
         let mut out = Rel::empty(r.n);
         for (&(a, b), &v) in &r.m {

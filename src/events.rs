@@ -178,6 +178,17 @@ pub struct Events {
 }
 
 impl Events {
+    /// A 0/1 value the solver chooses, made only where `reach` (a path condition) holds
+    /// and 0 elsewhere, so that an execution that does not reach it is counted once.
+    fn choice_where(&mut self, reach: ValId) -> ValId {
+        if self.is_const(reach, 0) {
+            return self.constant(Value::Int(0));
+        }
+        let k = self.choice_guards.len();
+        self.choice_guards.push(reach);
+        self.intern(VExpr::Choice(k))
+    }
+
     /// Whether po orders event `i` before event `j`.
     pub fn po_before(&self, i: Eid, j: Eid) -> bool {
         let (a, b) = (&self.events[i], &self.events[j]);
@@ -880,13 +891,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                     Op::Choose { dst, when } => {
                         let cv = cond_val(&cur.regs, &mut ev, when)?;
                         let reach = ev.and(guard, cv.val);
-                        let choice = if ev.is_const(reach, 0) {
-                            zero_val
-                        } else {
-                            let k = ev.choice_guards.len();
-                            ev.choice_guards.push(reach);
-                            ev.intern(VExpr::Choice(k))
-                        };
+                        let choice = ev.choice_where(reach);
                         set_reg(&mut cur.regs, dst, Content { val: choice, deps: cv.deps });
                     }
                     Op::StoreCond { addr, src: s, tags, status, ok, fail } => {
@@ -900,13 +905,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                             None => zero_val,
                         };
                         let reach = ev.and(guard, same);
-                        let choice = if ev.is_const(reach, 0) {
-                            zero_val
-                        } else {
-                            let k = ev.choice_guards.len();
-                            ev.choice_guards.push(reach);
-                            ev.intern(VExpr::Choice(k))
-                        };
+                        let choice = ev.choice_where(reach);
                         let g = ev.and(guard, choice);
                         if let Some(st) = status {
                             let okv = ev.constant(Value::Int(*ok));
@@ -1011,11 +1010,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                         // A try-lock or an is-locked test has two outcomes: a choice, made
                         // only where the operation is reached.
                         let choice = match op {
-                            LockOp::Try | LockOp::IsLocked => {
-                                let k = ev.choice_guards.len();
-                                ev.choice_guards.push(guard);
-                                Some(ev.intern(VExpr::Choice(k)))
-                            }
+                            LockOp::Try | LockOp::IsLocked => Some(ev.choice_where(guard)),
                             _ => None,
                         };
                         let not_choice = choice.map(|c| ev.not(c));

@@ -399,7 +399,9 @@ fn both(test: &str, prog: &Program) -> (Side, Side) {
     let ans = oracle::answer(t.clone(), "R.litmus", test, prog, oracle::DEFAULT_BUDGET).expect("oracle answers");
     eprintln!("oracle: ({}, {}), states {:?}, {} undetermined", ans.pos, ans.neg, ans.states, ans.undetermined);
     let engine = query::run(t, "R.litmus", test, prog, &Options::default()).expect("engine answers");
-    let states = engine.states.iter().map(state_line).collect();
+    // As sets: the oracle's are sorted as text, the engine's in herd's order.
+    let mut states: Vec<String> = engine.states.iter().map(state_line).collect();
+    states.sort();
     eprintln!("engine: ({}, {}), states {states:?}", engine.pos, engine.neg);
     (((engine.pos, engine.neg), states), ((ans.pos, ans.neg), ans.states.into_iter().collect()))
 }

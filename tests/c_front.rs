@@ -277,3 +277,19 @@ fn weak_compare_exchange_may_fail_spuriously() {
         }
     }
 }
+
+/// Plain accesses (`*x`) are in herd's set NA, atomic ones in A, never both.
+#[test]
+fn plain_accesses_are_na() {
+    let path = std::env::temp_dir().join(format!("litsat-na-{}.cat", std::process::id()));
+    std::fs::write(&path, "\"na\"\nflag ~empty (NA & W) as plain-write\nflag ~empty (NA & A) as both\n")
+        .expect("model");
+    let prog = load_program(&path.to_string_lossy(), &[]).expect("model parses");
+    for (store, flags) in
+        [("*x = 1;", vec!["plain-write"]), ("atomic_store_explicit(x, 1, memory_order_relaxed);", vec![])]
+    {
+        let text = format!("C na\n{{ x=0; }}\nP0(atomic_int* x) {{\n  {store}\n}}\nexists (x=1)\n");
+        let o = parse_test("na.litmus", &text).and_then(|t| run(t, "na.litmus", &text, &prog, &Options::default()));
+        assert_eq!(o.expect("runs").flags.into_iter().collect::<Vec<_>>(), flags, "{store}");
+    }
+}

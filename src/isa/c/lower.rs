@@ -21,6 +21,11 @@ impl Files<'_> {
     }
 }
 
+/// The sets of a plain (non-atomic) access, `*x`: herd's `NA`.
+pub(super) fn plain_tags() -> Vec<String> {
+    vec!["NA".to_string()]
+}
+
 /// How deeply macros may expand into macros.
 const MAX_EXPANSION: usize = 64;
 
@@ -189,7 +194,7 @@ impl<'a> Lower<'a> {
             Expr::Deref(p, _) => {
                 let v = self.rvalue(rhs)?;
                 let addr = self.address(p)?;
-                self.emit(vec![Op::Store { addr, src: v, tags: vec![], when: None }], "store");
+                self.emit(vec![Op::Store { addr, src: v, tags: plain_tags(), when: None }], "store");
                 Ok(())
             }
             _ if in_test => self.test_err(pos, "expected a local or `*pointer` on the left of `=`"),
@@ -214,7 +219,7 @@ impl<'a> Lower<'a> {
             Expr::Deref(p, _) => {
                 let addr = self.address(p)?;
                 let dst = self.tmp();
-                self.emit(vec![Op::Load { dst: dst.clone(), addr, tags: vec![] }], "load");
+                self.emit(vec![Op::Load { dst: dst.clone(), addr, tags: plain_tags() }], "load");
                 Src::Reg(dst)
             }
             Expr::AddrOf(inner, pos) => match &**inner {

@@ -2,7 +2,7 @@
 //! `__lock(X)`, …). The `{…}` annotation becomes the events' tag, hence their sets.
 
 use super::ast::Call;
-use super::lower::Lower;
+use super::lower::{Lower, plain_tags};
 use crate::diag::Diag;
 use crate::isa::{Addr, BinOp, Cond, LockOp, Op, Reg, Src};
 
@@ -261,7 +261,7 @@ fn compare_exchange(l: &mut Lower<'_>, c: &Call, text: &str) -> Result<Src, Diag
     let expected = l.arg_pointer(c, 1)?;
     let desired = l.arg_value(c, 2)?;
     let (want, old, ok) = (l.fresh(), l.fresh(), l.fresh());
-    l.push(vec![Op::Load { dst: want.clone(), addr: expected.clone(), tags: vec![] }], text);
+    l.push(vec![Op::Load { dst: want.clone(), addr: expected.clone(), tags: plain_tags() }], text);
     let equal = Cond { op: BinOp::Eq, a: Src::Reg(old.clone()), b: Src::Reg(want.clone()) };
     let decide = if c.name.contains("_weak") {
         Op::Choose { dst: ok.clone(), when: equal }
@@ -282,7 +282,7 @@ fn compare_exchange(l: &mut Lower<'_>, c: &Call, text: &str) -> Result<Src, Diag
         ],
         text,
     );
-    l.push(vec![Op::Store { addr: expected, src: Src::Reg(old), tags: vec![], when: Some(failure) }], text);
+    l.push(vec![Op::Store { addr: expected, src: Src::Reg(old), tags: plain_tags(), when: Some(failure) }], text);
     Ok(Src::Reg(ok))
 }
 

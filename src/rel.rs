@@ -5,7 +5,6 @@
 //! fixed by the event structure stays constant and costs nothing in the CNF.
 
 use crate::logic::{B, Logic};
-use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Set(pub Vec<B>);
@@ -13,7 +12,86 @@ pub struct Set(pub Vec<B>);
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rel {
     pub n: usize,
-    pub m: BTreeMap<(usize, usize), B>,
+    pub m: Entries,
+}
+
+/// A relation's entries: a vector sorted by pair, each pair once. Litmus relations are
+/// small and built whole, in order, by merges; a vector costs one allocation where a
+/// B-tree costs one per node, which dominated small tests.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Entries(Vec<((usize, usize), B)>);
+
+type Entry = ((usize, usize), B);
+
+impl Entries {
+    fn find(&self, k: &(usize, usize)) -> Result<usize, usize> {
+        self.0.binary_search_by(|(x, _)| x.cmp(k))
+    }
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&(usize, usize), &B)> + Clone {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &(usize, usize)> + Clone {
+        self.0.iter().map(|(k, _)| k)
+    }
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &B> + Clone {
+        self.0.iter().map(|(_, v)| v)
+    }
+    pub fn get(&self, k: &(usize, usize)) -> Option<&B> {
+        self.find(k).ok().map(|x| &self.0[x].1)
+    }
+    pub fn contains_key(&self, k: &(usize, usize)) -> bool {
+        self.find(k).is_ok()
+    }
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub fn insert(&mut self, k: (usize, usize), v: B) -> Option<B> {
+        // Appending in order, the common case, is a push.
+        if self.0.last().is_none_or(|(x, _)| *x < k) {
+            self.0.push((k, v));
+            return None;
+        }
+        match self.find(&k) {
+            Ok(x) => Some(std::mem::replace(&mut self.0[x].1, v)),
+            Err(x) => {
+                self.0.insert(x, (k, v));
+                None
+            }
+        }
+    }
+    pub fn remove(&mut self, k: &(usize, usize)) -> Option<B> {
+        self.find(k).ok().map(|x| self.0.remove(x).1)
+    }
+}
+
+impl FromIterator<Entry> for Entries {
+    /// As a map's: sorted by pair, and of a pair given twice the last value.
+    fn from_iter<I: IntoIterator<Item = Entry>>(it: I) -> Entries {
+        let mut v: Vec<Entry> = it.into_iter().collect();
+        if !v.windows(2).all(|w| w[0].0 < w[1].0) {
+            v.sort_by_key(|e| e.0);
+            let mut out: Vec<Entry> = Vec::with_capacity(v.len());
+            for e in v {
+                match out.last_mut() {
+                    Some(last) if last.0 == e.0 => *last = e,
+                    _ => out.push(e),
+                }
+            }
+            v = out;
+        }
+        Entries(v)
+    }
+}
+
+impl<'a> IntoIterator for &'a Entries {
+    type Item = (&'a (usize, usize), &'a B);
+    type IntoIter = std::iter::Map<std::slice::Iter<'a, Entry>, fn(&'a Entry) -> (&'a (usize, usize), &'a B)>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter().map(|(k, v)| (k, v))
+    }
 }
 
 impl Set {
@@ -42,7 +120,7 @@ impl Set {
 
 impl Rel {
     pub fn empty(n: usize) -> Rel {
-        Rel { n, m: BTreeMap::new() }
+        Rel { n, m: Entries::default() }
     }
 
     pub fn get(&self, i: usize, j: usize) -> B {

@@ -8,7 +8,7 @@
 //! Evaluating on demand gives the same values, once each.
 
 use super::{Env, Interp, R, V};
-use crate::cat::ast::{Expr, Op2};
+use crate::cat::ast::{Expr, Op1, Op2};
 use crate::diag::Pos;
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -85,6 +85,15 @@ impl Interp<'_> {
     /// makes the result empty, and for `\` an empty left side does. The empty value
     /// returned is the operand's own, so a set stays a set and a relation a relation.
     pub(super) fn op2_lazy(&mut self, env: &Env, op: Op2, a: &Expr, b: &Expr, pos: Pos) -> R<V> {
+        // `a & ~b` is `a \ b`, every value being over the events that happen: the
+        // complement, all pairs but b's, is never built.
+        if op == Op2::Inter {
+            match (a, b) {
+                (_, Expr::Op1(Op1::Comp, c)) => return self.op2_lazy(env, Op2::Diff, a, c, pos),
+                (Expr::Op1(Op1::Comp, c), _) => return self.op2_lazy(env, Op2::Diff, b, c, pos),
+                _ => {}
+            }
+        }
         let absorbing = matches!(op, Op2::Seq | Op2::Inter);
         if absorbing && let Some(vb) = Self::known_empty(env, b) {
             return Ok(vb);

@@ -46,7 +46,9 @@ fn number(i: &str) -> IResult<&str, i64> {
 }
 
 fn sym(i: &str) -> IResult<&str, &'static str> {
-    for s in SYMS {
+    // Only the punctuators that start with `i`'s first byte can match.
+    let first = i.as_bytes().first().copied();
+    for s in SYMS.iter().filter(|s| s.as_bytes().first().copied() == first) {
         if let Some(r) = i.strip_prefix(s) {
             return Ok((r, s));
         }
@@ -54,8 +56,13 @@ fn sym(i: &str) -> IResult<&str, &'static str> {
     Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Tag)))
 }
 
+/// A token, chosen by its first character.
 fn token(i: &str) -> IResult<&str, Tok> {
-    alt((map(ident, |s: &str| Tok::Ident(s.to_string())), map(number, Tok::Int), map(sym, Tok::Sym))).parse(i)
+    match i.as_bytes().first() {
+        Some(c) if c.is_ascii_alphabetic() || *c == b'_' => map(ident, |s: &str| Tok::Ident(s.to_string())).parse(i),
+        Some(c) if c.is_ascii_digit() => map(number, Tok::Int).parse(i),
+        _ => map(sym, Tok::Sym).parse(i),
+    }
 }
 
 /// Skips blanks and C comments. `Err` carries the offset of an unterminated `/*`.

@@ -293,3 +293,16 @@ fn plain_accesses_are_na() {
         assert_eq!(o.expect("runs").flags.into_iter().collect::<Vec<_>>(), flags, "{store}");
     }
 }
+
+/// A number where an atomic operation wants a pointer is an error at the call, naming the
+/// argument.
+#[test]
+fn a_number_for_a_pointer_is_refused_at_the_call() {
+    let text = "C bad\n{ x=0; }\nP0(atomic_int* x) {\n  int s = atomic_load_explicit(5, memory_order_relaxed);\n}\nexists (x=0)\n";
+    let prog = load_program("c11", &[]).expect("bundled c11");
+    let d = parse_test("bad.litmus", text)
+        .and_then(|t| run(t, "bad.litmus", text, &prog, &Options::default()))
+        .expect_err("refused");
+    assert_eq!((d.line, d.col), (4, 11), "{d}");
+    assert!(d.message.contains("expects a pointer as argument 1, found a number"), "{d}");
+}

@@ -340,6 +340,12 @@ impl<'a> Lower<'a> {
 
     pub(super) fn arg_pointer(&mut self, c: &Call, k: usize) -> R<Addr> {
         match c.args.get(k) {
+            // A number has no position of its own: the error points at the call.
+            Some(Arg::Expr(Expr::Int(_))) => Err(self.files.err(
+                c.file,
+                c.pos,
+                format!("`{}` expects a pointer as argument {}, found a number", c.name, k + 1),
+            )),
             Some(Arg::Expr(e)) => self.address(e),
             _ => Err(self.files.err(c.file, c.pos, format!("`{}` expects a pointer as argument {}", c.name, k + 1))),
         }

@@ -498,6 +498,10 @@ pub struct SameLoc(BTreeMap<(Eid, Eid), B>);
 
 impl SameLoc {
     pub fn get(&mut self, locs: &[Vec<(usize, B)>], i: Eid, j: Eid, lg: &mut Logic) -> B {
+        // Two fixed locations, the common case, need no literal and no cache.
+        if let ([(l, B::T)], [(m, B::T)]) = (&locs[i][..], &locs[j][..]) {
+            return B::from_bool(l == m);
+        }
         let key = (i.min(j), i.max(j));
         if let Some(&b) = self.0.get(&key) {
             return b;

@@ -181,27 +181,32 @@ impl Rel {
     }
 
     pub fn inter(&self, o: &Rel, lg: &mut Logic) -> Rel {
-        let mut out = Vec::new();
-        for (&k, &a) in &self.m {
-            let b = o.get(k.0, k.1);
-            let ab = lg.and2(a, b);
-            if !ab.is_false() {
-                out.push((k, ab));
-            }
-        }
-        Rel { n: self.n, m: out.into_iter().collect() }
+        self.merge_left(o, lg, |lg, a, b| lg.and2(a, b))
     }
 
     pub fn diff(&self, o: &Rel, lg: &mut Logic) -> Rel {
-        let mut out = Vec::new();
+        self.merge_left(o, lg, |lg, a, b| lg.and2(a, b.negate()))
+    }
+
+    /// The entries of `self`, each combined by `f` with `o`'s entry for the same pair (false
+    /// where `o` has none), in one pass over both sorted vectors.
+    fn merge_left(&self, o: &Rel, lg: &mut Logic, f: impl Fn(&mut Logic, B, B) -> B) -> Rel {
+        let mut out = Vec::with_capacity(self.m.len());
+        let mut theirs = o.m.iter().peekable();
         for (&k, &a) in &self.m {
-            let b = o.get(k.0, k.1);
-            let ab = lg.and2(a, b.negate());
+            while theirs.peek().is_some_and(|(kb, _)| **kb < k) {
+                theirs.next();
+            }
+            let b = match theirs.peek() {
+                Some((kb, b)) if **kb == k => **b,
+                _ => B::F,
+            };
+            let ab = f(lg, a, b);
             if !ab.is_false() {
                 out.push((k, ab));
             }
         }
-        Rel { n: self.n, m: out.into_iter().collect() }
+        Rel { n: self.n, m: Entries(out) }
     }
 
     pub fn inverse(&self) -> Rel {
@@ -266,7 +271,8 @@ impl Rel {
 
     /// `a * b`.
     pub fn product(a: &Set, b: &Set, lg: &mut Logic) -> Rel {
-        let mut m = Vec::new();
+        let rows = a.0.iter().filter(|x| !x.is_false()).count();
+        let mut m = Vec::with_capacity(rows * b.len());
         for (i, &x) in a.0.iter().enumerate() {
             if x.is_false() {
                 continue;

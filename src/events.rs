@@ -808,7 +808,9 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                 id
             };
             for op in &ins.ops {
-                operand_paths.resize(ev.events.len() - first_of_thread, operands.clone());
+                if groups > 0 || matches!(op, Op::Operand(_)) {
+                    operand_paths.resize(ev.events.len() - first_of_thread, operands.clone());
+                }
                 let guard = cur.guard;
                 match op {
                     Op::Operand(Operand::First) => {
@@ -1137,8 +1139,10 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                 }
             }
         }
-        operand_paths.resize(ev.events.len() - first_of_thread, operands.clone());
-        ev.unsequenced.extend(unsequenced(&operand_paths, first_of_thread));
+        if groups > 0 {
+            operand_paths.resize(ev.events.len() - first_of_thread, operands.clone());
+            ev.unsequenced.extend(unsequenced(&operand_paths, first_of_thread));
+        }
         // Branches to a label on no instruction jump to the end.
         for (_, states) in pending.drain() {
             for s in states {

@@ -37,14 +37,6 @@ impl Models {
             Models::Defaults(_) => "default".to_string(),
         }
     }
-
-    /// The variants the named model's cfg sets (none for the defaults).
-    pub fn variants_with(&self, extra: &[String]) -> Vec<String> {
-        match self {
-            Models::Named(p) => p.variants_with(extra),
-            Models::Defaults(_) => extra.to_vec(),
-        }
-    }
 }
 
 /// What picks the model for a test: one [`Program`] for all, or [`Models`].

@@ -92,11 +92,12 @@ impl ModelArgs {
 }
 
 /// Loads the model (or the architectures' defaults) and turns the flags into [`Options`]
-/// (the variants are the cfg's and then `--variant`'s); sets the worker count.
+/// (`--variant`'s variants: each test adds its model cfg's before them); sets the worker
+/// count.
 pub fn setup(m: &ModelArgs) -> Result<(Models, Options), Diag> {
     let models = Models::load(&m.spec(), &m.include)?;
     let opts = Options {
-        variants: models.variants_with(&m.variant),
+        variants: m.variant.clone(),
         skipchecks: m.skipchecks.clone(),
         timeout: m.timeout.map(Duration::from_secs_f64),
         max_events: m.max_events,

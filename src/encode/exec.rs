@@ -620,7 +620,7 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
         let s = view.set(s, lg);
         *env = env.bind(name, V::Set(Rc::new(s)))
     };
-    put_set(&mut env, lg, "_", set(&|_| true));
+    env = env.bind("_", V::Set(Rc::new(universe.clone())));
     let atomic_write = |i: usize| ev.amo_as_one && e[i].kind == Kind::Write && e[i].tags.iter().any(|t| t == "X");
     put_set(&mut env, lg, "R", set(&|i| e[i].is_read() || atomic_write(i)));
     put_set(&mut env, lg, "W", set(&|i| e[i].is_write()));

@@ -46,36 +46,25 @@ fn atomic_tags(order: &str) -> Vec<String> {
     vec!["A".to_string(), order.to_string()]
 }
 
-/// How herd builds a read-modify-write's events.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Rmw {
-    /// A read and a write joined by `rmw` (the kernel's primitives).
-    Pair,
-    /// One event in both R and W (C11's).
-    One,
+/// `old = *addr; *addr = new` as the ops of one instruction whose events carry `tags`,
+/// where `between` computes `new` from `old` (nothing for an exchange).
+fn read_modify_write(addr: Addr, tags: Vec<String>, old: &Reg, between: Vec<Op>, new: Src) -> Vec<Op> {
+    let mut all = vec![Op::Load { dst: old.clone(), addr: addr.clone(), tags: tags.clone() }];
+    all.extend(between);
+    all.push(Op::Store { addr, src: new, tags, when: None });
+    all
 }
 
-/// `old = *addr; *addr = new` as one instruction whose events carry `tags`, where `ops`
-/// compute `new` from `old` (none for an exchange). Returns `old`.
-#[allow(clippy::too_many_arguments)]
-fn read_modify_write(
-    l: &mut Lower<'_>,
-    shape: Rmw,
-    addr: Addr,
-    tags: Vec<String>,
-    old: Reg,
-    ops: Vec<Op>,
-    new: Src,
-    text: &str,
-) -> Src {
-    let mut all = vec![Op::Load { dst: old.clone(), addr: addr.clone(), tags: tags.clone() }];
-    all.extend(ops);
-    all.push(Op::Store { addr, src: new, tags, when: None });
-    if shape == Rmw::One {
-        all.push(Op::OneEvent);
-    }
-    l.push(all, text);
-    Src::Reg(old)
+/// A load of `addr` into a new register, as one instruction: its value.
+fn load(l: &mut Lower<'_>, addr: Addr, tags: Vec<String>, text: &str) -> Src {
+    let dst = l.fresh();
+    l.push(vec![Op::Load { dst: dst.clone(), addr, tags }], text);
+    Src::Reg(dst)
+}
+
+/// A store of `v` to `addr`, as one instruction.
+fn store(l: &mut Lower<'_>, addr: Addr, v: Src, tags: Vec<String>, text: &str) {
+    l.push(vec![Op::Store { addr, src: v, tags, when: None }], text);
 }
 
 /// Lowers primitive `c`, returning its value when it has one.
@@ -88,15 +77,13 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
         "__load" => {
             l.arity(c, 1)?;
             let addr = l.arg_lvalue(c, 0)?;
-            let dst = l.fresh();
-            l.push(vec![Op::Load { dst: dst.clone(), addr, tags: tags(c) }], &text);
-            Some(Src::Reg(dst))
+            Some(load(l, addr, tags(c), &text))
         }
         "__store" => {
             l.arity(c, 2)?;
             let v = l.arg_value(c, 1)?;
             let addr = l.arg_lvalue(c, 0)?;
-            l.push(vec![Op::Store { addr, src: v, tags: tags(c), when: None }], &text);
+            store(l, addr, v, tags(c), &text);
             None
         }
         "__fence" => {
@@ -115,7 +102,8 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
             let addr = l.arg_pointer(c, 0)?;
             let v = l.arg_value(c, 1)?;
             let old = l.fresh();
-            Some(read_modify_write(l, Rmw::Pair, addr, rmw_tags(c), old, vec![], v, &text))
+            l.push(read_modify_write(addr, rmw_tags(c), &old, vec![], v), &text);
+            Some(Src::Reg(old))
         }
         "__cmpxchg" => {
             l.arity(c, 3)?;
@@ -146,10 +134,10 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
                 };
                 ops.push(Op::Bin { dst: new.clone(), op: bop, a: Src::Reg(old.clone()), b: v });
             }
-            let old = read_modify_write(l, Rmw::Pair, addr, rmw_tags(c), old, ops, Src::Reg(new.clone()), &text);
+            l.push(read_modify_write(addr, rmw_tags(c), &old, ops, Src::Reg(new.clone())), &text);
             match c.name.as_str() {
                 "__atomic_op_return" => Some(Src::Reg(new)),
-                "__atomic_fetch_op" => Some(old),
+                "__atomic_fetch_op" => Some(Src::Reg(old)),
                 _ => None,
             }
         }
@@ -174,16 +162,14 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
             l.arity(c, 2)?;
             let order = l.arg_order(c, 1, LOAD_ORDERS)?;
             let addr = l.arg_pointer(c, 0)?;
-            let dst = l.fresh();
-            l.push(vec![Op::Load { dst: dst.clone(), addr, tags: atomic_tags(order) }], &text);
-            Some(Src::Reg(dst))
+            Some(load(l, addr, atomic_tags(order), &text))
         }
         "atomic_store_explicit" => {
             l.arity(c, 3)?;
             let order = l.arg_order(c, 2, STORE_ORDERS)?;
             let v = l.arg_value(c, 1)?;
             let addr = l.arg_pointer(c, 0)?;
-            l.push(vec![Op::Store { addr, src: v, tags: atomic_tags(order), when: None }], &text);
+            store(l, addr, v, atomic_tags(order), &text);
             None
         }
         "atomic_thread_fence" => {
@@ -231,8 +217,11 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
                     Src::Reg(new)
                 }
             };
-            let tags = with_rmw(atomic_tags(order));
-            Some(read_modify_write(l, Rmw::One, addr, tags, old, ops, new, &text))
+            // herd's C11 update is one event: the pair is marked so.
+            let mut all = read_modify_write(addr, with_rmw(atomic_tags(order)), &old, ops, new);
+            all.push(Op::OneEvent);
+            l.push(all, &text);
+            Some(Src::Reg(old))
         }
         "atomic_compare_exchange_strong_explicit"
         | "atomic_compare_exchange_strong"

@@ -24,10 +24,13 @@ pub const BUNDLED: &[(&str, &str)] = &[
     ("aarch64.cat", include_str!("../../cat/aarch64.cat")),
     ("c11.cat", include_str!("../../cat/c11.cat")),
     ("rc11.cat", include_str!("../../cat/rc11.cat")),
+    ("power.cat", include_str!("../../cat/power.cat")),
+    ("armv7.cat", include_str!("../../cat/armv7.cat")),
+    ("nmca.cat", include_str!("../../cat/nmca.cat")),
 ];
 
 /// The bundled files that are library pieces (included by models), not models.
-pub const LIBRARY: &[&str] = &["stdlib.cat", "cross.cat", "cos-opt.cat"];
+pub const LIBRARY: &[&str] = &["stdlib.cat", "cross.cat", "cos-opt.cat", "nmca.cat"];
 
 /// Macros a bundled model comes with, for C tests: C11's names without `_explicit`.
 const BUNDLED_MACROS: &[(&str, &str)] = &[("c11.cat", "c11.def"), ("rc11.cat", "c11.def")];

@@ -482,6 +482,11 @@ fn corpus_in(
 
 /// The project's folders: next to the sources the binary was built from, or the
 /// current folder.
+/// The shared corpora `--shared` adds, beside the project (`../shared/corpus/<dir>`), each
+/// under the bundled model standing for herd's default for its architecture.
+const SHARED_SUITES: &[(&str, &str)] =
+    &[("dat3m/RISCV", "rvwmo"), ("dat3m/C11", "c11"), ("dat3m/PPC", "power"), ("herd-campaign/arm", "armv7")];
+
 fn project_path(rel: &str) -> PathBuf {
     let built = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
     if built.exists() { built } else { PathBuf::from(rel) }
@@ -539,19 +544,15 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
     };
     let label = if args.corpus.is_empty() { "litmus/".to_string() } else { inputs.join(" ") };
     corpora.push(corpus(&mut out, &label, &inputs, &args.model, args, &pool)?);
-    let shared = project_path("../shared/corpus/dat3m/RISCV");
     if args.shared && !args.quick {
-        if shared.is_dir() {
-            let inputs = vec![shared.to_string_lossy().to_string()];
-            corpora.push(corpus(&mut out, "dat3m/RISCV", &inputs, "rvwmo", args, &pool)?);
-        } else {
-            let _ = writeln!(out, "\n(dat3m/RISCV not found at {}: skipped)", shared.display());
-        }
-        // Dat3M's C11 tests under the bundled c11 (herd's default for C).
-        let c11 = project_path("../shared/corpus/dat3m/C11");
-        if c11.is_dir() {
-            let inputs = vec![c11.to_string_lossy().to_string()];
-            corpora.push(corpus(&mut out, "dat3m/C11", &inputs, "c11", args, &pool)?);
+        for (dir, model) in SHARED_SUITES {
+            let path = project_path(&format!("../shared/corpus/{dir}"));
+            if path.is_dir() {
+                let inputs = vec![path.to_string_lossy().to_string()];
+                corpora.push(corpus(&mut out, dir, &inputs, model, args, &pool)?);
+            } else {
+                let _ = writeln!(out, "\n({dir} not found at {}: skipped)", path.display());
+            }
         }
         // The LKMM scale tests (10 and 16 processes) under linux-kernel.cfg.
         let lkmm = project_path("../shared/models/lkmm");

@@ -96,8 +96,11 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
     let name = name.strip_suffix(".litmus").map_or(name.clone(), str::to_string);
     let mut rest = &rest[line_end..];
 
-    // Doc string and metadata, up to the init block. Quotes may hold braces.
-    let open = find_outside_quotes(rest, '{').ok_or_else(|| cur.err(rest, "expected the initial state `{ ... }`"))?;
+    // Doc string and metadata, up to the init block. Quotes may hold braces; a quote that
+    // never closes (an unterminated doc string, which herd tolerates) holds none.
+    let open = find_outside_quotes(rest, '{')
+        .or_else(|| rest.find('{'))
+        .ok_or_else(|| cur.err(rest, "expected the initial state `{ ... }`"))?;
     rest = &rest[open..];
     let close = matching_brace(rest).ok_or_else(|| cur.err(rest, "unterminated initial state: expected `}`"))?;
     let init_text = &rest[1..close];

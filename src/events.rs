@@ -852,7 +852,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                         }
                         let deps = always(&mut ev, [id]);
                         set_reg(&mut cur.regs, dst, Content { val, deps });
-                        if tags.iter().any(|t| t == isa.reserving_tag()) {
+                        if tags.iter().any(|t| t == "EX") {
                             reservation = Some(av);
                         }
                     }

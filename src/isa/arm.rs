@@ -10,7 +10,8 @@
 //! Events carry herd's sets: the barriers `DMB` (`DMB SY`), `DMB.ISH`, `DMB.ST`, `DSB`
 //! (`DSB SY`), `DSB.ST` and `ISB`; other options (`DMB ISHST`, `DSB ISH`, `NSH`, `OSH`) are
 //! fences in no set but `F`. The exclusives `LDREX`/`STREX` are `X` (herd's atomic
-//! annotation; its ARM events have no `EX` set), `LDA`/`STL` are `A`/`L` and `X`.
+//! annotation) and `EX` (the exclusives, which the stdlib's `rmw` pairs, and which take and
+//! use the reservation), `LDA`/`STL` are `A`/`L` and `X`.
 //! Values are herd's 32-bit ones where an instruction makes them wide (`MOVT`).
 
 use super::*;
@@ -216,12 +217,8 @@ impl Isa for Arm {
         &["R0", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9", "R10", "R11", "R12"]
     }
 
-    fn reserving_tag(&self) -> &'static str {
-        "X"
-    }
-
     fn known_sets(&self) -> &'static [&'static str] {
-        &["DMB", "DMB.ISH", "DMB.ST", "DSB", "DSB.ST", "ISB", "X", "A", "L", "AL", "NoRet"]
+        &["DMB", "DMB.ISH", "DMB.ST", "DSB", "DSB.ST", "ISB", "X", "EX", "A", "L", "AL", "NoRet"]
     }
 
     fn parse(&self, text: &str) -> Result<Vec<Op>, InstrError> {
@@ -282,7 +279,7 @@ impl Isa for Arm {
         match base {
             "LDR" => load(&[]),
             "LDA" => load(&["A", "X"]),
-            "LDREX" => load(&["X"]),
+            "LDREX" => load(&["X", "EX"]),
             "STR" | "STL" => {
                 no_flags()?;
                 let [rt, a] = o.as_slice() else { return Err(bad()) };
@@ -301,7 +298,7 @@ impl Isa for Arm {
                 pre.push(Op::StoreCond {
                     addr,
                     src: Src::Reg(r(rt)?),
-                    tags: vec!["X".into()],
+                    tags: vec!["X".into(), "EX".into()],
                     status: Some(r(rs)?),
                     ok: 0,
                     fail: 1,

@@ -273,11 +273,6 @@ pub trait Isa: Sync {
     fn symbolic_regs(&self) -> &'static [&'static str] {
         &[]
     }
-    /// The set whose loads take a reservation for the next store-conditional (herd's
-    /// exclusive loads: `EX` for AArch64's `LDXR`, `X` for ARM's `LDREX`).
-    fn reserving_tag(&self) -> &'static str {
-        "EX"
-    }
     /// The bundled model standing for herd's default for this architecture: what a test
     /// is checked under when no model is named.
     fn default_model(&self) -> Option<&'static str> {

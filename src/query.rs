@@ -184,6 +184,7 @@ pub fn prepare_with(
 ) -> Result<(Test, &'static dyn Isa, Events), Diag> {
     let isa = isa::for_arch(&test.arch)
         .ok_or_else(|| Diag::file(file, format!("unsupported architecture '{}'", test.arch)))?;
+    crate::litmus::symbolic::resolve(&mut test, isa, file, text)?;
     let d = |m: String| Diag::file(file, m);
     test.cond.prop = canonical_prop(isa, &test.cond.prop).map_err(d)?;
     if let Some(f) = &test.filter {

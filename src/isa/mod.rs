@@ -5,6 +5,7 @@
 //! means adding a module here and a line in [`for_arch`]; the encoder never changes.
 
 mod aarch64;
+mod arm;
 mod c;
 mod lisa;
 mod riscv;
@@ -267,6 +268,11 @@ pub trait Isa: Sync {
     /// Every set name this ISA can put on events, so that a model's reference to a set the
     /// test happens not to use is an empty set rather than an unbound name.
     fn known_sets(&self) -> &'static [&'static str];
+    /// The registers herd may give a symbolic register (`%x0`), in the order it gives them
+    /// ([`crate::litmus::symbolic`]); empty where the ISA has no symbolic registers.
+    fn symbolic_regs(&self) -> &'static [&'static str] {
+        &[]
+    }
     /// The bundled model standing for herd's default for this architecture: what a test
     /// is checked under when no model is named.
     fn default_model(&self) -> Option<&'static str> {
@@ -275,7 +281,7 @@ pub trait Isa: Sync {
 }
 
 /// The architecture names tests may give, each with its plug-in.
-pub const ARCHS: &[&str] = &["X86", "X86_64", "AArch64", "RISCV", "LISA", "C"];
+pub const ARCHS: &[&str] = &["X86", "X86_64", "AArch64", "ARM", "RISCV", "LISA", "C"];
 
 /// The plug-in for a test's architecture name.
 pub fn for_arch(arch: &str) -> Option<&'static dyn Isa> {
@@ -283,6 +289,7 @@ pub fn for_arch(arch: &str) -> Option<&'static dyn Isa> {
         "X86" => Some(&x86::X86),
         "RISCV" => Some(&riscv::RiscV),
         "AArch64" | "AARCH64" => Some(&aarch64::AArch64),
+        "ARM" => Some(&arm::Arm),
         "LISA" => Some(&lisa::Lisa),
         "X86_64" => Some(&x86_64::X86_64),
         "C" => Some(&c::C),

@@ -5,6 +5,7 @@ mod c_split;
 mod parse;
 pub mod print;
 pub mod prop;
+pub mod symbolic;
 
 pub use ast::*;
 pub use parse::parse_test;

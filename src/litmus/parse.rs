@@ -96,8 +96,11 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
     let name = name.strip_suffix(".litmus").map_or(name.clone(), str::to_string);
     let mut rest = &rest[line_end..];
 
-    // Doc string and metadata, up to the init block. Quotes may hold braces.
-    let open = find_outside_quotes(rest, '{').ok_or_else(|| cur.err(rest, "expected the initial state `{ ... }`"))?;
+    // Doc string and metadata, up to the init block. Quotes may hold braces; a quote that
+    // never closes (an unterminated doc string, which herd tolerates) holds none.
+    let open = find_outside_quotes(rest, '{')
+        .or_else(|| rest.find('{'))
+        .ok_or_else(|| cur.err(rest, "expected the initial state `{ ... }`"))?;
     rest = &rest[open..];
     let close = matching_brace(rest).ok_or_else(|| cur.err(rest, "unterminated initial state: expected `}`"))?;
     let init_text = &rest[1..close];
@@ -340,6 +343,22 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<Vec<InitItem>, Diag> {
             let r = r.strip_prefix('&').unwrap_or(r).trim();
             r.strip_prefix("ATOMIC_INIT(").and_then(|v| v.strip_suffix(')')).map_or(r, str::trim)
         });
+        // herd's code labels (`P0:foo`) and instructions (`NOP`, `instr:"ADD R1,R2,R3"`) as
+        // values: litsat has neither.
+        let label = |v: &str| {
+            v.split_once(':').is_some_and(|(p, l)| {
+                p.strip_prefix('P').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+                    && !l.trim().is_empty()
+            })
+        };
+        if let Some(v) = rhs.filter(|v| label(v) || v.starts_with("instr:")) {
+            return Err(
+                cur.err(atom.trim_start(), format!("unsupported: code labels or instructions as values (`{v}`)"))
+            );
+        }
+        if ty.as_deref() == Some("ins_t") {
+            return Err(cur.err(atom.trim_start(), format!("unsupported: instructions as values (`{a}`)")));
+        }
         let value = match rhs {
             None => Val::Int(0),
             Some(v) => match prop::value.parse(v) {

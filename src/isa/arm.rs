@@ -1,0 +1,411 @@
+//! ARMv7 (A32), as in herd's `ARM` tests.
+//!
+//! herd's ARM semantics has one flag, Z: `CMP a,b` sets it to `a = b`, and the `S` forms
+//! (`SUBS`, `ADDS`, …) to "the result is 0". It lives in two pseudo-registers holding the
+//! compared values, so `BEQ`/`BNE` (and the conditional forms `<op>EQ`/`<op>NE`) compare
+//! them. A conditional register operation is an [`Op::Select`] keeping the old value where
+//! the condition fails, a conditional store a guarded store; conditional branches give
+//! ctrl dependencies as every branch does.
+//!
+//! Events carry herd's sets: the barriers `DMB` (`DMB SY`), `DMB.ISH`, `DMB.ST`, `DSB`
+//! (`DSB SY`), `DSB.ST` and `ISB`; other options (`DMB ISHST`, `DSB ISH`, `NSH`, `OSH`) are
+//! fences in no set but `F`. The exclusives `LDREX`/`STREX` are `X` (herd's atomic
+//! annotation) and `EX` (the exclusives, which the stdlib's `rmw` pairs, and which take and
+//! use the reservation), `LDA`/`STL` are `A`/`L` and `X`.
+//! Values are herd's 32-bit ones where an instruction makes them wide (`MOVT`).
+
+use super::*;
+
+pub struct Arm;
+
+/// The registers `CMP` leaves its operands in: Z is `FLAG_A = FLAG_B`.
+const FLAG_A: &str = "%fa";
+const FLAG_B: &str = "%fb";
+
+/// herd's names: `R0`–`R12`, `SP`, `LR`, `PC`; `IP` is R12 and `FP` R11.
+fn reg(s: &str) -> Option<Reg> {
+    let u = s.trim().to_ascii_uppercase();
+    match u.as_str() {
+        "SP" | "R13" => return Some("SP".into()),
+        "LR" | "R14" => return Some("LR".into()),
+        "PC" | "R15" => return Some("PC".into()),
+        "IP" => return Some("R12".into()),
+        "FP" => return Some("R11".into()),
+        _ => {}
+    }
+    let n = u.strip_prefix('R')?;
+    if n.is_empty() || n.len() > 2 || !n.bytes().all(|b| b.is_ascii_digit()) || n.starts_with('0') && n.len() > 1 {
+        return None;
+    }
+    let n: usize = n.parse().ok()?;
+    (n <= 12).then(|| format!("R{n}"))
+}
+
+fn r(s: &str) -> Result<Reg, InstrError> {
+    reg(s)
+        .ok_or_else(|| InstrError::new(format!("expected an ARM register (R0-R12, SP, LR, PC), found '{}'", s.trim())))
+}
+
+/// An immediate `#n`; herd's old syntax also writes it bare (`MOV R2,0`).
+fn imm(s: &str) -> Result<i64, InstrError> {
+    let t = s.trim();
+    t.strip_prefix('#')
+        .unwrap_or(t)
+        .trim()
+        .parse::<i64>()
+        .ok()
+        .or_else(|| parse_imm(t.strip_prefix('#').unwrap_or(t)))
+        .ok_or_else(|| InstrError::new(format!("expected an immediate `#n`, found '{t}'")))
+}
+
+/// A register or an immediate operand.
+fn src(s: &str) -> Result<Src, InstrError> {
+    match reg(s) {
+        Some(r) => Ok(Src::Reg(r)),
+        None => imm(s)
+            .map(Src::Imm)
+            .map_err(|_| InstrError::new(format!("expected a register or an immediate `#n`, found '{}'", s.trim()))),
+    }
+}
+
+fn tmp(name: &str) -> Src {
+    Src::Reg(name.into())
+}
+
+/// Splits `OP a, [b, c], {d, e}` into the upper-case mnemonic and operands, keeping brackets
+/// and braces whole.
+fn split(text: &str) -> (String, Vec<String>) {
+    let t = text.trim();
+    let (m, rest) = match t.find(char::is_whitespace) {
+        Some(k) => (&t[..k], t[k..].trim()),
+        None => (t, ""),
+    };
+    let mut ops = Vec::new();
+    if !rest.is_empty() {
+        let mut depth = 0i32;
+        let mut cur = String::new();
+        for c in rest.chars() {
+            match c {
+                '[' | '{' => depth += 1,
+                ']' | '}' => depth -= 1,
+                _ => {}
+            }
+            if c == ',' && depth == 0 {
+                ops.push(cur.trim().to_string());
+                cur.clear();
+            } else {
+                cur.push(c);
+            }
+        }
+        ops.push(cur.trim().to_string());
+    }
+    (m.to_ascii_uppercase(), ops)
+}
+
+/// A shift of a register offset (`LSL #2`), applied through the temporary `%o`.
+fn shifted(pre: &mut Vec<Op>, v: Src, modifier: Option<&str>) -> Result<Src, InstrError> {
+    let Some(m) = modifier else { return Ok(v) };
+    let m = m.trim();
+    let (kind, amount) = match m.find(char::is_whitespace) {
+        Some(k) => (m[..k].to_ascii_uppercase(), imm(&m[k..])?),
+        None => return Err(InstrError::new(format!("expected a shift `LSL #n`, found '{m}'"))),
+    };
+    let op = match kind.as_str() {
+        "LSL" => BinOp::Shl,
+        "LSR" => BinOp::Shr,
+        _ => return Err(InstrError::new(format!("unsupported operand shift '{m}'"))),
+    };
+    if amount == 0 {
+        return Ok(v);
+    }
+    pre.push(Op::Bin { dst: "%o".into(), op, a: v, b: Src::Imm(amount) });
+    Ok(tmp("%o"))
+}
+
+/// A memory operand: `[Rn]`, `[Rn,#0]`, `[Rn,Rm]`, `[Rn,Rm,LSL #k]`, or herd's old bare
+/// `Rn`. A register offset is added into the temporary `%a`, so both registers give
+/// address dependencies.
+fn mem(pre: &mut Vec<Op>, s: &str) -> Result<Addr, InstrError> {
+    let s = s.trim();
+    if let Some(b) = reg(s) {
+        return Ok(Addr::Reg(b, 0));
+    }
+    let Some(inner) = s.strip_prefix('[').and_then(|s| s.strip_suffix(']')) else {
+        if s.starts_with('[') {
+            return Err(InstrError::new(format!("unsupported: pre- or post-indexed addressing '{s}'")));
+        }
+        return Err(InstrError::new(format!("expected a memory operand `[Rn…]`, found '{s}'")));
+    };
+    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+    let base = r(parts[0])?;
+    match parts.as_slice() {
+        [_] => Ok(Addr::Reg(base, 0)),
+        [_, o] if o.starts_with('#') => match imm(o)? {
+            0 => Ok(Addr::Reg(base, 0)),
+            k => Err(InstrError::new(format!("unsupported: address offset #{k} in '{s}' (arrays)"))),
+        },
+        [_, o, rest @ ..] if rest.len() <= 1 => {
+            let off = shifted(pre, Src::Reg(r(o)?), rest.first().copied())?;
+            pre.push(Op::Bin { dst: "%a".into(), op: BinOp::Add, a: Src::Reg(base), b: off });
+            Ok(Addr::Reg("%a".into(), 0))
+        }
+        _ => Err(InstrError::new(format!("unsupported memory operand '{s}'"))),
+    }
+}
+
+/// herd's ARM conditions: Z set (`EQ`), clear (`NE`), always (`AL`).
+fn flag_cond(cc: &str) -> Result<Option<Cond>, InstrError> {
+    let c = |op| Ok(Some(Cond { op, a: tmp(FLAG_A), b: tmp(FLAG_B) }));
+    match cc {
+        "EQ" => c(BinOp::Eq),
+        "NE" => c(BinOp::Ne),
+        "" | "AL" => Ok(None),
+        k => Err(InstrError::new(format!("unsupported condition code '{k}' (herd's ARM has EQ and NE)"))),
+    }
+}
+
+/// Mnemonics, longest first so that `LDREX` is not `LDR` + `EX`.
+const BASES: &[&str] = &[
+    "LDMIA", "LDMIB", "LDREX", "STREX", "LDRD", "MOVW", "MOVT", "LDM", "LDR", "STR", "LDA", "STL", "MOV", "MVN", "ADD",
+    "SUB", "RSB", "EOR", "AND", "ORR", "BIC", "CMP", "CBZ", "CBNZ", "NOP", "DMB", "DSB", "ISB", "BX", "B",
+];
+
+/// `<base>{S}{cond}`: the base mnemonic, whether it sets the flags, and its condition.
+fn mnemonic(m: &str) -> Option<(&'static str, bool, &str)> {
+    for b in BASES {
+        let Some(rest) = m.strip_prefix(b) else { continue };
+        let (s, cc) = match rest.strip_prefix('S') {
+            Some(cc) if matches!(cc, "" | "EQ" | "NE" | "AL") && !matches!(*b, "CMP" | "B" | "BX") => (true, cc),
+            _ => (false, rest),
+        };
+        // Pre-UAL order: `ADDEQS`.
+        let (s, cc) = match cc.strip_suffix('S') {
+            Some(c) if !s && c.len() == 2 => (true, c),
+            _ => (s, cc),
+        };
+        if cc.is_empty() || cc.len() == 2 && cc.bytes().all(|c| c.is_ascii_uppercase()) {
+            return Some((b, s, cc));
+        }
+    }
+    None
+}
+
+impl Isa for Arm {
+    fn name(&self) -> &'static str {
+        "ARM"
+    }
+
+    fn default_model(&self) -> Option<&'static str> {
+        // The bundled ARMv7 model, once it is bundled.
+        crate::cat::load::BUNDLED.iter().any(|(n, _)| *n == "armv7.cat").then_some("armv7")
+    }
+
+    fn canonical_reg(&self, r: &str) -> Option<Reg> {
+        reg(r)
+    }
+
+    fn reg_index(&self, r: &str) -> usize {
+        match r {
+            "SP" => 13,
+            "LR" => 14,
+            "PC" => 15,
+            _ => r.strip_prefix('R').and_then(|n| n.parse().ok()).unwrap_or(usize::MAX),
+        }
+    }
+
+    fn symbolic_regs(&self) -> &'static [&'static str] {
+        &["R0", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9", "R10", "R11", "R12"]
+    }
+
+    fn known_sets(&self) -> &'static [&'static str] {
+        &["DMB", "DMB.ISH", "DMB.ST", "DSB", "DSB.ST", "ISB", "X", "EX", "A", "L", "AL", "NoRet"]
+    }
+
+    fn parse(&self, text: &str) -> Result<Vec<Op>, InstrError> {
+        let (m, ops) = split(text);
+        let bad = || InstrError::unsupported(text);
+        let o: Vec<&str> = ops.iter().map(String::as_str).collect();
+        let Some((base, setflags, cc)) = mnemonic(&m) else { return Err(bad()) };
+        let cond = flag_cond(cc)?;
+        let no_cond = || -> Result<(), InstrError> {
+            match cond {
+                None => Ok(()),
+                Some(_) => Err(InstrError::new(format!("unsupported: conditional '{}'", text.trim()))),
+            }
+        };
+        let no_flags = || -> Result<(), InstrError> {
+            if setflags { Err(InstrError::new(format!("unsupported: flag-setting '{}'", text.trim()))) } else { Ok(()) }
+        };
+        // A register result: computed into `%v`, kept where the condition fails, then the
+        // flags of the `S` form (Z: the result is 0).
+        let result = |mut pre: Vec<Op>, dst: &str, val: Src| -> Result<Vec<Op>, InstrError> {
+            let dst = r(dst)?;
+            match &cond {
+                None => pre.push(Op::Mov { dst: dst.clone(), src: val }),
+                Some(c) => {
+                    pre.push(Op::Mov { dst: "%v".into(), src: val });
+                    pre.push(Op::Select { dst: dst.clone(), cond: c.clone(), a: tmp("%v"), b: Src::Reg(dst.clone()) });
+                }
+            }
+            if setflags {
+                if cond.is_some() {
+                    return Err(InstrError::new(format!("unsupported: conditional flag-setting '{}'", text.trim())));
+                }
+                pre.push(Op::Mov { dst: FLAG_A.into(), src: Src::Reg(dst) });
+                pre.push(Op::Mov { dst: FLAG_B.into(), src: Src::Imm(0) });
+            }
+            Ok(pre)
+        };
+        // `OP Rd, Rn, op2` (`OP Rd, op2` for `Rd, Rd, op2`).
+        let bin = |op: BinOp, swap: bool| -> Result<Vec<Op>, InstrError> {
+            let (d, a, b) = match o.as_slice() {
+                [d, a, b] => (*d, *a, *b),
+                [d, b] => (*d, *d, *b),
+                _ => return Err(bad()),
+            };
+            let (a, b) = if swap { (src(b)?, Src::Reg(r(a)?)) } else { (Src::Reg(r(a)?), src(b)?) };
+            let pre = vec![Op::Bin { dst: "%r".into(), op, a, b }];
+            result(pre, d, tmp("%r"))
+        };
+        let load = |tags: &[&str]| -> Result<Vec<Op>, InstrError> {
+            no_flags()?;
+            no_cond()?;
+            let [rt, a] = o.as_slice() else { return Err(bad()) };
+            let mut pre = Vec::new();
+            let addr = mem(&mut pre, a)?;
+            pre.push(Op::Load { dst: r(rt)?, addr, tags: tags.iter().map(|t| t.to_string()).collect() });
+            Ok(pre)
+        };
+        match base {
+            "LDR" => load(&[]),
+            "LDA" => load(&["A", "X"]),
+            "LDREX" => load(&["X", "EX"]),
+            "STR" | "STL" => {
+                no_flags()?;
+                let [rt, a] = o.as_slice() else { return Err(bad()) };
+                let mut pre = Vec::new();
+                let addr = mem(&mut pre, a)?;
+                let tags = if base == "STL" { vec!["L".to_string(), "X".to_string()] } else { Vec::new() };
+                pre.push(Op::Store { addr, src: Src::Reg(r(rt)?), tags, when: cond.clone() });
+                Ok(pre)
+            }
+            "STREX" => {
+                no_flags()?;
+                no_cond()?;
+                let [rs, rt, a] = o.as_slice() else { return Err(bad()) };
+                let mut pre = Vec::new();
+                let addr = mem(&mut pre, a)?;
+                pre.push(Op::StoreCond {
+                    addr,
+                    src: Src::Reg(r(rt)?),
+                    tags: vec!["X".into(), "EX".into()],
+                    status: Some(r(rs)?),
+                    ok: 0,
+                    fail: 1,
+                });
+                Ok(pre)
+            }
+            "LDRD" | "LDM" | "LDMIA" | "LDMIB" => {
+                Err(InstrError::new(format!("unsupported: multiple-word access '{}' (arrays)", text.trim())))
+            }
+            "DMB" | "DSB" => {
+                no_flags()?;
+                no_cond()?;
+                let opt = match o.as_slice() {
+                    [] => "SY".to_string(),
+                    [opt] => opt.to_ascii_uppercase(),
+                    _ => return Err(bad()),
+                };
+                // herd's sets: `DMB`, `DSB` (option SY), `DMB.ISH`, `DMB.ST`, `DSB.ST`.
+                let tags = match (base, opt.as_str()) {
+                    (_, "SY") => vec![base.to_string()],
+                    ("DMB", "ISH") | (_, "ST") => vec![format!("{base}.{opt}")],
+                    (_, "ISH" | "ISHST" | "NSH" | "NSHST" | "OSH" | "OSHST") => Vec::new(),
+                    _ => return Err(InstrError::new(format!("unsupported barrier option '{opt}'"))),
+                };
+                Ok(vec![Op::Fence { tags }])
+            }
+            "ISB" => {
+                no_flags()?;
+                no_cond()?;
+                match o.as_slice() {
+                    [] => Ok(vec![Op::Fence { tags: vec!["ISB".into()] }]),
+                    [opt] if opt.eq_ignore_ascii_case("SY") => Ok(vec![Op::Fence { tags: vec!["ISB".into()] }]),
+                    _ => Err(bad()),
+                }
+            }
+            "NOP" if o.is_empty() && !setflags && cond.is_none() => Ok(vec![]),
+            "MOV" => {
+                let [d, s] = o.as_slice() else { return Err(bad()) };
+                result(Vec::new(), d, src(s)?)
+            }
+            "MOVW" => {
+                no_flags()?;
+                let [d, s] = o.as_slice() else { return Err(bad()) };
+                result(Vec::new(), d, Src::Imm(imm(s)? & 0xffff))
+            }
+            "MOVT" => {
+                // herd's MOVT writes `k << 16`, a 32-bit value.
+                no_flags()?;
+                let [d, s] = o.as_slice() else { return Err(bad()) };
+                let k = ((imm(s)? & 0xffff) << 16) as i32 as i64;
+                result(Vec::new(), d, Src::Imm(k))
+            }
+            "MVN" => {
+                let [d, s] = o.as_slice() else { return Err(bad()) };
+                let pre = vec![Op::Bin { dst: "%r".into(), op: BinOp::Xor, a: src(s)?, b: Src::Imm(-1) }];
+                result(pre, d, tmp("%r"))
+            }
+            "ADD" => bin(BinOp::Add, false),
+            "SUB" => bin(BinOp::Sub, false),
+            "RSB" => bin(BinOp::Sub, true),
+            "EOR" => bin(BinOp::Xor, false),
+            "AND" => bin(BinOp::And, false),
+            "ORR" => bin(BinOp::Or, false),
+            "BIC" => {
+                let (d, a, b) = match o.as_slice() {
+                    [d, a, b] => (*d, *a, *b),
+                    _ => return Err(bad()),
+                };
+                let pre = vec![
+                    Op::Bin { dst: "%n".into(), op: BinOp::Xor, a: src(b)?, b: Src::Imm(-1) },
+                    Op::Bin { dst: "%r".into(), op: BinOp::And, a: Src::Reg(r(a)?), b: tmp("%n") },
+                ];
+                result(pre, d, tmp("%r"))
+            }
+            "CMP" => {
+                no_cond()?;
+                let [a, b] = o.as_slice() else { return Err(bad()) };
+                Ok(vec![
+                    Op::Mov { dst: FLAG_A.into(), src: Src::Reg(r(a)?) },
+                    Op::Mov { dst: FLAG_B.into(), src: src(b)? },
+                ])
+            }
+            "B" => {
+                let [l] = o.as_slice() else { return Err(bad()) };
+                Ok(vec![Op::Branch { cond, target: l.trim().to_string() }])
+            }
+            "CBZ" | "CBNZ" => {
+                no_cond()?;
+                let [t, l] = o.as_slice() else { return Err(bad()) };
+                let op = if base == "CBZ" { BinOp::Eq } else { BinOp::Ne };
+                Ok(vec![Op::Branch {
+                    cond: Some(Cond { op, a: Src::Reg(r(t)?), b: Src::Imm(0) }),
+                    target: l.trim().to_string(),
+                }])
+            }
+            "BX" => {
+                no_cond()?;
+                match o.as_slice() {
+                    [t] if r(t)? == "LR" => Ok(vec![Op::Exit]),
+                    [t] => Err(InstrError::new(format!(
+                        "unsupported: indirect branch '{}' (only `BX LR`, which ends the thread)",
+                        t.trim()
+                    ))),
+                    _ => Err(bad()),
+                }
+            }
+            _ => Err(bad()),
+        }
+    }
+}

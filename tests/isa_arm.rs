@@ -1,0 +1,171 @@
+//! The ARM (ARMv7) plug-in: register names, herd's sets on events, the Z flag, herd's
+//! symbolic registers, located refusals, and herd's answers under its own `arm.cat` for the
+//! project's ARM tests (when `../shared` is present).
+
+use litsat::driver::check_file;
+use litsat::isa::{Addr, BinOp, Cond, Isa, Op, Src, for_arch};
+use litsat::query::Options;
+use std::path::Path;
+
+fn isa() -> &'static dyn Isa {
+    for_arch("ARM").expect("ARM plug-in")
+}
+
+fn ops(text: &str) -> Vec<Op> {
+    isa().parse(text).unwrap_or_else(|e| panic!("{text}: {}", e.message))
+}
+
+fn error(text: &str) -> String {
+    match isa().parse(text) {
+        Ok(ops) => panic!("{text} parsed as {ops:?}"),
+        Err(e) => e.message,
+    }
+}
+
+fn fence_tags(text: &str) -> Vec<String> {
+    match ops(text).as_slice() {
+        [Op::Fence { tags }] => tags.clone(),
+        o => panic!("{text}: {o:?}"),
+    }
+}
+
+#[test]
+fn registers() {
+    let a = isa();
+    assert_eq!(a.canonical_reg("R5").as_deref(), Some("R5"));
+    assert_eq!(a.canonical_reg("r12").as_deref(), Some("R12"));
+    assert_eq!(a.canonical_reg("IP").as_deref(), Some("R12"));
+    assert_eq!(a.canonical_reg("FP").as_deref(), Some("R11"));
+    assert_eq!(a.canonical_reg("R14").as_deref(), Some("LR"));
+    assert_eq!(a.canonical_reg("R16"), None);
+    assert_eq!(a.canonical_reg("X1"), None);
+    assert!(a.reg_index("R2") < a.reg_index("R10"));
+    assert_eq!(a.symbolic_regs().len(), 13);
+}
+
+#[test]
+fn barriers_carry_herds_sets() {
+    assert_eq!(fence_tags("DMB"), ["DMB"]);
+    assert_eq!(fence_tags("DMB SY"), ["DMB"]);
+    assert_eq!(fence_tags("DMB ISH"), ["DMB.ISH"]);
+    assert_eq!(fence_tags("DMB ST"), ["DMB.ST"]);
+    assert_eq!(fence_tags("DSB"), ["DSB"]);
+    assert_eq!(fence_tags("DSB ST"), ["DSB.ST"]);
+    assert_eq!(fence_tags("ISB"), ["ISB"]);
+    // Fences in no set but F.
+    assert!(fence_tags("DMB ISHST").is_empty());
+    assert!(fence_tags("DSB ISH").is_empty());
+    assert!(fence_tags("dmb").contains(&"DMB".to_string()));
+    assert!(error("DMB LD").contains("barrier option"));
+}
+
+#[test]
+fn accesses_and_dependencies() {
+    assert_eq!(ops("LDR R0,[R1]"), vec![Op::Load { dst: "R0".into(), addr: Addr::Reg("R1".into(), 0), tags: vec![] }]);
+    // herd's old syntax: a bare address register.
+    assert_eq!(ops("ldr R1,R5"), vec![Op::Load { dst: "R1".into(), addr: Addr::Reg("R5".into(), 0), tags: vec![] }]);
+    // A register offset is an addition, so both registers give address dependencies.
+    let o = ops("STR R2,[R1,R4]");
+    assert_eq!(o[0], Op::Bin { dst: "%a".into(), op: BinOp::Add, a: Src::Reg("R1".into()), b: Src::Reg("R4".into()) });
+    assert!(matches!(&o[1], Op::Store { addr: Addr::Reg(a, 0), .. } if a == "%a"));
+    assert!(matches!(ops("LDREX R0,[R1]").as_slice(), [Op::Load { tags, .. }] if tags == &["X", "EX"]));
+    assert!(matches!(
+        ops("STREX R2,R0,[R1]").as_slice(),
+        [Op::StoreCond { status: Some(s), ok: 0, fail: 1, tags, .. }] if s == "R2" && tags == &["X", "EX"]
+    ));
+    assert!(error("LDR R1,[R0,#4]").contains("unsupported"));
+}
+
+#[test]
+fn flags_and_conditions() {
+    // CMP leaves its operands; BNE branches where they differ.
+    assert_eq!(ops("CMP R0,#1").len(), 2);
+    assert_eq!(
+        ops("BNE L0"),
+        vec![Op::Branch {
+            cond: Some(Cond { op: BinOp::Ne, a: Src::Reg("%fa".into()), b: Src::Reg("%fb".into()) }),
+            target: "L0".into()
+        }]
+    );
+    assert!(matches!(ops("B L1").as_slice(), [Op::Branch { cond: None, .. }]));
+    // A conditional register operation keeps the old value where the condition fails.
+    assert!(
+        matches!(ops("MOVWEQ R1,#2").last(), Some(Op::Select { dst, b: Src::Reg(old), .. }) if dst == "R1" && old == "R1")
+    );
+    // SUBS sets Z from its result.
+    assert!(
+        ops("SUBS R2,R1,#1")
+            .iter()
+            .any(|o| matches!(o, Op::Mov { dst, src: Src::Reg(r) } if dst == "%fa" && r == "R2"))
+    );
+    // herd's MOVT writes k << 16, a 32-bit value.
+    assert_eq!(ops("MOVT R0,#48879"), vec![Op::Mov { dst: "R0".into(), src: Src::Imm(0xBEEF_0000u32 as i32 as i64) }]);
+    assert_eq!(ops("BX LR"), vec![Op::Exit]);
+    assert!(error("BGT L0").contains("condition code"));
+    assert!(error("BX R0").contains("indirect branch"));
+}
+
+#[test]
+fn refusals_are_messages() {
+    assert!(error("FOO R0,R1").contains("unsupported instruction"));
+    assert!(error("MOV R16,#1").contains("register"));
+    assert!(error("LDR R0,[X1]").contains("register"));
+    assert!(error("LDRD R2,R3,[R1]").contains("unsupported"));
+}
+
+/// Runs a test written inline, returning its outcome or its diagnostic's message.
+fn run(text: &str) -> Result<litsat::query::Outcome, String> {
+    let dir = std::env::temp_dir().join(format!("litsat-arm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(format!("t{}.litmus", text.len()));
+    std::fs::write(&path, text).unwrap();
+    let prog = litsat::cat::load_program("sc", &[]).unwrap();
+    check_file(&path, &prog, &Options::default()).outcome.map_err(|d| d.message)
+}
+
+#[test]
+fn symbolic_registers_take_free_registers() {
+    // P0 uses R0 and R1 itself, so %x0 and %y0 take R2 and R3, in name order; a symbolic
+    // register in the condition prints as the register it was given.
+    let o = run("ARM S1\n{ %x0=x; %y0=y; }\n P0 ;\n MOV R0,#1 ;\n STR R0,[%y0] ;\n LDR R1,[%x0] ;\nexists (%x0=x /\\ %y0=y /\\ 0:R1=0)\n")
+        .expect("answered");
+    assert_eq!(o.observation(), "Always");
+    let states = format!("{:?}", o.states);
+    assert!(states.contains("R2") && states.contains("R3"), "{states}");
+}
+
+#[test]
+fn symbolic_registers_misused_are_errors() {
+    let two = run("ARM S2\n{ %x0=x; }\n P0 | P1 ;\n LDR R0,[%x0] | LDR R0,[%x0] ;\nexists (0:R0=0)\n");
+    assert!(two.unwrap_err().contains("ambiguous symbolic register"));
+    let unused = run("ARM S3\n{ %x0=x; %z=y; }\n P0 ;\n LDR R0,[%x0] ;\nexists (0:R0=0)\n");
+    assert!(unused.unwrap_err().contains("%z does not appear in code"));
+    // Undeclared, it is each thread's own register, starting at 0.
+    let local = run("ARM S4\n{ 0:R1=x; }\n P0 | P1 ;\n MOV %t,#1 | MOV %t,#2 ;\n STR %t,[R1] | ;\nexists (x=1)\n");
+    assert_eq!(local.expect("answered").observation(), "Always");
+}
+
+#[test]
+fn project_tests_under_herds_arm_cat() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let herd = root.join("../shared/models/herd");
+    if !herd.join("arm.cat").is_file() {
+        println!("skipped: ../shared is absent");
+        return;
+    }
+    let prog = litsat::cat::load_program(&herd.join("arm.cat").to_string_lossy(), std::slice::from_ref(&herd)).unwrap();
+    for (name, want) in [
+        ("SB", "Sometimes"),
+        ("MP+dmb+addr", "Never"),
+        ("MP+dmb+addr+symbolic", "Never"),
+        ("MP+dmb+ctrl", "Sometimes"),
+        ("MP+dmb+ctrlisb", "Never"),
+        ("IRIW+dmbs", "Never"),
+        ("2+inc+ldrex-strex", "Never"),
+    ] {
+        let o = check_file(&root.join(format!("litmus/arm/{name}.litmus")), &prog, &Options::default())
+            .outcome
+            .unwrap_or_else(|d| panic!("{name}: {}", d.message));
+        assert_eq!(o.observation(), want, "{name} under herd's arm.cat");
+    }
+}

@@ -196,8 +196,7 @@ impl Isa for Arm {
     }
 
     fn default_model(&self) -> Option<&'static str> {
-        // The bundled ARMv7 model, once it is bundled.
-        crate::cat::load::BUNDLED.iter().any(|(n, _)| *n == "armv7.cat").then_some("armv7")
+        Some("armv7")
     }
 
     fn canonical_reg(&self, r: &str) -> Option<Reg> {

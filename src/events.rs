@@ -390,6 +390,8 @@ pub fn apply(op: BinOp, x: Value, y: Value) -> Option<Value> {
         {
             Some(Value::Addr(l))
         }
+        // A word or wider load's extension keeps a symbol (an address, an instruction).
+        (Value::Addr(l), Value::Int(c)) if matches!(op, BinOp::Sext | BinOp::Zext) && c >= 32 => Some(Value::Addr(l)),
         _ => None,
     }
 }
@@ -583,11 +585,20 @@ fn parse_cells(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Vec<Ve
     Ok(code)
 }
 
+/// herd's symbolic registers: an initial-state place `%name`, with no thread, is a
+/// register of whichever threads name it (herd gives it a free register in each), so it
+/// initialises the register `%name` of every thread and is no memory location.
+fn is_symbolic_reg(place: &str) -> bool {
+    place.starts_with('%')
+}
+
 /// Interprets the threads' instructions into an event structure.
 fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, Diag> {
     let mut names: BTreeSet<String> = BTreeSet::new();
     for it in &test.init {
-        if let Loc::Mem(x) = &it.loc {
+        if let Loc::Mem(x) = &it.loc
+            && !is_symbolic_reg(x)
+        {
             names.insert(x.clone());
         }
         if let Val::Sym(s) = &it.value {
@@ -696,9 +707,12 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
     for (ti, th) in test.threads.iter().enumerate() {
         let mut regs: HashMap<Reg, Content> = HashMap::new();
         for it in &test.init {
-            if let Loc::Reg(t, r) = &it.loc
-                && *t == th.id
-            {
+            let bound = match &it.loc {
+                Loc::Reg(t, r) if *t == th.id => Some(r),
+                Loc::Mem(r) if is_symbolic_reg(r) => Some(r),
+                _ => None,
+            };
+            if let Some(r) = bound {
                 let v = ev.value_of(&it.value).ok_or_else(|| src.err(it.pos, "unknown location in initial value"))?;
                 let val = ev.constant(v);
                 regs.insert(r.clone(), Content { val, deps: Deps::new() });

@@ -19,9 +19,15 @@ pub struct Ppc;
 /// The base register that indexed forms and `addi` read as 0.
 const R0: &str = "r0";
 
-/// herd's PPC registers, `r0`–`r31`.
+/// herd's PPC registers, `r0`–`r31`, and symbolic registers `%name` (compiled tests
+/// name a register by what it holds, `%P0_x`, bound in the initial state).
 fn reg(s: &str) -> Option<Reg> {
     let s = s.trim();
+    if let Some(name) = s.strip_prefix('%') {
+        let ok = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        return ok.then(|| s.to_string());
+    }
     let n = s.strip_prefix('r').or_else(|| s.strip_prefix('R'))?;
     if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) || (n.len() > 1 && n.starts_with('0')) {
         return None;
@@ -31,7 +37,7 @@ fn reg(s: &str) -> Option<Reg> {
 }
 
 fn r(s: &str) -> Result<Reg, InstrError> {
-    reg(s).ok_or_else(|| InstrError::new(format!("expected a register `r0`–`r31`, found '{}'", s.trim())))
+    reg(s).ok_or_else(|| InstrError::new(format!("expected a register `r0`–`r31` or `%name`, found '{}'", s.trim())))
 }
 
 fn rs(s: &str) -> Result<Src, InstrError> {

@@ -413,6 +413,17 @@ fn oracle_with_herd_sc_matches_herd_on_riscv() {
     herd_check(&[("dat3m-riscv", "corpus/dat3m/RISCV")], &["sc"], 1000);
 }
 
+/// The oracle under herd's `ppc.cat` (its mutually recursive ppo, evaluated concretely)
+/// against herd's answers on the Power tests, and the engine against the oracle.
+#[test]
+fn oracle_with_herd_ppc_matches_herd() {
+    herd_check(
+        &[("dat3m-ppc", "corpus/dat3m/PPC"), ("instructions-ppc", "corpus/herd-instructions/PPC")],
+        &["ppc"],
+        2300,
+    );
+}
+
 fn herd_check(suites: &[(&str, &str)], models: &[&str], min_matched: usize) {
     let Some(shared) = shared() else { return };
     let lib = shared.join("models/herd");

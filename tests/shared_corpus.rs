@@ -216,6 +216,20 @@ fn loops_c11() {
     suite_floor("loops.c11.tsv", "models/herd/c11_partialSC.cat", HERD, 1, Options::default());
 }
 
+// Power under herd's own ppc.cat (its ppo.cat `let rec`, ppcfences.cat, ppc-checks.cat):
+// all 2,363 Dat3M tests, one with an lwarx/stwcx. retry loop, and herd's 17 instruction
+// tests (symbolic registers, instruction values, rotates, typed registers).
+
+#[test]
+fn ppc_herd() {
+    suite_floor("dat3m-ppc.ppc.tsv", "models/herd/ppc.cat", HERD, 2363, Options::default());
+}
+
+#[test]
+fn instructions_ppc_herd() {
+    suite_floor("instructions-ppc.ppc.tsv", "models/herd/ppc.cat", HERD, 17, Options::default());
+}
+
 // Loops: herd unrolls them twice by default and drops the executions that need more.
 
 #[test]

@@ -387,6 +387,31 @@ mod tests {
     }
 
     #[test]
+    fn r0_as_a_base_is_zero() {
+        // Indexed forms and addi read no register for rA = r0 (herd's read_reg_or_zero).
+        let ops = Ppc.parse("lwzx r1,r0,r2").unwrap();
+        assert!(matches!(&ops[0], Op::Load { addr: Addr::Reg(r, 0), .. } if r == "r2"), "{ops:?}");
+        let ops = Ppc.parse("lwzx r1,r3,r2").unwrap();
+        assert!(matches!(&ops[0], Op::Bin { op: BinOp::Add, .. }), "{ops:?}");
+        assert_eq!(Ppc.parse("addi r3,r0,5").unwrap(), vec![Op::Mov { dst: "r3".into(), src: Src::Imm(5) }]);
+        assert_eq!(Ppc.parse("addis r3,r0,1").unwrap(), vec![Op::Mov { dst: "r3".into(), src: Src::Imm(65536) }]);
+        // A displacement form reads r0 as a register.
+        let ops = Ppc.parse("lwz r1,0(r0)").unwrap();
+        assert!(matches!(&ops[0], Op::Load { addr: Addr::Reg(r, 0), .. } if r == "r0"), "{ops:?}");
+    }
+
+    #[test]
+    fn store_conditional_sets_cr0_eq() {
+        let ops = Ppc.parse("stwcx. r4,r0,r3").unwrap();
+        let Some(Op::StoreCond { status, ok, fail, tags, .. }) = ops.last() else { panic!("{ops:?}") };
+        assert_eq!((status.as_deref(), *ok, *fail), (Some("%eq0"), 1, 0));
+        assert_eq!(tags, &["EX".to_string()]);
+        let ops = Ppc.parse("bne Loop").unwrap();
+        let Op::Branch { cond: Some(c), target } = &ops[0] else { panic!("{ops:?}") };
+        assert_eq!((c.op, &c.a, target.as_str()), (BinOp::Eq, &Src::Reg("%eq0".into()), "Loop"));
+    }
+
+    #[test]
     fn registers_print_as_herd() {
         assert_eq!(Ppc.canonical_reg("r3").as_deref(), Some("r3"));
         assert_eq!(Ppc.canonical_reg("r32"), None);

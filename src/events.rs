@@ -390,6 +390,8 @@ pub fn apply(op: BinOp, x: Value, y: Value) -> Option<Value> {
         {
             Some(Value::Addr(l))
         }
+        // A word or wider load's extension keeps a symbol (an address, an instruction).
+        (Value::Addr(l), Value::Int(c)) if matches!(op, BinOp::Sext | BinOp::Zext) && c >= 32 => Some(Value::Addr(l)),
         _ => None,
     }
 }

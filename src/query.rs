@@ -214,6 +214,43 @@ fn is_unsigned(ty: &str) -> bool {
     ty.starts_with("uint") || ty.starts_with("unsigned") || ty == "size_t" || ty == "uintptr_t"
 }
 
+/// How herd prints a place's integer values in a state: cast to the place's type
+/// (sign-extended from its width when signed, masked to it when unsigned), an untyped
+/// place being an `int`; `None` for pointers, printed as they are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PrintCast {
+    bits: u32,
+    unsigned: bool,
+}
+
+impl PrintCast {
+    fn of(ty: Option<&str>) -> Option<PrintCast> {
+        let Some(ty) = ty else { return Some(PrintCast { bits: 32, unsigned: false }) };
+        if ty.contains('*') {
+            return None;
+        }
+        let bits = if is_wide(ty) {
+            64
+        } else if ty.contains("int8_t") || ty.contains("char") {
+            8
+        } else if ty.contains("int16_t") || ty.contains("short") {
+            16
+        } else {
+            32
+        };
+        Some(PrintCast { bits, unsigned: is_unsigned(ty) })
+    }
+
+    fn apply(self, i: i64) -> SortVal {
+        match (self.bits, self.unsigned) {
+            (64, true) => SortVal::UInt(i as u64),
+            (64, false) => SortVal::Int(i),
+            (b, true) => SortVal::Int(i & ((1i64 << b) - 1)),
+            (b, false) => SortVal::Int((i << (64 - b)) >> (64 - b)),
+        }
+    }
+}
+
 /// herd reads a constant for a 32-bit place modulo 2³², as a signed `int`: in a condition
 /// on an `int` register, `0xffffffff` is -1.
 fn narrow_constants(p: &Prop, wide: &[Loc]) -> Prop {
@@ -481,8 +518,10 @@ fn run_with(
             lg.assert(c.ok);
         }
     }
-    let unsigned: Vec<Loc> =
-        test.init.iter().filter(|i| i.ty.as_deref().is_some_and(is_unsigned)).map(|i| i.loc.clone()).collect();
+    let casts: Vec<Option<PrintCast>> = shown
+        .iter()
+        .map(|l| PrintCast::of(test.init.iter().find(|i| i.loc == *l).and_then(|i| i.ty.as_deref())))
+        .collect();
     let err = |m: String| Diag::file(file, m);
     let vars = lg.num_vars();
     let clauses = lg.num_clauses();
@@ -587,7 +626,7 @@ fn run_with(
     let view = View {
         places: &places,
         shown: &shown,
-        unsigned: &unsigned,
+        casts: &casts,
         flag_lits: &flag_lits,
         cut,
         loops: &loops,
@@ -631,7 +670,8 @@ struct View<'a> {
     /// Value literals of the shown places and of those the filter reads.
     places: &'a [(Loc, Vec<(Value, B)>)],
     shown: &'a [Loc],
-    unsigned: &'a [Loc],
+    /// How each shown place's values print ([`PrintCast`]).
+    casts: &'a [Option<PrintCast>],
     flag_lits: &'a [(String, B)],
     /// Holds where the execution went past the unrolling bound.
     cut: B,
@@ -646,7 +686,7 @@ struct View<'a> {
 /// counts and the flags it raises. herd drops an execution that went past the unrolling
 /// bound, noting only that one was consistent.
 fn record(out: &mut Outcome, truth: &[bool], view: &View) {
-    let View { places, shown, unsigned, flag_lits, cut, loops, ev, x, herd } = *view;
+    let View { places, shown, casts, flag_lits, cut, loops, ev, x, herd } = *view;
     if cut.value(truth) {
         out.looped = true;
         out.cut_at.extend(loops.iter().filter(|l| l.1.value(truth)).map(|l| l.0.clone()));
@@ -676,10 +716,10 @@ fn record(out: &mut Outcome, truth: &[bool], view: &View) {
     } else {
         out.neg += 1;
     }
-    let key = shown.iter().map(|l| {
-        let v = match values.get(l).map(SortVal::from).unwrap_or(SortVal::Int(0)) {
-            SortVal::Int(i) if unsigned.contains(l) => SortVal::UInt(i as u64),
-            v => v,
+    let key = shown.iter().zip(casts).map(|(l, cast)| {
+        let v = match (values.get(l).map(SortVal::from).unwrap_or(SortVal::Int(0)), cast) {
+            (SortVal::Int(i), Some(c)) => c.apply(i),
+            (v, _) => v,
         };
         (l.clone(), v)
     });

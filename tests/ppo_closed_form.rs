@@ -8,8 +8,7 @@ use litsat::query::Options;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 
-const CHECKS: &[&str] =
-    &["sc-per-location", "atomicity", "no-thin-air", "propagation", "observation", "exclusives"];
+const CHECKS: &[&str] = &["sc-per-location", "atomicity", "no-thin-air", "propagation", "observation", "exclusives"];
 
 fn files(dirs: &[PathBuf]) -> Vec<PathBuf> {
     let inputs: Vec<String> = dirs.iter().filter(|d| d.is_dir()).map(|d| d.to_string_lossy().to_string()).collect();
@@ -19,8 +18,8 @@ fn files(dirs: &[PathBuf]) -> Vec<PathBuf> {
 #[test]
 fn closed_form_equals_the_fixpoint() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let prog = load_program(&root.join("tests/oracle_models/ppo-fixpoint.cat").to_string_lossy(), &[])
-        .expect("model loads");
+    let prog =
+        load_program(&root.join("tests/oracle_models/ppo-fixpoint.cat").to_string_lossy(), &[]).expect("model loads");
     let opts = Options { skipchecks: CHECKS.iter().map(|c| c.to_string()).collect(), ..Options::default() };
     let mut dirs = vec![root.join("litmus/ppc"), root.join("litmus/arm"), root.join("litmus/aarch64")];
     let shared = root.join("../shared/corpus/dat3m/PPC");
@@ -32,7 +31,8 @@ fn closed_form_equals_the_fixpoint() {
     let results: Vec<(PathBuf, Result<Vec<String>, String>)> = files(&dirs)
         .into_par_iter()
         .map(|f| {
-            let r = check_file(&f, &prog, &opts).outcome.map(|o| o.flags.into_iter().collect()).map_err(|d| d.to_string());
+            let r =
+                check_file(&f, &prog, &opts).outcome.map(|o| o.flags.into_iter().collect()).map_err(|d| d.to_string());
             (f, r)
         })
         .collect();
@@ -47,5 +47,9 @@ fn closed_form_equals_the_fixpoint() {
         sane += flags.iter().any(|x| x == "sanity") as usize;
     }
     println!("{} tests compared, {sane} with ppo pairs beyond the starting relations", results.len());
-    assert!(results.len() >= 16 && sane >= results.len() / 10, "too few tests exercise ppo: {sane} of {}", results.len());
+    assert!(
+        results.len() >= 16 && sane >= results.len() / 10,
+        "too few tests exercise ppo: {sane} of {}",
+        results.len()
+    );
 }

@@ -8,6 +8,7 @@ mod aarch64;
 mod arm;
 mod c;
 mod lisa;
+mod ppc;
 mod riscv;
 mod x86;
 mod x86_64;
@@ -281,7 +282,7 @@ pub trait Isa: Sync {
 }
 
 /// The architecture names tests may give, each with its plug-in.
-pub const ARCHS: &[&str] = &["X86", "X86_64", "AArch64", "ARM", "RISCV", "LISA", "C"];
+pub const ARCHS: &[&str] = &["X86", "X86_64", "AArch64", "ARM", "PPC", "RISCV", "LISA", "C"];
 
 /// The plug-in for a test's architecture name.
 pub fn for_arch(arch: &str) -> Option<&'static dyn Isa> {
@@ -293,6 +294,7 @@ pub fn for_arch(arch: &str) -> Option<&'static dyn Isa> {
         "LISA" => Some(&lisa::Lisa),
         "X86_64" => Some(&x86_64::X86_64),
         "C" => Some(&c::C),
+        "PPC" => Some(&ppc::Ppc),
         _ => None,
     }
 }

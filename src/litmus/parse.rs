@@ -343,21 +343,16 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<Vec<InitItem>, Diag> {
             let r = r.strip_prefix('&').unwrap_or(r).trim();
             r.strip_prefix("ATOMIC_INIT(").and_then(|v| v.strip_suffix(')')).map_or(r, str::trim)
         });
-        // herd's code labels (`P0:foo`) and instructions (`NOP`, `instr:"ADD R1,R2,R3"`) as
-        // values: litsat has neither.
+        // herd's code labels as values (`P0:foo`, jumped to by `BX R0`): litsat's branches
+        // go to labels named in the code only.
         let label = |v: &str| {
             v.split_once(':').is_some_and(|(p, l)| {
                 p.strip_prefix('P').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
                     && !l.trim().is_empty()
             })
         };
-        if let Some(v) = rhs.filter(|v| label(v) || v.starts_with("instr:")) {
-            return Err(
-                cur.err(atom.trim_start(), format!("unsupported: code labels or instructions as values (`{v}`)"))
-            );
-        }
-        if ty.as_deref() == Some("ins_t") {
-            return Err(cur.err(atom.trim_start(), format!("unsupported: instructions as values (`{a}`)")));
+        if let Some(v) = rhs.filter(|v| label(v)) {
+            return Err(cur.err(atom.trim_start(), format!("unsupported: code labels as values (`{v}`)")));
         }
         let value = match rhs {
             None => Val::Int(0),

@@ -72,9 +72,17 @@ pub fn number(i: &str) -> Res<'_, i64> {
     }
 }
 
-/// A value: a number or a location's address (`x` or `&x`).
+/// A value: a number, a location's address (`x` or `&x`), or an instruction
+/// (`instr:"add r1,r1,r1"`; herd's `NOP` reads as a name). An instruction is a symbol
+/// like a name: herd copies and compares it and computes nothing on it.
 pub fn value(i: &str) -> Res<'_, Val> {
-    alt((map(number, Val::Int), map(preceded(opt(char('&')), ident), |s: &str| Val::Sym(s.to_string())))).parse(i)
+    let instr = recognize(pair(tag("instr:"), delimited(char('"'), take_while(|c| c != '"'), char('"'))));
+    alt((
+        map(number, Val::Int),
+        map(instr, |s: &str| Val::Sym(s.to_string())),
+        map(preceded(opt(char('&')), ident), |s: &str| Val::Sym(s.to_string())),
+    ))
+    .parse(i)
 }
 
 fn thread_reg(i: &str) -> Res<'_, Loc> {

@@ -1538,7 +1538,40 @@ impl From<NoValue> for Drop {
     }
 }
 
+/// A value as herd prints it in a state: an integer cut to its place's C type, read
+/// signed or unsigned by that type (`int` when the test gives none); pointers and symbols
+/// print as they are.
+fn typed(v: &Val, ty: Option<&str>) -> String {
+    let Val::Int(i) = v else { return v.to_string() };
+    let ty = ty.unwrap_or("int");
+    if ty.contains('*') {
+        return i.to_string();
+    }
+    let unsigned = ty.starts_with('u') || ty.starts_with("unsigned") || ty == "size_t";
+    let bits = if ["64", "long", "size_t", "intptr_t"].iter().any(|w| ty.contains(w)) {
+        64
+    } else if ty.contains("8_t") || ty.contains("char") {
+        8
+    } else if ty.contains("16_t") || ty.contains("short") {
+        16
+    } else {
+        32
+    };
+    let low = if bits == 64 { *i as u64 } else { (*i as u64) & ((1u64 << bits) - 1) };
+    if unsigned {
+        low.to_string()
+    } else {
+        let shift = 64 - bits;
+        (((low << shift) as i64) >> shift).to_string()
+    }
+}
+
 impl<'a> Search<'a> {
+    /// The C type the initial state gives a place.
+    fn type_of(&self, l: &Loc) -> Option<&str> {
+        self.test.init.iter().find(|i| i.loc == *l).and_then(|i| i.ty.as_deref())
+    }
+
     /// One choice of store-conditional and lock outcomes and of rf: which events happen,
     /// where they go, whether rf is well formed; then every co.
     fn rf_candidate(&mut self, choices: u64, rf_c: &[usize]) -> Result<(), Refusal> {
@@ -1863,7 +1896,8 @@ impl<'a> Search<'a> {
             } else {
                 self.out.neg += k;
             }
-            let line: Vec<String> = self.shown.iter().map(|l| format!("{l}={};", values[l])).collect();
+            let line: Vec<String> =
+                self.shown.iter().map(|l| format!("{l}={};", typed(&values[l], self.type_of(l)))).collect();
             self.out.states.insert(line.join(" "));
             for flags in passing {
                 self.out.flags.extend(flags);

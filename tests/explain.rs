@@ -227,3 +227,26 @@ fn every_check_that_forbids_is_named_and_broken() {
     );
     assert!(!text.contains("Check coh"), "{text}");
 }
+
+/// Power (not multi-copy atomic): IRIW with syncs is forbidden by propagation, MP with
+/// lwsync and an address dependency by observation, each with its cycle through the
+/// barrier and the dependency; under ARMv7, MP with a DMB and a control dependency
+/// followed by ISB is forbidden, and the cycle shows the ISB-ordered dependency.
+#[test]
+fn power_and_armv7_name_the_failing_check_and_its_cycle() {
+    let (out, text) = explain(&["litmus/ppc/IRIW+syncs.litmus"]);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("is forbidden by power.cat"), "{text}");
+    assert!(text.contains("Forbidden by: propagation"), "{text}");
+    assert!(text.contains("Check propagation (acyclic) fails: cycle"), "{text}");
+    assert_eq!(text.matches("--sync-->").count(), 2, "{text}");
+
+    let (_, text) = explain(&["litmus/ppc/MP+lwsync+addr.litmus"]);
+    assert!(text.contains("Forbidden by: observation"), "{text}");
+    assert!(text.contains("--lwsync-->") && text.contains("--addr-->"), "{text}");
+
+    let (_, text) = explain(&["litmus/arm/MP+dmb+ctrlisb.litmus"]);
+    assert!(text.contains("is forbidden by armv7.cat"), "{text}");
+    assert!(text.contains("Check propagation (acyclic) fails: cycle"), "{text}");
+    assert!(text.contains("--dmb-->") && text.contains("--ctrl-->"), "{text}");
+}

@@ -8,11 +8,11 @@ use std::time::Duration;
 
 #[derive(clap::Args, Clone)]
 pub struct ModelArgs {
-    /// A bundled model (sc, tso, relaxed, rvwmo, aarch64, c11, rc11), a path to a .cat
+    /// A bundled model (sc, tso, relaxed, rvwmo, aarch64, c11, rc11, power, armv7), a path to a .cat
     /// file, a .cfg file, or `lkmm` (linux-kernel.cfg, found in the current folder, -I or
     /// LITSAT_LIB). With --conf, a .cat here replaces the cfg's `model` line. Without a
     /// model, each test gets herd's default for its architecture (tso for X86 and X86_64,
-    /// aarch64, rvwmo for RISC-V, c11 for C).
+    /// aarch64, rvwmo for RISC-V, power for PPC, armv7 for ARM, c11 for C).
     #[arg(short, long)]
     pub model: Option<String>,
     /// A herd configuration file (herd's -conf): its macros, bell, model and variant

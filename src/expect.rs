@@ -3,8 +3,9 @@
 
 pub mod results;
 
-use crate::query::Outcome;
-use crate::report::{kind_word, state_line};
+use crate::litmus::Loc;
+use crate::query::{Outcome, SortVal, StateKey};
+use crate::report::kind_word;
 use serde::{Deserialize, Serialize};
 
 /// What an expectation can be compared with: a test's answer, as herd's log gives it.
@@ -45,7 +46,7 @@ impl Expected {
 
 impl Answer {
     pub fn of(o: &Outcome) -> Answer {
-        let mut states: Vec<String> = o.states.iter().map(|s| normalise_state(&state_line(s))).collect();
+        let mut states: Vec<String> = o.states.iter().map(normal_state).collect();
         states.sort();
         Answer {
             kind: kind_word(o.test.cond.kind).to_string(),
@@ -110,6 +111,26 @@ pub struct Expected {
 
 /// The corpus TSVs' normal form of a state: `loc=value` items without memory brackets,
 /// sorted byte-wise and `;`-joined.
+/// [`normalise_state`] of a state's line, built from the state itself.
+fn normal_state(s: &StateKey) -> String {
+    let mut items: Vec<String> =
+        s.0.iter()
+            .map(|(l, v)| {
+                let place = match l {
+                    Loc::Reg(t, r) => format!("{t}:{r}"),
+                    Loc::Mem(x) => x.clone(),
+                };
+                match v {
+                    SortVal::Int(i) => format!("{place}={i}"),
+                    SortVal::UInt(u) => format!("{place}={u}"),
+                    SortVal::Sym(x) => format!("{place}={x}"),
+                }
+            })
+            .collect();
+    items.sort();
+    items.join(";")
+}
+
 pub fn normalise_state(line: &str) -> String {
     let mut items: Vec<String> = line
         .split(';')
@@ -387,6 +408,17 @@ pub fn by_path(es: Vec<Expected>) -> BTreeMap<String, Expected> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_state_normalised_directly_equals_its_printed_line_normalised() {
+        let key = StateKey(vec![
+            (Loc::Reg(1, "r3".into()), SortVal::Int(-1)),
+            (Loc::Mem("v[1]".into()), SortVal::UInt(u64::MAX)),
+            (Loc::Mem("x".into()), SortVal::Sym("instr:\"add r1,r1,r1\"".into())),
+            (Loc::Reg(0, "EAX".into()), SortVal::Int(2)),
+        ]);
+        assert_eq!(normal_state(&key), normalise_state(&crate::report::state_line(&key)));
+    }
 
     fn answer(observation: &str, flags: &[&str]) -> Answer {
         Answer {

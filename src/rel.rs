@@ -214,54 +214,67 @@ impl Rel {
     }
 
     /// Relational composition `self ; o`, row by row: each entry (i, j) is the OR of
-    /// `self(i,k) ∧ o(k,j)` over k, built once (and not at all past a true term).
+    /// `self(i,k) ∧ o(k,j)` over k, built once (and not at all past a true term). The
+    /// rows of `o` are read from one flat array (its entries are sorted by source), and
+    /// the terms of a row of the result gathered in one reused vector, sorted by target
+    /// with the order of k kept, so that the gates built are those a per-pair
+    /// accumulation would build.
     pub fn seq(&self, o: &Rel, lg: &mut Logic) -> Rel {
-        let mut rows: Vec<Vec<(usize, B)>> = vec![Vec::new(); self.n];
-        for (&(k, j), &b) in &o.m {
-            rows[k].push((j, b));
+        let mut start = vec![0usize; self.n + 1];
+        for (&(k, _), _) in &o.m {
+            start[k + 1] += 1;
         }
-        let mut terms: Vec<Vec<B>> = vec![Vec::new(); self.n];
-        let mut touched: Vec<usize> = Vec::new();
-        let mut out: Vec<((usize, usize), B)> = Vec::new();
+        for k in 0..self.n {
+            start[k + 1] += start[k];
+        }
+        let cols: Vec<(usize, B)> = o.m.iter().map(|(&(_, j), &b)| (j, b)).collect();
+        let mut acc: Vec<(usize, B)> = Vec::new();
+        let mut terms: Vec<B> = Vec::new();
+        // Targets already reached by a true term in the current row.
+        let mut reached = vec![false; self.n];
+        let mut out: Vec<((usize, usize), B)> = Vec::with_capacity(self.m.len());
         let mut it = self.m.iter().peekable();
         while let Some(&(&(i, _), _)) = it.peek() {
+            acc.clear();
             while let Some(&(&(i2, k), &a)) = it.peek() {
                 if i2 != i {
                     break;
                 }
                 it.next();
-                for &(j, b) in &rows[k] {
-                    let t = &terms[j];
-                    if t.first() == Some(&B::T) {
+                for &(j, b) in &cols[start[k]..start[k + 1]] {
+                    if reached[j] {
                         continue;
                     }
                     let ab = lg.and2(a, b);
-                    if ab.is_false() {
-                        continue;
+                    if !ab.is_false() {
+                        reached[j] = ab == B::T;
+                        acc.push((j, ab));
                     }
-                    if t.is_empty() {
-                        touched.push(j);
-                    }
-                    if ab == B::T {
-                        terms[j].clear();
-                    }
-                    terms[j].push(ab);
                 }
             }
-            touched.sort_unstable();
-            for &j in &touched {
-                let b = match terms[j][..] {
+            acc.sort_by_key(|&(j, _)| j);
+            for group in acc.chunk_by(|x, y| x.0 == y.0) {
+                let j = group[0].0;
+                reached[j] = false;
+                terms.clear();
+                for &(_, t) in group {
+                    if t == B::T {
+                        terms.clear();
+                        terms.push(B::T);
+                        break;
+                    }
+                    terms.push(t);
+                }
+                let b = match terms[..] {
                     [b] => b,
                     ref v => lg.or(v),
                 };
                 if !b.is_false() {
                     out.push(((i, j), b));
                 }
-                terms[j].clear();
             }
-            touched.clear();
         }
-        Rel { n: self.n, m: out.into_iter().collect() }
+        Rel::from_sorted(self.n, out)
     }
 
     /// `[s]`.

@@ -312,6 +312,9 @@ impl<'a> Interp<'a> {
                 let env2 = self.bind_all(env, *rec, bs)?;
                 self.eval(&env2, body)
             }
+            // `try NAME with …` on an unbound name, herd's idiom for a set an architecture
+            // may lack, takes the default without building the error.
+            Expr::Try(a, b) if matches!(&**a, Expr::Var(x, _) if env.get(x).is_none()) => self.eval(env, b),
             Expr::Try(a, b) => {
                 let saved = self.checks.len();
                 match self.eval(env, a) {

@@ -153,6 +153,10 @@ pub enum Op {
     /// rf and co need nothing new; `encode::exec::builtins` shows the write alone where it
     /// happens, and the read alone where it does not (a failed compare-and-exchange).
     OneEvent,
+    /// The later accesses of this instruction are this many bytes wide. An ISA that says
+    /// so may access array elements of that size; an access of unknown width, or of another
+    /// width, to an array element is a mixed-size access, which is refused.
+    Width(usize),
     /// The thread ends here (herd's `ret` in compiled X86_64 code).
     Exit,
     /// The unrolling bound of the loop named here (its label, or where a `while` is) was

@@ -648,6 +648,8 @@ pub fn build(
         Some(code) => code?,
         None => parse_cells(test, isa, src)?,
     };
+    let mut code = code;
+    resolve_jumps(test, &mut code, src)?;
     let mut flat = Vec::with_capacity(code.len());
     for th in code {
         let unrolled = crate::unroll::thread(th, unroll).map_err(|n| {
@@ -656,6 +658,60 @@ pub fn build(
         flat.push(unrolled);
     }
     interpret(test, &flat, isa, src)
+}
+
+/// Makes each computed branch ([`Op::Jump`]) a branch to the label its register holds: the
+/// initial state binds the register to a code label of the same thread (`P0:foo`), and no
+/// instruction of the thread writes it, so the target is known before interpretation (and
+/// before unrolling, which reads branch targets).
+fn resolve_jumps(test: &Test, code: &mut [Vec<Instr>], src: &SourceRef<'_>) -> Result<(), Diag> {
+    for (th, instrs) in test.threads.iter().zip(code.iter_mut()) {
+        let written: BTreeSet<Reg> = instrs.iter().flat_map(|i| i.ops.iter()).filter_map(written_reg).collect();
+        let labels: BTreeSet<&str> = instrs.iter().filter_map(|i| i.label.as_deref()).collect();
+        let mut targets: Vec<(usize, usize, String)> = Vec::new();
+        for (k, ins) in instrs.iter().enumerate() {
+            for (j, op) in ins.ops.iter().enumerate() {
+                let Op::Jump(r) = op else { continue };
+                let refuse = |why: &str| src.err(ins.pos, format!("unsupported: computed branch on '{r}': {why}"));
+                let bound = test.init.iter().find_map(|it| match (&it.loc, &it.value) {
+                    (Loc::Reg(t, x), Val::Sym(v)) if *t == th.id && x == r => Some(v.as_str()),
+                    _ => None,
+                });
+                let label = bound
+                    .and_then(|v| v.split_once(':'))
+                    .filter(|(p, _)| p.strip_prefix('P').and_then(|n| n.parse::<usize>().ok()) == Some(th.id))
+                    .map(|(_, l)| l);
+                let Some(label) = label else {
+                    return Err(refuse("the initial state binds it to no code label of this thread"));
+                };
+                if written.contains(r) {
+                    return Err(refuse("the thread writes it, so its label is not fixed"));
+                }
+                if !labels.contains(label) {
+                    return Err(refuse(&format!("no label '{label}' in this thread")));
+                }
+                targets.push((k, j, label.to_string()));
+            }
+        }
+        for (k, j, target) in targets {
+            instrs[k].ops[j] = Op::Branch { cond: None, target };
+        }
+    }
+    Ok(())
+}
+
+/// The register an op writes, if any.
+fn written_reg(op: &Op) -> Option<Reg> {
+    match op {
+        Op::Load { dst, .. }
+        | Op::Mov { dst, .. }
+        | Op::Bin { dst, .. }
+        | Op::Select { dst, .. }
+        | Op::Choose { dst, .. } => Some(dst.clone()),
+        Op::StoreCond { status, .. } => status.clone(),
+        Op::Lock { dst, .. } => dst.clone(),
+        _ => None,
+    }
 }
 
 /// Each cell of the code table through the ISA's instruction parser.
@@ -1140,6 +1196,10 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                         }
                     }
                     Op::Width(w) => width = Some(*w),
+                    // `resolve_jumps` has made every jump a branch, or refused it.
+                    Op::Jump(r) => {
+                        return Err(src.err(pos, format!("unsupported: computed branch on '{r}'")));
+                    }
                     Op::CtrlScope(true) => ctrl_saved.push(ctrl_src.clone()),
                     Op::CtrlScope(false) => ctrl_src = ctrl_saved.pop().unwrap_or_default(),
                     Op::Marker { addr, tags } => {

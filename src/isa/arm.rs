@@ -472,10 +472,7 @@ impl Isa for Arm {
                 no_cond()?;
                 match o.as_slice() {
                     [t] if r(t)? == "LR" => Ok(vec![Op::Exit]),
-                    [t] => Err(InstrError::new(format!(
-                        "unsupported: indirect branch '{}' (only `BX LR`, which ends the thread)",
-                        t.trim()
-                    ))),
+                    [t] => Ok(vec![Op::Jump(r(t)?)]),
                     _ => Err(bad()),
                 }
             }

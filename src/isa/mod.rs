@@ -96,6 +96,11 @@ pub enum Op {
         cond: Option<Cond>,
         target: String,
     },
+    /// A branch to the code label a register holds (ARM's `BX R0` with `0:R0 = P0:foo`):
+    /// resolved before interpretation into a [`Op::Branch`] where the initial state binds
+    /// the register to a label of its own thread and no instruction of the thread writes
+    /// it; refused otherwise.
+    Jump(Reg),
     /// `dst` gets 1 or 0, as the solver chooses, where `when` holds on the path; 0
     /// elsewhere (a weak compare-and-exchange that may fail spuriously).
     Choose {

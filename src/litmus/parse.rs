@@ -352,18 +352,17 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<(Vec<InitItem>, Vec<ArrayD
             let r = r.strip_prefix('&').unwrap_or(r).trim();
             r.strip_prefix("ATOMIC_INIT(").and_then(|v| v.strip_suffix(')')).map_or(r, str::trim)
         });
-        // herd's code labels as values (`P0:foo`, jumped to by `BX R0`): litsat's branches
-        // go to labels named in the code only.
+        // herd's code labels as values (`P0:foo`, jumped to by `BX R0`): a symbol, like an
+        // instruction value, which only a computed branch uses ([`crate::isa::Op::Jump`]).
         let label = |v: &str| {
             v.split_once(':').is_some_and(|(p, l)| {
                 p.strip_prefix('P').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
                     && !l.trim().is_empty()
+                    && l.trim().chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
             })
         };
-        if let Some(v) = rhs.filter(|v| label(v)) {
-            return Err(cur.err(atom.trim_start(), format!("unsupported: code labels as values (`{v}`)")));
-        }
         let value = match rhs {
+            Some(v) if label(v) => Val::Sym(v.split_whitespace().collect()),
             None => Val::Int(0),
             Some(v) => match prop::value.parse(v) {
                 Ok((r, val)) if r.trim().is_empty() => val,

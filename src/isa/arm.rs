@@ -356,7 +356,9 @@ impl Isa for Arm {
                     [rt, a] => {
                         let rt = r(rt)?;
                         let next = self.reg_index(&rt) + 1;
-                        let rt2 = reg(&format!("R{next}"))
+                        // Only R0–R12 are loaded: SP, LR and PC are no data registers here.
+                        let rt2 = (next <= 12)
+                            .then(|| format!("R{next}"))
                             .ok_or_else(|| InstrError::new(format!("'LDRD {rt}' has no next register")))?;
                         (rt, rt2, *a)
                     }

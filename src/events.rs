@@ -7,7 +7,7 @@
 
 use crate::diag::{Diag, Pos};
 use crate::isa::{Addr, BinOp, Isa, LockOp, Op, Operand, Reg, Src};
-use crate::litmus::{Loc, Test, Val};
+use crate::litmus::{Loc, Test, Val, elem_name};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 pub type Eid = usize;
@@ -175,6 +175,8 @@ pub struct Events {
     /// Pairs `(i, j)`, `i` earlier, from different operands of one C operator: po does
     /// not order them ([`Op::Operand`]).
     pub unsequenced: BTreeSet<(Eid, Eid)>,
+    /// The arrays: which addresses an offset from another names.
+    pub layout: Layout,
 }
 
 impl Events {
@@ -226,7 +228,7 @@ impl Events {
             return self.constant(Value::Int(1));
         }
         if let (VExpr::Const(x), VExpr::Const(y)) = (&self.vals[a], &self.vals[b])
-            && let Some(v) = apply(op, *x, *y)
+            && let Some(v) = self.layout.apply(op, *x, *y)
         {
             return self.constant(v);
         }
@@ -320,6 +322,37 @@ impl Events {
         }
     }
 
+    /// Why `x op y` has no value, for a diagnostic: arithmetic on an address that names
+    /// no array element.
+    pub fn arith_message(&self, op: BinOp, x: Value, y: Value) -> String {
+        match (op, x, y) {
+            (BinOp::Add, Value::Addr(l), Value::Int(k)) | (BinOp::Add, Value::Int(k), Value::Addr(l)) => {
+                self.offset_message(l, k)
+            }
+            (BinOp::Sub, Value::Addr(l), Value::Int(k)) => self.offset_message(l, k.wrapping_neg()),
+            _ => "unsupported: arithmetic on an address".into(),
+        }
+    }
+
+    /// Why location `l` plus `bytes` names no location, for a diagnostic.
+    pub fn offset_message(&self, l: usize, bytes: i64) -> String {
+        let x = &self.locs[l];
+        match self.layout.offset(l, bytes) {
+            Ok(_) => format!("address {x}{bytes:+} is an array element"),
+            Err(OffsetError::NoArray) => {
+                format!("unsupported: offset {bytes} from '{x}', which is no array element (mixed-size access)")
+            }
+            Err(OffsetError::Misaligned(size)) => {
+                format!(
+                    "unsupported: address {x}{bytes:+} is not at an element of its array (elements of {size} bytes)"
+                )
+            }
+            Err(OffsetError::Outside(n)) => {
+                format!("unsupported: address {x}{bytes:+} is outside its array ({n} elements)")
+            }
+        }
+    }
+
     pub fn is_init(&self, e: Eid) -> bool {
         self.events[e].thread.is_none()
     }
@@ -353,7 +386,69 @@ pub struct HerdThreadVars {
     pub paths: Vec<Vec<(usize, Option<usize>)>>,
 }
 
-/// Concrete semantics of [`BinOp`] on values; `None` for arithmetic on addresses.
+/// Where the test's arrays lie: each element is a location of its own, and an address
+/// plus a byte offset that is a multiple of the element size names another element of
+/// the same array. Addresses outside every array admit no arithmetic.
+#[derive(Clone, Debug, Default)]
+pub struct Layout {
+    /// Each array's elements (locations, in order) and element size in bytes.
+    arrays: Vec<(Vec<usize>, i64)>,
+    /// For a location that is an array element: its array and its index there.
+    elems: HashMap<usize, (usize, usize)>,
+}
+
+/// Why an address plus an offset names no location.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OffsetError {
+    /// The location is no array element (a mixed-size access, herd's byte offsets).
+    NoArray,
+    /// Not a multiple of the element size, which is given.
+    Misaligned(i64),
+    /// Past either end of the array, whose length is given.
+    Outside(usize),
+}
+
+impl Layout {
+    /// The location `bytes` bytes after location `l`.
+    pub fn offset(&self, l: usize, bytes: i64) -> Result<usize, OffsetError> {
+        if bytes == 0 {
+            return Ok(l);
+        }
+        let &(a, i) = self.elems.get(&l).ok_or(OffsetError::NoArray)?;
+        let (elems, size) = &self.arrays[a];
+        if bytes % size != 0 {
+            return Err(OffsetError::Misaligned(*size));
+        }
+        let j = (i as i64).checked_add(bytes / size).filter(|j| (0..elems.len() as i64).contains(j));
+        j.map(|j| elems[j as usize]).ok_or(OffsetError::Outside(elems.len()))
+    }
+
+    /// The element size of the array location `l` belongs to, if any.
+    pub fn elem_size(&self, l: usize) -> Option<i64> {
+        self.elems.get(&l).map(|&(a, _)| self.arrays[a].1)
+    }
+
+    /// Whether an access `width` bytes wide (`None`: of a width the ISA does not say)
+    /// may be made at a solver-decided address: only where every array's elements are
+    /// that wide, so that it cannot be a mixed-size access to an element.
+    pub fn fits_any(&self, width: Option<usize>) -> bool {
+        self.arrays.iter().all(|(_, size)| width.is_some_and(|w| w as i64 == *size))
+    }
+
+    /// [`apply`], with an address plus or minus a constant naming another element.
+    pub fn apply(&self, op: BinOp, x: Value, y: Value) -> Option<Value> {
+        match (op, x, y) {
+            (BinOp::Add, Value::Addr(l), Value::Int(c)) | (BinOp::Add, Value::Int(c), Value::Addr(l)) => {
+                self.offset(l, c).ok().map(Value::Addr)
+            }
+            (BinOp::Sub, Value::Addr(l), Value::Int(c)) => self.offset(l, c.checked_neg()?).ok().map(Value::Addr),
+            _ => apply(op, x, y),
+        }
+    }
+}
+
+/// Concrete semantics of [`BinOp`] on values; `None` for arithmetic on addresses (see
+/// [`Layout::apply`] for array elements).
 pub fn apply(op: BinOp, x: Value, y: Value) -> Option<Value> {
     let b = |c: bool| Some(Value::Int(c as i64));
     if x == Value::Sym || y == Value::Sym {
@@ -553,6 +648,8 @@ pub fn build(
         Some(code) => code?,
         None => parse_cells(test, isa, src)?,
     };
+    let mut code = code;
+    resolve_jumps(test, &mut code, src)?;
     let mut flat = Vec::with_capacity(code.len());
     for th in code {
         let unrolled = crate::unroll::thread(th, unroll).map_err(|n| {
@@ -561,6 +658,60 @@ pub fn build(
         flat.push(unrolled);
     }
     interpret(test, &flat, isa, src)
+}
+
+/// Makes each computed branch ([`Op::Jump`]) a branch to the label its register holds: the
+/// initial state binds the register to a code label of the same thread (`P0:foo`), and no
+/// instruction of the thread writes it, so the target is known before interpretation (and
+/// before unrolling, which reads branch targets).
+fn resolve_jumps(test: &Test, code: &mut [Vec<Instr>], src: &SourceRef<'_>) -> Result<(), Diag> {
+    for (th, instrs) in test.threads.iter().zip(code.iter_mut()) {
+        let written: BTreeSet<Reg> = instrs.iter().flat_map(|i| i.ops.iter()).filter_map(written_reg).collect();
+        let labels: BTreeSet<&str> = instrs.iter().filter_map(|i| i.label.as_deref()).collect();
+        let mut targets: Vec<(usize, usize, String)> = Vec::new();
+        for (k, ins) in instrs.iter().enumerate() {
+            for (j, op) in ins.ops.iter().enumerate() {
+                let Op::Jump(r) = op else { continue };
+                let refuse = |why: &str| src.err(ins.pos, format!("unsupported: computed branch on '{r}': {why}"));
+                let bound = test.init.iter().find_map(|it| match (&it.loc, &it.value) {
+                    (Loc::Reg(t, x), Val::Sym(v)) if *t == th.id && x == r => Some(v.as_str()),
+                    _ => None,
+                });
+                let label = bound
+                    .and_then(|v| v.split_once(':'))
+                    .filter(|(p, _)| p.strip_prefix('P').and_then(|n| n.parse::<usize>().ok()) == Some(th.id))
+                    .map(|(_, l)| l);
+                let Some(label) = label else {
+                    return Err(refuse("the initial state binds it to no code label of this thread"));
+                };
+                if written.contains(r) {
+                    return Err(refuse("the thread writes it, so its label is not fixed"));
+                }
+                if !labels.contains(label) {
+                    return Err(refuse(&format!("no label '{label}' in this thread")));
+                }
+                targets.push((k, j, label.to_string()));
+            }
+        }
+        for (k, j, target) in targets {
+            instrs[k].ops[j] = Op::Branch { cond: None, target };
+        }
+    }
+    Ok(())
+}
+
+/// The register an op writes, if any.
+fn written_reg(op: &Op) -> Option<Reg> {
+    match op {
+        Op::Load { dst, .. }
+        | Op::Mov { dst, .. }
+        | Op::Bin { dst, .. }
+        | Op::Select { dst, .. }
+        | Op::Choose { dst, .. } => Some(dst.clone()),
+        Op::StoreCond { status, .. } => status.clone(),
+        Op::Lock { dst, .. } => dst.clone(),
+        _ => None,
+    }
 }
 
 /// Each cell of the code table through the ISA's instruction parser.
@@ -659,7 +810,17 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
         cuts: Vec::new(),
         one_event: Vec::new(),
         unsequenced: BTreeSet::new(),
+        layout: Layout::default(),
     };
+    for a in &test.arrays {
+        let elems: Option<Vec<usize>> = (0..a.len).map(|i| ev.loc_index(&elem_name(&a.name, i))).collect();
+        let elems = elems.ok_or_else(|| src.err(a.pos, "array element without a location"))?;
+        let k = ev.layout.arrays.len();
+        for (i, &l) in elems.iter().enumerate() {
+            ev.layout.elems.insert(l, (k, i));
+        }
+        ev.layout.arrays.push((elems, a.size as i64));
+    }
     for l in &cond_locs {
         if let Loc::Mem(x) = l
             && let Some(i) = ev.loc_index(x)
@@ -743,7 +904,10 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                     }
                 })
             };
-            let resolve = |regs: &HashMap<Reg, Content>, ev: &mut Events, a: &Addr| -> Result<(ValId, Deps), Diag> {
+            let resolve_addr = |regs: &HashMap<Reg, Content>,
+                                ev: &mut Events,
+                                a: &Addr|
+             -> Result<(ValId, Deps), Diag> {
                 match a {
                     Addr::Sym(x) => {
                         let l = ev.loc_index(x).ok_or_else(|| src.err(pos, format!("unknown location '{x}'")))?;
@@ -757,6 +921,14 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                             let o = ev.constant(Value::Int(*off));
                             ev.bin(BinOp::Add, c.val, o)
                         };
+                        // A constant address plus a constant offset that names no element.
+                        if let VExpr::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) = ev.vals[v]
+                            && let (VExpr::Const(x), VExpr::Const(y)) = (&ev.vals[a], &ev.vals[b])
+                            && let (Value::Addr(l), Value::Int(k)) | (Value::Int(k), Value::Addr(l)) = (*x, *y)
+                        {
+                            let k = if op == BinOp::Sub { k.wrapping_neg() } else { k };
+                            return Err(src.err(pos, ev.offset_message(l, k)));
+                        }
                         match &ev.vals[v] {
                             VExpr::Const(Value::Int(_)) => Err(src.err(
                                 pos,
@@ -766,6 +938,42 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                         }
                     }
                 }
+            };
+            // An access to an array element must be as wide as the element: herd's mixed-size
+            // accesses (several elements, or part of one) are not modelled.
+            let check_width = |ev: &Events, v: ValId, width: Option<usize>| -> Result<(), Diag> {
+                let wide = |w: Option<usize>| w.map_or("of unknown width".to_string(), |w| format!("{w} bytes wide"));
+                match ev.vals[v] {
+                    VExpr::Const(Value::Addr(l)) => match ev.layout.elem_size(l) {
+                        Some(size) if width != Some(size as usize) => Err(src.err(
+                            pos,
+                            format!(
+                                "unsupported: mixed-size access: an access {} to '{}', an element of {size} bytes",
+                                wide(width),
+                                ev.locs[l]
+                            ),
+                        )),
+                        _ => Ok(()),
+                    },
+                    VExpr::Const(_) => Ok(()),
+                    _ if ev.layout.fits_any(width) => Ok(()),
+                    _ => Err(src.err(
+                        pos,
+                        format!(
+                            "unsupported: mixed-size access: an access {} at a computed address, in a test with arrays of other element sizes",
+                            wide(width)
+                        ),
+                    )),
+                }
+            };
+            let resolve = |regs: &HashMap<Reg, Content>,
+                           ev: &mut Events,
+                           a: &Addr,
+                           width: Option<usize>|
+             -> Result<(ValId, Deps), Diag> {
+                let (v, deps) = resolve_addr(regs, ev, a)?;
+                check_width(ev, v, width)?;
+                Ok((v, deps))
             };
             let set_reg = |regs: &mut HashMap<Reg, Content>, r: &Reg, c: Content| {
                 if Some(r.as_str()) != zero {
@@ -809,6 +1017,8 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                 }
                 id
             };
+            // The width of the instruction's accesses ([`Op::Width`]), where the ISA says it.
+            let mut width: Option<usize> = None;
             for op in &ins.ops {
                 if groups > 0 || matches!(op, Op::Operand(_)) {
                     operand_paths.resize(ev.events.len() - first_of_thread, operands.clone());
@@ -828,7 +1038,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                         operands.pop();
                     }
                     Op::Load { dst, addr, tags } => {
-                        let (av, adeps) = resolve(&cur.regs, &mut ev, addr)?;
+                        let (av, adeps) = resolve(&cur.regs, &mut ev, addr, width)?;
                         let (loc, daddr) = ev.place(av);
                         let id = ev.events.len();
                         let val = ev.intern(VExpr::Read(id));
@@ -859,7 +1069,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                         }
                     }
                     Op::Store { addr, src: s, tags, when } => {
-                        let (av, adeps) = resolve(&cur.regs, &mut ev, addr)?;
+                        let (av, adeps) = resolve(&cur.regs, &mut ev, addr, width)?;
                         let (loc, daddr) = ev.place(av);
                         let c = read_src(&cur.regs, &mut ev, s)?;
                         let mut inner = dep_union(&mut ev, &c.deps, &adeps);
@@ -899,7 +1109,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                         set_reg(&mut cur.regs, dst, Content { val: choice, deps: cv.deps });
                     }
                     Op::StoreCond { addr, src: s, tags, status, ok, fail } => {
-                        let (av, adeps) = resolve(&cur.regs, &mut ev, addr)?;
+                        let (av, adeps) = resolve(&cur.regs, &mut ev, addr, width)?;
                         let (loc, daddr) = ev.place(av);
                         let c = read_src(&cur.regs, &mut ev, s)?;
                         // Success needs the reservation to be on this address: folded
@@ -985,10 +1195,15 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                             ev.cuts.push((guard, name.clone()));
                         }
                     }
+                    Op::Width(w) => width = Some(*w),
+                    // `resolve_jumps` has made every jump a branch, or refused it.
+                    Op::Jump(r) => {
+                        return Err(src.err(pos, format!("unsupported: computed branch on '{r}'")));
+                    }
                     Op::CtrlScope(true) => ctrl_saved.push(ctrl_src.clone()),
                     Op::CtrlScope(false) => ctrl_src = ctrl_saved.pop().unwrap_or_default(),
                     Op::Marker { addr, tags } => {
-                        let (av, adeps) = resolve(&cur.regs, &mut ev, addr)?;
+                        let (av, adeps) = resolve(&cur.regs, &mut ev, addr, width)?;
                         let (loc, daddr) = ev.place(av);
                         let e = Event {
                             thread: Some(th.id),
@@ -1009,7 +1224,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                         }
                     }
                     Op::Lock { addr, op, dst } => {
-                        let (av, adeps) = resolve(&cur.regs, &mut ev, addr)?;
+                        let (av, adeps) = resolve(&cur.regs, &mut ev, addr, width)?;
                         let (loc, daddr) = ev.place(av);
                         // A try-lock or an is-locked test has two outcomes: a choice, made
                         // only where the operation is reached.

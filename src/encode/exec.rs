@@ -1,7 +1,7 @@
 //! Symbolic candidate executions: rf, co and values as literals over the event structure.
 
 use crate::cat::{Builtins, Env, V};
-use crate::events::{Eid, Events, Kind, VExpr, ValId, Value, apply};
+use crate::events::{Eid, Events, Kind, VExpr, ValId, Value};
 use crate::logic::{B, Logic};
 use crate::rel::{Rel, Set};
 use std::collections::{BTreeMap, BTreeSet};
@@ -93,13 +93,13 @@ fn grow(ev: &Events, dom: &mut [BTreeSet<Value>]) -> Result<(), String> {
                     let mut s = BTreeSet::new();
                     for &x in &dom[*a] {
                         for &y in &dom[*b] {
-                            match apply(*op, x, y) {
+                            match ev.layout.apply(*op, x, y) {
                                 Some(z) => {
                                     s.insert(z);
                                 }
                                 // No value: the execution is dropped.
                                 None if x == Value::Sym || y == Value::Sym => {}
-                                None => return Err("unsupported: arithmetic on an address".into()),
+                                None => return Err(ev.arith_message(*op, x, y)),
                             }
                         }
                     }
@@ -246,7 +246,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
                 let mut acc: BTreeMap<Value, Vec<B>> = BTreeMap::new();
                 for &(x, bx) in &val[*a] {
                     for &(y, by) in &val[*b] {
-                        if let Some(z) = apply(*op, x, y) {
+                        if let Some(z) = ev.layout.apply(*op, x, y) {
                             let g = lg.and2(bx, by);
                             acc.entry(z).or_default().push(g);
                         }

@@ -122,7 +122,7 @@ fn shifted(pre: &mut Vec<Op>, v: Src, modifier: Option<&str>) -> Result<Src, Ins
     Ok(tmp("%o"))
 }
 
-/// A memory operand: `[Rn]`, `[Rn,#0]`, `[Rn,Rm]`, `[Rn,Rm,LSL #k]`, or herd's old bare
+/// A memory operand: `[Rn]`, `[Rn,#k]`, `[Rn,Rm]`, `[Rn,Rm,LSL #k]`, or herd's old bare
 /// `Rn`. A register offset is added into the temporary `%a`, so both registers give
 /// address dependencies.
 fn mem(pre: &mut Vec<Op>, s: &str) -> Result<Addr, InstrError> {
@@ -140,10 +140,7 @@ fn mem(pre: &mut Vec<Op>, s: &str) -> Result<Addr, InstrError> {
     let base = r(parts[0])?;
     match parts.as_slice() {
         [_] => Ok(Addr::Reg(base, 0)),
-        [_, o] if o.starts_with('#') => match imm(o)? {
-            0 => Ok(Addr::Reg(base, 0)),
-            k => Err(InstrError::new(format!("unsupported: address offset #{k} in '{s}' (arrays)"))),
-        },
+        [_, o] if o.starts_with('#') => Ok(Addr::Reg(base, imm(o)?)),
         [_, o, rest @ ..] if rest.len() <= 1 => {
             let off = shifted(pre, Src::Reg(r(o)?), rest.first().copied())?;
             pre.push(Op::Bin { dst: "%a".into(), op: BinOp::Add, a: Src::Reg(base), b: off });
@@ -151,6 +148,51 @@ fn mem(pre: &mut Vec<Op>, s: &str) -> Result<Addr, InstrError> {
         }
         _ => Err(InstrError::new(format!("unsupported memory operand '{s}'"))),
     }
+}
+
+/// The width of herd's ARM accesses, words.
+const WORD: usize = 4;
+
+/// Loads of `regs` from consecutive words, the first `first` bytes past `addr`. The base
+/// is copied first (into `%m`), so that a loaded register that is also the base does not
+/// move the later words.
+fn words(pre: &mut Vec<Op>, addr: Addr, first: i64, regs: &[Reg]) {
+    let (base, off) = match addr {
+        Addr::Reg(b, off) => (b, off),
+        Addr::Sym(_) => unreachable!("ARM memory operands are registers"),
+    };
+    pre.push(Op::Mov { dst: "%m".into(), src: Src::Reg(base) });
+    for (i, rt) in regs.iter().enumerate() {
+        let at = Addr::Reg("%m".into(), off + first + (WORD * i) as i64);
+        pre.push(Op::Load { dst: rt.clone(), addr: at, tags: Vec::new() });
+    }
+}
+
+/// A register list `{R1, R2}` or `{R1-R3}`: the registers, lowest first (the order in
+/// which `LDM` fills them from ascending addresses).
+fn reg_list(s: &str) -> Result<Vec<Reg>, InstrError> {
+    let inner = s.trim().strip_prefix('{').and_then(|s| s.strip_suffix('}'));
+    let inner = inner.ok_or_else(|| InstrError::new(format!("expected a register list `{{R1, R2}}`, found '{s}'")))?;
+    let index = |r: &str| Arm.reg_index(r);
+    let mut regs: Vec<Reg> = Vec::new();
+    for item in inner.split(',') {
+        match item.split_once('-') {
+            Some((a, b)) => {
+                let (a, b) = (index(&r(a)?), index(&r(b)?));
+                if a > b || b > 12 {
+                    return Err(InstrError::new(format!("unsupported register range '{}'", item.trim())));
+                }
+                regs.extend((a..=b).map(|k| format!("R{k}")));
+            }
+            None => regs.push(r(item)?),
+        }
+    }
+    regs.sort_by_key(|r| index(r));
+    regs.dedup();
+    if regs.is_empty() {
+        return Err(InstrError::new("expected at least one register in the list"));
+    }
+    Ok(regs)
 }
 
 /// herd's ARM conditions: Z set (`EQ`), clear (`NE`), always (`AL`).
@@ -270,7 +312,7 @@ impl Isa for Arm {
             no_flags()?;
             no_cond()?;
             let [rt, a] = o.as_slice() else { return Err(bad()) };
-            let mut pre = Vec::new();
+            let mut pre = vec![Op::Width(WORD)];
             let addr = mem(&mut pre, a)?;
             pre.push(Op::Load { dst: r(rt)?, addr, tags: tags.iter().map(|t| t.to_string()).collect() });
             Ok(pre)
@@ -282,7 +324,7 @@ impl Isa for Arm {
             "STR" | "STL" => {
                 no_flags()?;
                 let [rt, a] = o.as_slice() else { return Err(bad()) };
-                let mut pre = Vec::new();
+                let mut pre = vec![Op::Width(WORD)];
                 let addr = mem(&mut pre, a)?;
                 let tags = if base == "STL" { vec!["L".to_string(), "X".to_string()] } else { Vec::new() };
                 pre.push(Op::Store { addr, src: Src::Reg(r(rt)?), tags, when: cond.clone() });
@@ -292,7 +334,7 @@ impl Isa for Arm {
                 no_flags()?;
                 no_cond()?;
                 let [rs, rt, a] = o.as_slice() else { return Err(bad()) };
-                let mut pre = Vec::new();
+                let mut pre = vec![Op::Width(WORD)];
                 let addr = mem(&mut pre, a)?;
                 pre.push(Op::StoreCond {
                     addr,
@@ -304,8 +346,43 @@ impl Isa for Arm {
                 });
                 Ok(pre)
             }
-            "LDRD" | "LDM" | "LDMIA" | "LDMIB" => {
-                Err(InstrError::new(format!("unsupported: multiple-word access '{}' (arrays)", text.trim())))
+            "LDRD" => {
+                // `LDRD Rt, Rt2, [Rn…]`, or `LDRD Rt, [Rn…]` with Rt2 the next register: two
+                // words, the second 4 bytes above the first.
+                no_flags()?;
+                no_cond()?;
+                let (rt, rt2, a) = match o.as_slice() {
+                    [rt, rt2, a] => (r(rt)?, r(rt2)?, *a),
+                    [rt, a] => {
+                        let rt = r(rt)?;
+                        let next = self.reg_index(&rt) + 1;
+                        // Only R0–R12 are loaded: SP, LR and PC are no data registers here.
+                        let rt2 = (next <= 12)
+                            .then(|| format!("R{next}"))
+                            .ok_or_else(|| InstrError::new(format!("'LDRD {rt}' has no next register")))?;
+                        (rt, rt2, *a)
+                    }
+                    _ => return Err(bad()),
+                };
+                let mut pre = vec![Op::Width(WORD)];
+                let addr = mem(&mut pre, a)?;
+                words(&mut pre, addr, 0, &[rt, rt2]);
+                Ok(pre)
+            }
+            "LDM" | "LDMIA" | "LDMIB" => {
+                // The registers, lowest first, from consecutive words at `Rn` (IA) or
+                // `Rn + 4` (IB).
+                no_flags()?;
+                no_cond()?;
+                let [rn, list] = o.as_slice() else { return Err(bad()) };
+                if rn.trim().ends_with('!') {
+                    return Err(InstrError::new(format!("unsupported: write-back '{}'", text.trim())));
+                }
+                let regs = reg_list(list)?;
+                let mut pre = vec![Op::Width(WORD)];
+                let first = if base == "LDMIB" { WORD as i64 } else { 0 };
+                words(&mut pre, Addr::Reg(r(rn)?, 0), first, &regs);
+                Ok(pre)
             }
             "DMB" | "DSB" => {
                 no_flags()?;
@@ -397,10 +474,7 @@ impl Isa for Arm {
                 no_cond()?;
                 match o.as_slice() {
                     [t] if r(t)? == "LR" => Ok(vec![Op::Exit]),
-                    [t] => Err(InstrError::new(format!(
-                        "unsupported: indirect branch '{}' (only `BX LR`, which ends the thread)",
-                        t.trim()
-                    ))),
+                    [t] => Ok(vec![Op::Jump(r(t)?)]),
                     _ => Err(bad()),
                 }
             }

@@ -96,6 +96,11 @@ pub enum Op {
         cond: Option<Cond>,
         target: String,
     },
+    /// A branch to the code label a register holds (ARM's `BX R0` with `0:R0 = P0:foo`):
+    /// resolved before interpretation into a [`Op::Branch`] where the initial state binds
+    /// the register to a label of its own thread and no instruction of the thread writes
+    /// it; refused otherwise.
+    Jump(Reg),
     /// `dst` gets 1 or 0, as the solver chooses, where `when` holds on the path; 0
     /// elsewhere (a weak compare-and-exchange that may fail spuriously).
     Choose {
@@ -153,6 +158,10 @@ pub enum Op {
     /// rf and co need nothing new; `encode::exec::builtins` shows the write alone where it
     /// happens, and the read alone where it does not (a failed compare-and-exchange).
     OneEvent,
+    /// The later accesses of this instruction are this many bytes wide. An ISA that says
+    /// so may access array elements of that size; an access of unknown width, or of another
+    /// width, to an array element is a mixed-size access, which is refused.
+    Width(usize),
     /// The thread ends here (herd's `ret` in compiled X86_64 code).
     Exit,
     /// The unrolling bound of the loop named here (its label, or where a `while` is) was

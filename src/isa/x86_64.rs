@@ -34,7 +34,52 @@ fn reg(s: &str) -> Option<Reg> {
     Some(wide.to_string())
 }
 
-fn operand(s: &str) -> Result<Opnd, InstrError> {
+/// A memory operand's inside `(%base,%index,scale)`: the address computed into `%ea`
+/// (the index times the scale, added to the base), so that both registers give address
+/// dependencies.
+fn indexed(pre: &mut Vec<Op>, inner: &str, whole: &str) -> Result<Reg, InstrError> {
+    let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
+    let (base, index, scale) = match parts.as_slice() {
+        [b, i] => (*b, *i, 1),
+        [b, i, k] => {
+            let k = parse_imm(k).filter(|k| [1, 2, 4, 8].contains(k));
+            (*b, *i, k.ok_or_else(|| InstrError::new(format!("expected a scale 1, 2, 4 or 8 in '{whole}'")))?)
+        }
+        _ => return Err(InstrError::new(format!("unsupported memory operand '{whole}'"))),
+    };
+    if base.is_empty() {
+        return Err(InstrError::new(format!("unsupported: indexed addressing without a base register '{whole}'")));
+    }
+    let reg_of = |r: &str| reg(r).ok_or_else(|| InstrError::new(format!("unknown register '{r}' in '{whole}'")));
+    let (base, index) = (reg_of(base)?, reg_of(index)?);
+    pre.push(Op::Bin { dst: "%ix".into(), op: BinOp::Mul, a: Src::Reg(index), b: Src::Imm(scale) });
+    pre.push(Op::Bin { dst: "%ea".into(), op: BinOp::Add, a: Src::Reg(base), b: Src::Reg("%ix".into()) });
+    Ok("%ea".into())
+}
+
+/// The width in bytes of an instruction's accesses: from the mnemonic's suffix (`movq`,
+/// `movl`), or else from a register operand's name (`%rax`, `%eax`, `%r8d`).
+fn width(m: &str, base: &str, raw: &[String]) -> Option<usize> {
+    if m != base {
+        return match m.as_bytes().last() {
+            Some(b'q') => Some(8),
+            Some(b'l') => Some(4),
+            _ => None,
+        };
+    }
+    raw.iter().find_map(|o| {
+        let r = o.trim().strip_prefix('%')?.to_ascii_lowercase();
+        if r.starts_with('e') || r.starts_with('r') && r.ends_with('d') {
+            Some(4)
+        } else if r.starts_with('r') && !r.ends_with(['w', 'b']) && r != "rip" {
+            Some(8)
+        } else {
+            None
+        }
+    })
+}
+
+fn operand(pre: &mut Vec<Op>, s: &str) -> Result<Opnd, InstrError> {
     let s = s.trim();
     if let Some(i) = s.strip_prefix('$') {
         return parse_imm(i)
@@ -49,14 +94,14 @@ fn operand(s: &str) -> Result<Opnd, InstrError> {
         let close = close.ok_or_else(|| InstrError::new(format!("expected `)` after `(` in '{s}'")))?;
         let off = s[..open].trim();
         let inner = s[open + 1..close].trim();
-        if inner.contains(',') {
-            return Err(InstrError::new(format!("unsupported: indexed addressing '{s}' (arrays)")));
-        }
         let off = if off.is_empty() {
             0
         } else {
             parse_imm(off).ok_or_else(|| InstrError::new(format!("unsupported: offset '{off}'")))?
         };
+        if inner.contains(',') {
+            return Ok(Opnd::Mem(Addr::Reg(indexed(pre, inner, s)?, off)));
+        }
         return Ok(Opnd::Mem(match reg(inner) {
             Some(r) => Addr::Reg(r, off),
             None if off == 0 => Addr::Sym(inner.to_string()),
@@ -112,13 +157,15 @@ impl Isa for X86_64 {
     fn parse(&self, text: &str) -> Result<Vec<Op>, InstrError> {
         let (locked, rest) = strip_lock(text);
         let (m, raw) = split_att(rest);
-        let m = base_mnemonic(&m)?;
-        if m.starts_with("nop") {
+        let base = base_mnemonic(&m)?;
+        if base.starts_with("nop") {
             return Ok(vec![]);
         }
-        let mut ops = raw.iter().map(|o| operand(o)).collect::<Result<Vec<_>, _>>()?;
+        let mut pre: Vec<Op> = width(&m, base, &raw).map(Op::Width).into_iter().collect();
+        let mut ops = raw.iter().map(|o| operand(&mut pre, o)).collect::<Result<Vec<_>, _>>()?;
         ops.reverse();
-        semantics(m, locked, &ops, text)
+        pre.extend(semantics(base, locked, &ops, text)?);
+        Ok(pre)
     }
 }
 

@@ -7,6 +7,9 @@ pub struct Test {
     pub arch: String,
     pub name: String,
     pub init: Vec<InitItem>,
+    /// The arrays the initial state declares (`int x[2] = {1,2}`); each element is also a
+    /// location of `init`, named by [`elem_name`].
+    pub arrays: Vec<ArrayDecl>,
     /// One entry per thread, in column order: the thread's number and its cells.
     pub threads: Vec<ThreadCode>,
     pub locations: Vec<Loc>,
@@ -35,6 +38,36 @@ pub struct InitItem {
     /// A C-like type written before the place (`uint64_t x`), which decides how herd
     /// reads constants for it and prints its values.
     pub ty: Option<String>,
+}
+
+/// An array of the initial state: `len` elements of `size` bytes at consecutive
+/// addresses, element `i` the location [`elem_name`]`(name, i)`.
+#[derive(Clone, Debug)]
+pub struct ArrayDecl {
+    pub name: String,
+    pub ty: String,
+    pub len: usize,
+    pub size: usize,
+    pub pos: Pos,
+}
+
+/// The location name of element `i` of array `base`, as herd prints it: `x[1]`; element 0
+/// is the array's own name, the address a register bound to `x` holds.
+pub fn elem_name(base: &str, i: usize) -> String {
+    if i == 0 { base.to_string() } else { format!("{base}[{i}]") }
+}
+
+/// The size in bytes of an element of C type `ty`, for the types herd knows the size of.
+pub fn type_size(ty: &str) -> Option<usize> {
+    let t = ty.split_whitespace().collect::<Vec<_>>().join(" ");
+    Some(match t.as_str() {
+        "char" | "int8_t" | "uint8_t" | "unsigned char" => 1,
+        "short" | "int16_t" | "uint16_t" | "unsigned short" => 2,
+        "int" | "int32_t" | "uint32_t" | "unsigned" | "unsigned int" => 4,
+        "long" | "int64_t" | "uint64_t" | "unsigned long" | "long long" | "unsigned long long" | "intptr_t"
+        | "uintptr_t" => 8,
+        _ => return None,
+    })
 }
 
 /// A place with a final value: a thread's register or a memory location.

@@ -104,7 +104,7 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
     rest = &rest[open..];
     let close = matching_brace(rest).ok_or_else(|| cur.err(rest, "unterminated initial state: expected `}`"))?;
     let init_text = &rest[1..close];
-    let init = parse_init(&cur, init_text)?;
+    let (init, arrays) = parse_init(&cur, init_text)?;
     rest = &rest[close + 1..];
     let t = rest.trim_start();
     if let Some(s) = t.strip_prefix(';') {
@@ -112,7 +112,9 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
     }
 
     let (threads, rest) = if is_c { super::c_split::threads(file, source, text, rest)? } else { table(&cur, rest)? };
-    constraints(&cur, arch, name, init, threads, rest)
+    let mut test = constraints(&cur, arch, name, init, threads, rest)?;
+    test.arrays = arrays;
+    Ok(test)
 }
 
 /// The code table of an ISA test: a header row of thread names, then rows of cells.
@@ -257,7 +259,7 @@ fn constraints(
         rest = r;
     }
     let cond = cond.unwrap_or(Condition { kind: CondKind::Forall, prop: Prop::True });
-    Ok(Test { arch, name, init, threads, locations, filter, cond })
+    Ok(Test { arch, name, init, arrays: Vec::new(), threads, locations, filter, cond })
 }
 
 fn parse_prop<'a>(cur: &Cursor<'a>, s: &'a str) -> Result<(&'a str, Prop), Diag> {
@@ -311,8 +313,9 @@ fn split_row<'a>(cur: &Cursor<'a>, s: &'a str) -> Result<(&'a str, &'a str), Dia
     Ok((&s[..end], &s[end + 1..]))
 }
 
-fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<Vec<InitItem>, Diag> {
+fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<(Vec<InitItem>, Vec<ArrayDecl>), Diag> {
     let mut items = Vec::new();
+    let mut arrays: Vec<ArrayDecl> = Vec::new();
     for atom in body.split(';') {
         let a = atom.trim();
         if a.is_empty() {
@@ -325,7 +328,13 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<Vec<InitItem>, Diag> {
         };
         // The place is the last token of the left side; earlier tokens are C-like types.
         if lhs.contains('[') && !lhs.trim_start().starts_with('[') || rhs.is_some_and(|r| r.starts_with('{')) {
-            return Err(cur.err(atom.trim_start(), format!("unsupported: arrays in the initial state (`{a}`)")));
+            let decl = array_decl(cur, atom.trim_start(), pos, lhs, rhs)?;
+            for (i, value) in decl.1.into_iter().enumerate() {
+                let loc = Loc::Mem(elem_name(&decl.0.name, i));
+                items.push(InitItem { loc, value, pos, ty: Some(decl.0.ty.clone()) });
+            }
+            arrays.push(decl.0);
+            continue;
         }
         let place = lhs.rsplit(|c: char| c.is_whitespace() || c == '*').next().unwrap_or("").trim();
         let ty = lhs[..lhs.len() - place.len()].trim().trim_end_matches('*').trim();
@@ -343,18 +352,17 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<Vec<InitItem>, Diag> {
             let r = r.strip_prefix('&').unwrap_or(r).trim();
             r.strip_prefix("ATOMIC_INIT(").and_then(|v| v.strip_suffix(')')).map_or(r, str::trim)
         });
-        // herd's code labels as values (`P0:foo`, jumped to by `BX R0`): litsat's branches
-        // go to labels named in the code only.
+        // herd's code labels as values (`P0:foo`, jumped to by `BX R0`): a symbol, like an
+        // instruction value, which only a computed branch uses ([`crate::isa::Op::Jump`]).
         let label = |v: &str| {
             v.split_once(':').is_some_and(|(p, l)| {
                 p.strip_prefix('P').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
                     && !l.trim().is_empty()
+                    && l.trim().chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
             })
         };
-        if let Some(v) = rhs.filter(|v| label(v)) {
-            return Err(cur.err(atom.trim_start(), format!("unsupported: code labels as values (`{v}`)")));
-        }
         let value = match rhs {
+            Some(v) if label(v) => Val::Sym(v.split_whitespace().collect()),
             None => Val::Int(0),
             Some(v) => match prop::value.parse(v) {
                 Ok((r, val)) if r.trim().is_empty() => val,
@@ -365,5 +373,60 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<Vec<InitItem>, Diag> {
         };
         items.push(InitItem { loc, value, pos, ty });
     }
-    Ok(items)
+    Ok((items, arrays))
+}
+
+/// An array declaration `TYPE x[N]` with an optional `= {v0,v1,…}` (zeros when absent):
+/// the declaration and its elements' initial values.
+fn array_decl(
+    cur: &Cursor<'_>,
+    atom: &str,
+    pos: Pos,
+    lhs: &str,
+    rhs: Option<&str>,
+) -> Result<(ArrayDecl, Vec<Val>), Diag> {
+    let bad = |m: String| cur.err(atom, m);
+    let open = lhs.find('[').ok_or_else(|| bad(format!("expected an array declaration `TYPE x[N]`, found `{lhs}`")))?;
+    let close = lhs.rfind(']').filter(|&c| c > open && lhs[c + 1..].trim().is_empty());
+    let close = close.ok_or_else(|| bad(format!("expected `]` closing the size in `{lhs}`")))?;
+    let head = lhs[..open].trim();
+    let name = head.rsplit(char::is_whitespace).next().unwrap_or("").trim();
+    let ty = head[..head.len() - name.len()].trim();
+    if name.is_empty()
+        || !name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+        || name.starts_with(|c: char| c.is_ascii_digit())
+    {
+        return Err(bad(format!("expected an array name before `[`, found `{head}`")));
+    }
+    let len: usize = match lhs[open + 1..close].trim().parse() {
+        Ok(n) if n > 0 => n,
+        _ => return Err(bad(format!("expected a positive array size in `{lhs}`"))),
+    };
+    if ty.is_empty() {
+        return Err(bad(format!("expected an element type before the array `{name}`")));
+    }
+    let Some(size) = type_size(ty) else {
+        return Err(bad(format!("unsupported: arrays of `{ty}` (herd knows the size of integer types only)")));
+    };
+    let values = match rhs {
+        None => vec![Val::Int(0); len],
+        Some(r) => {
+            let inner = r.strip_prefix('{').and_then(|r| r.strip_suffix('}'));
+            let inner =
+                inner.ok_or_else(|| bad(format!("expected the elements `{{v0,v1,…}}` of `{name}`, found `{r}`")))?;
+            let mut vs = Vec::new();
+            for v in inner.split(',') {
+                let v = v.trim();
+                match prop::value.parse(v) {
+                    Ok((rest, val)) if rest.trim().is_empty() => vs.push(val),
+                    _ => return Err(bad(format!("expected a value, found `{v}`"))),
+                }
+            }
+            if vs.len() != len {
+                return Err(bad(format!("array `{name}` has {len} elements but {} initial values", vs.len())));
+            }
+            vs
+        }
+    };
+    Ok((ArrayDecl { name: name.to_string(), ty: ty.to_string(), len, size, pos }, values))
 }

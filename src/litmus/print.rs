@@ -13,10 +13,12 @@ impl Display for Val {
 }
 
 impl Display for Loc {
-    /// Memory is bracketed, as in herd's `Condition` and `States` lines.
+    /// Memory is bracketed, as in herd's `Condition` and `States` lines, but for array
+    /// elements (`v[1]`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Loc::Reg(t, r) => write!(f, "{t}:{r}"),
+            Loc::Mem(x) if x.ends_with(']') => write!(f, "{x}"),
             Loc::Mem(x) => write!(f, "[{x}]"),
         }
     }

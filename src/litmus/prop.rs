@@ -101,9 +101,18 @@ pub fn loc(i: &str) -> Res<'_, Loc> {
     alt((
         thread_reg,
         map(delimited(char('['), ws(ident), ws(char(']'))), |s: &str| Loc::Mem(s.to_string())),
+        elem,
         map(ident, |s: &str| Loc::Mem(s.to_string())),
     ))
     .parse(i)
+}
+
+/// An array element `t[1]` (herd's `Location_deref`), named as the initial state names it.
+fn elem(i: &str) -> Res<'_, Loc> {
+    let (i, base) = ident(i)?;
+    let (i, n) = delimited(char('['), ws(digit1), ws(char(']'))).parse(i)?;
+    let n = n.parse::<usize>().unwrap_or(usize::MAX);
+    Ok((i, Loc::Mem(super::ast::elem_name(base, n))))
 }
 
 fn atom(i: &str) -> Res<'_, Prop> {

@@ -1322,7 +1322,7 @@ impl Values<'_> {
                 Ok(x) => match self.get(*b) {
                     Ok(Value::Sym) => Err(NoValue::Unsolved),
                     Ok(y) => {
-                        events::apply(*op, x, y).ok_or_else(|| NoValue::Undefined(format!("{op:?} on {x:?} and {y:?}")))
+                        arith(ev, *op, x, y).ok_or_else(|| NoValue::Undefined(format!("{op:?} on {x:?} and {y:?}")))
                     }
                     Err(e) => Err(e),
                 },
@@ -1994,5 +1994,21 @@ fn base_set(env: &Env, name: &str) -> Set {
     match env.get(name) {
         Some(V::Set(s)) => *s,
         _ => 0,
+    }
+}
+
+/// A value computed from two others: an address plus or minus a byte offset names the
+/// location the front end's layout puts there (another element of an array), or nothing;
+/// anything else is [`events::apply`]'s arithmetic.
+fn arith(ev: &Events, op: litsat::isa::BinOp, x: Value, y: Value) -> Option<Value> {
+    use litsat::isa::BinOp;
+    let offset = match (op, x, y) {
+        (BinOp::Add, Value::Addr(l), Value::Int(k)) | (BinOp::Add, Value::Int(k), Value::Addr(l)) => Some((l, k)),
+        (BinOp::Sub, Value::Addr(l), Value::Int(k)) => Some((l, k.checked_neg()?)),
+        _ => None,
+    };
+    match offset {
+        Some((l, k)) => ev.layout.offset(l, k).ok().map(Value::Addr),
+        None => events::apply(op, x, y),
     }
 }

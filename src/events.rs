@@ -8,7 +8,7 @@
 use crate::diag::{Diag, Pos};
 use crate::isa::{Addr, BinOp, Isa, LockOp, Op, Operand, Reg, Src};
 use crate::litmus::{Loc, Test, Val, elem_name};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 pub type Eid = usize;
 pub type ValId = usize;
@@ -395,6 +395,11 @@ pub struct Layout {
     arrays: Vec<(Vec<usize>, i64)>,
     /// For a location that is an array element: its array and its index there.
     elems: HashMap<usize, (usize, usize)>,
+    /// Locations that stand for code, not memory: instructions (`NOP`, `instr:"…"`) and
+    /// labels (`P0:foo`) given as values. Tests copy and compare them; a word load's
+    /// extension keeps them (herd's 64-bit PPC loads a stored instruction with `lwz`),
+    /// where on an address it is arithmetic that herd refuses.
+    code: HashSet<usize>,
 }
 
 /// Why an address plus an offset names no location.
@@ -435,9 +440,18 @@ impl Layout {
         self.arrays.iter().all(|(_, size)| width.is_some_and(|w| w as i64 == *size))
     }
 
-    /// [`apply`], with an address plus or minus a constant naming another element.
+    /// Whether location `l` stands for an instruction or a label given as a value.
+    pub fn is_code(&self, l: usize) -> bool {
+        self.code.contains(&l)
+    }
+
+    /// [`apply`], with an address plus or minus a constant naming another element, and a
+    /// word or wider extension keeping an instruction or label value.
     pub fn apply(&self, op: BinOp, x: Value, y: Value) -> Option<Value> {
         match (op, x, y) {
+            (BinOp::Sext | BinOp::Zext, Value::Addr(l), Value::Int(c)) if c >= 32 && self.is_code(l) => {
+                Some(Value::Addr(l))
+            }
             (BinOp::Add, Value::Addr(l), Value::Int(c)) | (BinOp::Add, Value::Int(c), Value::Addr(l)) => {
                 self.offset(l, c).ok().map(Value::Addr)
             }
@@ -485,8 +499,6 @@ pub fn apply(op: BinOp, x: Value, y: Value) -> Option<Value> {
         {
             Some(Value::Addr(l))
         }
-        // A word or wider load's extension keeps a symbol (an address, an instruction).
-        (Value::Addr(l), Value::Int(c)) if matches!(op, BinOp::Sext | BinOp::Zext) && c >= 32 => Some(Value::Addr(l)),
         _ => None,
     }
 }
@@ -736,6 +748,12 @@ fn parse_cells(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Vec<Ve
     Ok(code)
 }
 
+/// Whether an initial value names code rather than memory: an instruction
+/// (`instr:"add r1,r1,r1"`) or a thread's label (`P0:foo`).
+fn is_code_value(v: &str) -> bool {
+    v.starts_with("instr:") || v.split_once(':').is_some_and(|(p, _)| p.starts_with('P'))
+}
+
 /// Interprets the threads' instructions into an event structure.
 fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, Diag> {
     let mut names: BTreeSet<String> = BTreeSet::new();
@@ -820,6 +838,14 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
             ev.layout.elems.insert(l, (k, i));
         }
         ev.layout.arrays.push((elems, a.size as i64));
+    }
+    for it in &test.init {
+        if let Val::Sym(v) = &it.value
+            && (is_code_value(v) || it.ty.as_deref() == Some("ins_t"))
+            && let Some(i) = ev.loc_index(v)
+        {
+            ev.layout.code.insert(i);
+        }
     }
     for l in &cond_locs {
         if let Loc::Mem(x) = l

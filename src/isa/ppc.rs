@@ -187,7 +187,7 @@ impl Isa for Ppc {
         let bad = || InstrError::unsupported(text);
         // `op.` also sets cr0 from the result compared with 0.
         let (base, dot) = match m.strip_suffix('.') {
-            Some(b) if m != "stwcx." => (b, true),
+            Some(b) if m != "stwcx." && m != "stdcx." => (b, true),
             _ => (m.as_str(), false),
         };
         let record = |mut v: Vec<Op>, d: &str| -> Result<Vec<Op>, InstrError> {
@@ -265,12 +265,12 @@ impl Isa for Ppc {
                 store(pre, s, addr)
             }
             // Reservations.
-            ("lwarx", [d, a, b]) => {
+            ("lwarx" | "ldarx", [d, a, b]) => {
                 let mut pre = Vec::new();
                 let addr = indexed(&mut pre, a, b)?;
-                load(pre, d, addr, zext, &["EX"])
+                load(pre, d, addr, if base == "lwarx" { zext } else { None }, &["EX"])
             }
-            ("stwcx.", [s, a, b]) => {
+            ("stwcx." | "stdcx.", [s, a, b]) => {
                 let mut pre = Vec::new();
                 let addr = indexed(&mut pre, a, b)?;
                 pre.push(Op::Mov { dst: lt(0), src: Src::Imm(0) });
@@ -411,6 +411,11 @@ mod tests {
         let Some(Op::StoreCond { status, ok, fail, tags, .. }) = ops.last() else { panic!("{ops:?}") };
         assert_eq!((status.as_deref(), *ok, *fail), (Some("%eq0"), 1, 0));
         assert_eq!(tags, &["EX".to_string()]);
+        // The doubleword forms reserve and store alike, without the word's extension.
+        let ops = Ppc.parse("stdcx. r4,r0,r3").unwrap();
+        assert!(matches!(ops.last(), Some(Op::StoreCond { status: Some(s), .. }) if s == "%eq0"), "{ops:?}");
+        let ops = Ppc.parse("ldarx r4,r0,r3").unwrap();
+        assert!(matches!(&ops[..], [Op::Load { tags, .. }] if tags == &["EX".to_string()]), "{ops:?}");
         let ops = Ppc.parse("bne Loop").unwrap();
         let Op::Branch { cond: Some(c), target } = &ops[0] else { panic!("{ops:?}") };
         assert_eq!((c.op, &c.a, target.as_str()), (BinOp::Eq, &Src::Reg("%eq0".into()), "Loop"));

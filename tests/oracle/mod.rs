@@ -1999,7 +1999,8 @@ fn base_set(env: &Env, name: &str) -> Set {
 
 /// A value computed from two others: an address plus or minus a byte offset names the
 /// location the front end's layout puts there (another element of an array), or nothing;
-/// anything else is [`events::apply`]'s arithmetic.
+/// a word or wider extension keeps what the front end says stands for code; anything else
+/// is [`events::apply`]'s arithmetic.
 fn arith(ev: &Events, op: litsat::isa::BinOp, x: Value, y: Value) -> Option<Value> {
     use litsat::isa::BinOp;
     let offset = match (op, x, y) {
@@ -2007,8 +2008,12 @@ fn arith(ev: &Events, op: litsat::isa::BinOp, x: Value, y: Value) -> Option<Valu
         (BinOp::Sub, Value::Addr(l), Value::Int(k)) => Some((l, k.checked_neg()?)),
         _ => None,
     };
-    match offset {
-        Some((l, k)) => ev.layout.offset(l, k).ok().map(Value::Addr),
-        None => events::apply(op, x, y),
+    match (offset, op, x, y) {
+        (Some((l, k)), ..) => ev.layout.offset(l, k).ok().map(Value::Addr),
+        // An instruction or a label as a value survives a word load's extension.
+        (None, BinOp::Sext | BinOp::Zext, Value::Addr(l), Value::Int(c)) if c >= 32 && ev.layout.is_code(l) => {
+            Some(Value::Addr(l))
+        }
+        (None, ..) => events::apply(op, x, y),
     }
 }

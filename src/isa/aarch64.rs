@@ -53,35 +53,6 @@ fn tmp(name: &str) -> Src {
     Src::Reg(name.into())
 }
 
-/// Splits `OP a, [b, c], d` into the upper-case mnemonic and operands, keeping brackets whole.
-fn split(text: &str) -> (String, Vec<String>) {
-    let t = text.trim();
-    let (m, rest) = match t.find(char::is_whitespace) {
-        Some(k) => (&t[..k], t[k..].trim()),
-        None => (t, ""),
-    };
-    let mut ops = Vec::new();
-    if !rest.is_empty() {
-        let mut depth = 0i32;
-        let mut cur = String::new();
-        for c in rest.chars() {
-            match c {
-                '[' => depth += 1,
-                ']' => depth -= 1,
-                _ => {}
-            }
-            if c == ',' && depth == 0 {
-                ops.push(cur.trim().to_string());
-                cur.clear();
-            } else {
-                cur.push(c);
-            }
-        }
-        ops.push(cur.trim().to_string());
-    }
-    (m.to_ascii_uppercase(), ops)
-}
-
 /// Applies a shift or extension (`LSL #2`, `SXTW`, `UXTW #3`) to `v`, through the temporary
 /// `t` when it changes anything. Extensions are the identity on the values litmus tests use.
 fn shifted(pre: &mut Vec<Op>, v: Src, modifier: Option<&str>, t: &str) -> Result<Src, InstrError> {
@@ -375,7 +346,7 @@ impl Isa for AArch64 {
     }
 
     fn parse(&self, text: &str) -> Result<Vec<Op>, InstrError> {
-        let (m, ops) = split(text);
+        let (m, ops) = split_grouped(text);
         let bad = || InstrError::unsupported(text);
         let o: Vec<&str> = ops.iter().map(String::as_str).collect();
         let load = |tags: &[&str]| -> Result<Vec<Op>, InstrError> {

@@ -72,36 +72,6 @@ fn tmp(name: &str) -> Src {
     Src::Reg(name.into())
 }
 
-/// Splits `OP a, [b, c], {d, e}` into the upper-case mnemonic and operands, keeping brackets
-/// and braces whole.
-fn split(text: &str) -> (String, Vec<String>) {
-    let t = text.trim();
-    let (m, rest) = match t.find(char::is_whitespace) {
-        Some(k) => (&t[..k], t[k..].trim()),
-        None => (t, ""),
-    };
-    let mut ops = Vec::new();
-    if !rest.is_empty() {
-        let mut depth = 0i32;
-        let mut cur = String::new();
-        for c in rest.chars() {
-            match c {
-                '[' | '{' => depth += 1,
-                ']' | '}' => depth -= 1,
-                _ => {}
-            }
-            if c == ',' && depth == 0 {
-                ops.push(cur.trim().to_string());
-                cur.clear();
-            } else {
-                cur.push(c);
-            }
-        }
-        ops.push(cur.trim().to_string());
-    }
-    (m.to_ascii_uppercase(), ops)
-}
-
 /// A shift of a register offset (`LSL #2`), applied through the temporary `%o`.
 fn shifted(pre: &mut Vec<Op>, v: Src, modifier: Option<&str>) -> Result<Src, InstrError> {
     let Some(m) = modifier else { return Ok(v) };
@@ -263,7 +233,7 @@ impl Isa for Arm {
     }
 
     fn parse(&self, text: &str) -> Result<Vec<Op>, InstrError> {
-        let (m, ops) = split(text);
+        let (m, ops) = split_grouped(text);
         let bad = || InstrError::unsupported(text);
         let o: Vec<&str> = ops.iter().map(String::as_str).collect();
         let Some((base, setflags, cc)) = mnemonic(&m) else { return Err(bad()) };

@@ -319,6 +319,37 @@ pub fn split_operands(text: &str) -> (String, Vec<String>) {
     (m.to_ascii_lowercase(), ops)
 }
 
+/// Splits `OP a, [b, c], {d, e}` into the upper-case mnemonic and comma-separated
+/// operands, trimmed, keeping brackets and braces whole (Arm's addressing modes and
+/// register lists).
+pub fn split_grouped(text: &str) -> (String, Vec<String>) {
+    let t = text.trim();
+    let (m, rest) = match t.find(char::is_whitespace) {
+        Some(k) => (&t[..k], t[k..].trim()),
+        None => (t, ""),
+    };
+    let mut ops = Vec::new();
+    if !rest.is_empty() {
+        let mut depth = 0i32;
+        let mut cur = String::new();
+        for c in rest.chars() {
+            match c {
+                '[' | '{' => depth += 1,
+                ']' | '}' => depth -= 1,
+                _ => {}
+            }
+            if c == ',' && depth == 0 {
+                ops.push(cur.trim().to_string());
+                cur.clear();
+            } else {
+                cur.push(c);
+            }
+        }
+        ops.push(cur.trim().to_string());
+    }
+    (m.to_ascii_uppercase(), ops)
+}
+
 /// Parses an immediate: decimal or hex, with an optional `$` (Intel and AT&T style).
 pub fn parse_imm(s: &str) -> Option<i64> {
     let s = s.trim().trim_start_matches('$');

@@ -123,10 +123,13 @@ pub fn resolve(test: &mut Test, isa: &dyn Isa, file: &str, text: &str) -> Result
     let ambiguous: Vec<String> =
         declared.iter().filter(|s| users.get(*s).is_some_and(|u| u.len() > 1)).map(|s| format!("%{s}")).collect();
     if !ambiguous.is_empty() {
-        return Err(Diag::file(
-            file,
-            format!("ambiguous symbolic register(s): {{{}}} (used by several threads)", ambiguous.join(",")),
-        ));
+        let message = format!("ambiguous symbolic register(s): {{{}}} (used by several threads)", ambiguous.join(","));
+        // At the initial state's binding of the first of them.
+        let site = test.init.iter().find(|it| matches!(&it.loc, Loc::Mem(x) if ambiguous.contains(x)));
+        return Err(match site {
+            Some(it) => Diag::at(file, text, it.pos, message),
+            None => Diag::file(file, message),
+        });
     }
 
     // The code: each `%name` becomes its register, padded to the same length where the

@@ -3,8 +3,7 @@
 
 pub mod results;
 
-use crate::litmus::Loc;
-use crate::query::{Outcome, SortVal, StateKey};
+use crate::query::{Outcome, StateKey};
 use crate::report::kind_word;
 use serde::{Deserialize, Serialize};
 
@@ -116,15 +115,9 @@ fn normal_state(s: &StateKey) -> String {
     let mut items: Vec<String> =
         s.0.iter()
             .map(|(l, v)| {
-                let place = match l {
-                    Loc::Reg(t, r) => format!("{t}:{r}"),
-                    Loc::Mem(x) => x.clone(),
-                };
-                match v {
-                    SortVal::Int(i) => format!("{place}={i}"),
-                    SortVal::UInt(u) => format!("{place}={u}"),
-                    SortVal::Sym(x) => format!("{place}={x}"),
-                }
+                let mut item = String::new();
+                crate::report::push_place_value(&mut item, l, v, false);
+                item
             })
             .collect();
     items.sort();
@@ -408,6 +401,8 @@ pub fn by_path(es: Vec<Expected>) -> BTreeMap<String, Expected> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::litmus::Loc;
+    use crate::query::SortVal;
 
     #[test]
     fn a_state_normalised_directly_equals_its_printed_line_normalised() {

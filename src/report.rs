@@ -1,6 +1,6 @@
 //! herd7's log layout.
 
-use crate::litmus::CondKind;
+use crate::litmus::{CondKind, Loc};
 use crate::query::{Outcome, SortVal, StateKey};
 use std::fmt::Write;
 
@@ -12,16 +12,39 @@ pub fn kind_word(k: CondKind) -> &'static str {
     }
 }
 
+/// Appends `place=value` as a state shows it: memory in brackets where `brackets` holds
+/// (but for array elements, `v[1]`, as the place's `Display`), numbers in decimal. States
+/// are printed for every execution's new state, so this avoids the formatting machinery.
+pub fn push_place_value(out: &mut String, l: &Loc, v: &SortVal, brackets: bool) {
+    match l {
+        Loc::Reg(t, r) => {
+            out.push_str(itoa::Buffer::new().format(*t));
+            out.push(':');
+            out.push_str(r);
+        }
+        Loc::Mem(x) if brackets && !x.ends_with(']') => {
+            out.push('[');
+            out.push_str(x);
+            out.push(']');
+        }
+        Loc::Mem(x) => out.push_str(x),
+    }
+    out.push('=');
+    match v {
+        SortVal::Int(i) => out.push_str(itoa::Buffer::new().format(*i)),
+        SortVal::UInt(u) => out.push_str(itoa::Buffer::new().format(*u)),
+        SortVal::Sym(x) => out.push_str(x),
+    }
+}
+
 pub fn state_line(s: &StateKey) -> String {
     let mut out = String::new();
     for (l, v) in &s.0 {
-        let _ = match v {
-            SortVal::Int(i) => write!(out, "{l}={i}; "),
-            SortVal::UInt(u) => write!(out, "{l}={u}; "),
-            SortVal::Sym(x) => write!(out, "{l}={x}; "),
-        };
+        push_place_value(&mut out, l, v, true);
+        out.push_str("; ");
     }
-    out.trim_end().to_string()
+    out.truncate(out.trim_end().len());
+    out
 }
 
 /// The log of one test, as herd prints it (without `Hash=`).

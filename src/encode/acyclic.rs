@@ -10,30 +10,37 @@ use std::collections::BTreeMap;
 /// Strongly connected components with more than one node or a self-loop (Tarjan).
 fn cyclic_components(r: &Rel) -> Vec<Vec<usize>> {
     let n = r.n;
-    let mut adj: Vec<Vec<usize>> = vec![Vec::new(); n];
-    for &(i, j) in r.m.keys() {
-        adj[i].push(j);
+    // Successors in one flat array (the entries are sorted by source).
+    let mut start = vec![0usize; n + 1];
+    for &(i, _) in r.m.keys() {
+        start[i + 1] += 1;
     }
+    for i in 0..n {
+        start[i + 1] += start[i];
+    }
+    let succ: Vec<usize> = r.m.keys().map(|&(_, j)| j).collect();
+    let adj = |v: usize| &succ[start[v]..start[v + 1]];
     let mut index = vec![usize::MAX; n];
     let mut low = vec![0; n];
     let mut on = vec![false; n];
     let mut stack = Vec::new();
     let mut next = 0;
     let mut out = Vec::new();
+    // Iterative DFS: (node, next child position).
+    let mut work: Vec<(usize, usize)> = Vec::new();
     for root in 0..n {
         if index[root] != usize::MAX {
             continue;
         }
-        // Iterative DFS: (node, next child position).
-        let mut work = vec![(root, 0usize)];
+        work.push((root, 0));
         index[root] = next;
         low[root] = next;
         next += 1;
         stack.push(root);
         on[root] = true;
         while let Some(&mut (v, ref mut k)) = work.last_mut() {
-            if *k < adj[v].len() {
-                let w = adj[v][*k];
+            if *k < adj(v).len() {
+                let w = adj(v)[*k];
                 *k += 1;
                 if index[w] == usize::MAX {
                     index[w] = next;

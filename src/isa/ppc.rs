@@ -27,8 +27,9 @@ fn reg(s: &str) -> Option<Reg> {
     if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) || (n.len() > 1 && n.starts_with('0')) {
         return None;
     }
-    let n: usize = n.parse().ok()?;
-    (n < 32).then(|| format!("r{n}"))
+    let k: usize = n.parse().ok()?;
+    // Already herd's spelling (`r3`): no formatting.
+    (k < 32).then(|| if s.starts_with('r') { s.to_string() } else { format!("r{k}") })
 }
 
 fn r(s: &str) -> Result<Reg, InstrError> {

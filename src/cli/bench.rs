@@ -31,7 +31,8 @@ pub struct Args {
     /// The model for the corpus and the families (bundled name or .cat path).
     #[arg(short, long, default_value = "tso")]
     pub model: String,
-    /// Also measure `../shared/corpus/dat3m/RISCV` under rvwmo, when it is present.
+    /// Also measure the shared corpora when present: dat3m RISCV (rvwmo), C11 (c11), PPC
+    /// (power), the ARM campaign third (armv7) and the LKMM scale tests.
     #[arg(long)]
     pub shared: bool,
     /// Measure only `--fast` answers (no full logs).

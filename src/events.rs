@@ -800,6 +800,16 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
             names.insert(x.clone());
         }
     }
+    // A place `x[i]` must be an element of an array the initial state declares.
+    for l in &cond_locs {
+        if let Loc::Mem(x) = l
+            && x.ends_with(']')
+            && !test.arrays.iter().any(|a| (1..a.len).any(|i| elem_name(&a.name, i) == *x))
+        {
+            let at = src.text.rfind(x.as_str()).unwrap_or(0);
+            return Err(src.err(Pos(at), format!("`{x}` is no element of an array the initial state declares")));
+        }
+    }
     // Values in conditions that name locations are addresses too.
     let mut cond_vals = Vec::new();
     collect_syms(&test.cond.prop, &mut cond_vals);

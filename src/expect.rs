@@ -108,8 +108,6 @@ pub struct Expected {
     pub looped: Option<bool>,
 }
 
-/// The corpus TSVs' normal form of a state: `loc=value` items without memory brackets,
-/// sorted byte-wise and `;`-joined.
 /// [`normalise_state`] of a state's line, built from the state itself.
 fn normal_state(s: &StateKey) -> String {
     let mut items: Vec<String> =
@@ -124,6 +122,8 @@ fn normal_state(s: &StateKey) -> String {
     items.join(";")
 }
 
+/// The corpus TSVs' normal form of a state: `loc=value` items without memory brackets,
+/// sorted byte-wise and `;`-joined.
 pub fn normalise_state(line: &str) -> String {
     let mut items: Vec<String> = line
         .split(';')

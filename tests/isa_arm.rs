@@ -177,9 +177,26 @@ fn refusals_are_messages() {
     assert!(error("MOV R16,#1").contains("register"));
     assert!(error("LDR R0,[X1]").contains("register"));
     assert!(error("LDR R0,[R1]!").contains("pre- or post-indexed"));
+    // A shift outside 0-31 is refused, not taken modulo 64; so are flag-setting branches.
+    assert!(error("LDR R0,[R2,R3,LSL #66]").contains("a shift must be 0 to 31"));
+    assert!(error("BEQS L0").contains("flag-setting"));
+    assert!(error("CBZS R0,L0").contains("flag-setting"));
+    assert!(error("LDRD R0,R1,[R2,#9223372036854775807]").contains("out of range"));
 }
 
-/// Runs a test written inline, returning its outcome or its diagnostic's message.
+/// Places and arrays the initial state does not declare are located errors.
+#[test]
+fn undeclared_elements_and_huge_arrays_are_refused_where_written() {
+    let e = run("ARM E1\n{ int x[2] = {1,2}; 0:R1=x; }\n P0 ;\n LDR R0,[R1] ;\nexists (x[5]=0)\n").unwrap_err();
+    assert!(e.contains(":5:9: error: `x[5]` is no element"), "{e}");
+    let e = run("ARM E2\n{ 0:R1=y; }\n P0 ;\n LDR R0,[R1] ;\nexists (y[1]=0)\n").unwrap_err();
+    assert!(e.contains("`y[1]` is no element"), "{e}");
+    let e = run("ARM E3\n{ int x[4000000000]; 0:R1=x; }\n P0 ;\n LDR R0,[R1] ;\nexists (0:R0=0)\n").unwrap_err();
+    assert!(e.contains(":2:3: error: unsupported: an array of 4000000000 elements"), "{e}");
+}
+
+/// Runs a test written inline, returning its outcome or its diagnostic, rendered as
+/// `file:line:col: error: message`.
 fn run(text: &str) -> Result<litsat::query::Outcome, String> {
     let dir = std::env::temp_dir().join(format!("litsat-arm-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
@@ -193,7 +210,7 @@ fn run(text: &str) -> Result<litsat::query::Outcome, String> {
     let path = dir.join(format!("t{hash:x}.litmus"));
     std::fs::write(&path, text).unwrap();
     let prog = litsat::cat::load_program("sc", &[]).unwrap();
-    check_file(&path, &prog, &Options::default()).outcome.map_err(|d| d.message)
+    check_file(&path, &prog, &Options::default()).outcome.map_err(|d| d.to_string())
 }
 
 #[test]

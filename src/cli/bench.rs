@@ -481,13 +481,13 @@ fn corpus_in(
     })
 }
 
-/// The project's folders: next to the sources the binary was built from, or the
-/// current folder.
 /// The shared corpora `--shared` adds, beside the project (`../shared/corpus/<dir>`), each
 /// under the bundled model standing for herd's default for its architecture.
 const SHARED_SUITES: &[(&str, &str)] =
     &[("dat3m/RISCV", "rvwmo"), ("dat3m/C11", "c11"), ("dat3m/PPC", "power"), ("herd-campaign/arm", "armv7")];
 
+/// The project's folders: next to the sources the binary was built from, or the
+/// current folder.
 fn project_path(rel: &str) -> PathBuf {
     let built = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
     if built.exists() { built } else { PathBuf::from(rel) }

@@ -85,6 +85,9 @@ fn shifted(pre: &mut Vec<Op>, v: Src, modifier: Option<&str>) -> Result<Src, Ins
         "LSR" => BinOp::Shr,
         _ => return Err(InstrError::new(format!("unsupported operand shift '{m}'"))),
     };
+    if !(0..=31).contains(&amount) {
+        return Err(InstrError::new(format!("a shift must be 0 to 31, found '{m}'")));
+    }
     if amount == 0 {
         return Ok(v);
     }
@@ -126,16 +129,20 @@ const WORD: usize = 4;
 /// Loads of `regs` from consecutive words, the first `first` bytes past `addr`. The base
 /// is copied first (into `%m`), so that a loaded register that is also the base does not
 /// move the later words.
-fn words(pre: &mut Vec<Op>, addr: Addr, first: i64, regs: &[Reg]) {
+fn words(pre: &mut Vec<Op>, addr: Addr, first: i64, regs: &[Reg]) -> Result<(), InstrError> {
     let (base, off) = match addr {
         Addr::Reg(b, off) => (b, off),
         Addr::Sym(_) => unreachable!("ARM memory operands are registers"),
     };
     pre.push(Op::Mov { dst: "%m".into(), src: Src::Reg(base) });
     for (i, rt) in regs.iter().enumerate() {
-        let at = Addr::Reg("%m".into(), off + first + (WORD * i) as i64);
-        pre.push(Op::Load { dst: rt.clone(), addr: at, tags: Vec::new() });
+        let at = off
+            .checked_add(first)
+            .and_then(|o| o.checked_add((WORD * i) as i64))
+            .ok_or_else(|| InstrError::new(format!("offset {off} is out of range")))?;
+        pre.push(Op::Load { dst: rt.clone(), addr: Addr::Reg("%m".into(), at), tags: Vec::new() });
     }
+    Ok(())
 }
 
 /// A register list `{R1, R2}` or `{R1-R3}`: the registers, lowest first (the order in
@@ -160,6 +167,7 @@ fn reg_list(s: &str) -> Result<Vec<Reg>, InstrError> {
     regs.sort_by_key(|r| index(r));
     regs.dedup();
     if regs.is_empty() {
+        // Unreachable through `split`, which yields an item; kept for direct callers.
         return Err(InstrError::new("expected at least one register in the list"));
     }
     Ok(regs)
@@ -336,7 +344,7 @@ impl Isa for Arm {
                 };
                 let mut pre = vec![Op::Width(WORD)];
                 let addr = mem(&mut pre, a)?;
-                words(&mut pre, addr, 0, &[rt, rt2]);
+                words(&mut pre, addr, 0, &[rt, rt2])?;
                 Ok(pre)
             }
             "LDM" | "LDMIA" | "LDMIB" => {
@@ -351,7 +359,7 @@ impl Isa for Arm {
                 let regs = reg_list(list)?;
                 let mut pre = vec![Op::Width(WORD)];
                 let first = if base == "LDMIB" { WORD as i64 } else { 0 };
-                words(&mut pre, Addr::Reg(r(rn)?, 0), first, &regs);
+                words(&mut pre, Addr::Reg(r(rn)?, 0), first, &regs)?;
                 Ok(pre)
             }
             "DMB" | "DSB" => {
@@ -428,11 +436,13 @@ impl Isa for Arm {
                 ])
             }
             "B" => {
+                no_flags()?;
                 let [l] = o.as_slice() else { return Err(bad()) };
                 Ok(vec![Op::Branch { cond, target: l.trim().to_string() }])
             }
             "CBZ" | "CBNZ" => {
                 no_cond()?;
+                no_flags()?;
                 let [t, l] = o.as_slice() else { return Err(bad()) };
                 let op = if base == "CBZ" { BinOp::Eq } else { BinOp::Ne };
                 Ok(vec![Op::Branch {

@@ -191,6 +191,12 @@ impl Isa for Ppc {
             Some(b) if m != "stwcx." && m != "stdcx." => (b, true),
             _ => (m.as_str(), false),
         };
+        // Only these record forms set cr0 here; any other `op.` (`mr.`, `addi.`, `lwz.`)
+        // is refused rather than read as `op` without its cr0 update.
+        const RECORDED: &[&str] = &["add", "sub", "subf", "or", "and", "xor", "mullw", "mulld", "extsw", "andi"];
+        if dot && !RECORDED.contains(&base) {
+            return Err(bad());
+        }
         let record = |mut v: Vec<Op>, d: &str| -> Result<Vec<Op>, InstrError> {
             if dot {
                 set_flags(&mut v, 0, rs(d)?, Src::Imm(0));
@@ -206,7 +212,7 @@ impl Isa for Ppc {
             let [d, a, i] = o.as_slice() else { return Err(bad()) };
             Ok(vec![Op::Bin { dst: r(d)?, op, a: rs(a)?, b: Src::Imm(imm(i)?) }])
         };
-        // A load of `bits` (64: whole), extended as `ext` says.
+        // A load, its value extended as `ext` says (`None`: the whole doubleword).
         let load = |pre: Vec<Op>, d: &str, addr: Addr, ext: Option<BinOp>, tags: &[&str]| {
             let dst = r(d)?;
             let mut v = pre;
@@ -389,6 +395,11 @@ mod tests {
         let e = Ppc.parse("cmpw cr9,r1,r2").unwrap_err();
         assert!(e.message.contains("cr9"), "{}", e.message);
         assert!(Ppc.parse("stw r1").is_err());
+        // A record form litsat does not implement is refused, not read without its cr0.
+        for t in ["mr. r5,r4", "lwz. r5,0(r2)", "addi. r3,r3,1", "beq. L0"] {
+            assert!(Ppc.parse(t).unwrap_err().message.contains("unsupported instruction"), "{t}");
+        }
+        assert!(Ppc.parse("add. r3,r4,r5").is_ok());
         assert!(Ppc.parse("rlwinm r1,r2,40,0,31").is_err());
     }
 

@@ -8,6 +8,9 @@ use super::prop;
 use crate::diag::{Diag, Pos, offset_in};
 use nom::Parser;
 
+/// The most elements an array in the initial state may have.
+pub const MAX_ARRAY: usize = 4096;
+
 /// Replaces `(* … *)` comments (nested) by blanks of the same byte length, so that
 /// offsets into the cleaned text are offsets into the file.
 fn blank_comments(text: &str) -> String {
@@ -402,6 +405,10 @@ fn array_decl(
         Ok(n) if n > 0 => n,
         _ => return Err(bad(format!("expected a positive array size in `{lhs}`"))),
     };
+    // Each element is a location with an initial write: litmus arrays have a few.
+    if len > MAX_ARRAY {
+        return Err(bad(format!("unsupported: an array of {len} elements (at most {MAX_ARRAY})")));
+    }
     if ty.is_empty() {
         return Err(bad(format!("expected an element type before the array `{name}`")));
     }

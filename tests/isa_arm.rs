@@ -230,6 +230,9 @@ fn symbolic_registers_misused_are_errors() {
     assert!(two.unwrap_err().contains("ambiguous symbolic register"));
     let unused = run("ARM S3\n{ %x0=x; %z=y; }\n P0 ;\n LDR R0,[%x0] ;\nexists (0:R0=0)\n");
     assert!(unused.unwrap_err().contains("%z does not appear in code"));
+    // In the condition, which keeps no positions, the error points at the register.
+    let e = run("ARM S5\n{ 0:R2=x; }\n P0 ;\n LDR R0,[R2] ;\nexists (%q=0)\n").unwrap_err();
+    assert!(e.contains(":5:9: error: symbolic register %q does not appear in code"), "{e}");
     // Undeclared, it is each thread's own register, starting at 0.
     let local = run("ARM S4\n{ 0:R1=x; }\n P0 | P1 ;\n MOV %t,#1 | MOV %t,#2 ;\n STR %t,[R1] | ;\nexists (x=1)\n");
     assert_eq!(local.expect("answered").observation(), "Always");

@@ -176,7 +176,18 @@ pub fn resolve(test: &mut Test, isa: &dyn Isa, file: &str, text: &str) -> Result
     for it in &mut test.init {
         place(&mut it.loc).map_err(|m| Diag::at(file, text, it.pos, m))?;
     }
-    let d = |m: String| Diag::file(file, m);
+    // The condition, filter and `locations` keep no positions: the message names the
+    // register, and the error points at its last mention, in the final part of the test.
+    let d = |m: String| {
+        let at = m.split('%').nth(1).and_then(|rest| {
+            let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            text.rfind(&format!("%{name}"))
+        });
+        match at {
+            Some(at) => Diag::at(file, text, crate::diag::Pos(at), m),
+            None => Diag::file(file, m),
+        }
+    };
     prop_locs_mut(&mut test.cond.prop, &mut place).map_err(d)?;
     if let Some(f) = &mut test.filter {
         prop_locs_mut(f, &mut place).map_err(d)?;

@@ -7,7 +7,7 @@
 
 use crate::diag::{Diag, Pos};
 use crate::isa::{Addr, BinOp, Isa, LockOp, Op, Operand, Reg, Src};
-use crate::litmus::{Loc, Test, Val, elem_name};
+use crate::litmus::{Loc, Test, Val, code_label, elem_name};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 pub type Eid = usize;
@@ -689,10 +689,7 @@ fn resolve_jumps(test: &Test, code: &mut [Vec<Instr>], src: &SourceRef<'_>) -> R
                     (Loc::Reg(t, x), Val::Sym(v)) if *t == th.id && x == r => Some(v.as_str()),
                     _ => None,
                 });
-                let label = bound
-                    .and_then(|v| v.split_once(':'))
-                    .filter(|(p, _)| p.strip_prefix('P').and_then(|n| n.parse::<usize>().ok()) == Some(th.id))
-                    .map(|(_, l)| l);
+                let label = bound.and_then(code_label).filter(|&(t, _)| t == th.id).map(|(_, l)| l);
                 let Some(label) = label else {
                     return Err(refuse("the initial state binds it to no code label of this thread"));
                 };
@@ -751,7 +748,7 @@ fn parse_cells(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Vec<Ve
 /// Whether an initial value names code rather than memory: an instruction
 /// (`instr:"add r1,r1,r1"`) or a thread's label (`P0:foo`).
 fn is_code_value(v: &str) -> bool {
-    v.starts_with("instr:") || v.split_once(':').is_some_and(|(p, _)| p.starts_with('P'))
+    v.starts_with("instr:") || code_label(v).is_some()
 }
 
 /// Interprets the threads' instructions into an event structure.

@@ -51,6 +51,16 @@ pub struct ArrayDecl {
     pub pos: Pos,
 }
 
+/// A code label given as a value, `P0:foo`: its thread and label (herd's `Label` constant,
+/// which a computed branch such as ARM's `BX R0` jumps to).
+pub fn code_label(v: &str) -> Option<(usize, &str)> {
+    let (p, l) = v.split_once(':')?;
+    let n = p.trim().strip_prefix('P').filter(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))?;
+    let l = l.trim();
+    let ok = !l.is_empty() && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+    ok.then_some((n.parse().ok()?, l))
+}
+
 /// The location name of element `i` of array `base`, as herd prints it: `x[1]`; element 0
 /// is the array's own name, the address a register bound to `x` holds.
 pub fn elem_name(base: &str, i: usize) -> String {

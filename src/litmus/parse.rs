@@ -357,15 +357,8 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<(Vec<InitItem>, Vec<ArrayD
         });
         // herd's code labels as values (`P0:foo`, jumped to by `BX R0`): a symbol, like an
         // instruction value, which only a computed branch uses ([`crate::isa::Op::Jump`]).
-        let label = |v: &str| {
-            v.split_once(':').is_some_and(|(p, l)| {
-                p.strip_prefix('P').is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-                    && !l.trim().is_empty()
-                    && l.trim().chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
-            })
-        };
         let value = match rhs {
-            Some(v) if label(v) => Val::Sym(v.split_whitespace().collect()),
+            Some(v) if code_label(v).is_some() => Val::Sym(v.split_whitespace().collect()),
             None => Val::Int(0),
             Some(v) => match prop::value.parse(v) {
                 Ok((r, val)) if r.trim().is_empty() => val,

@@ -335,7 +335,7 @@ impl Events {
     }
 
     /// Why location `l` plus `bytes` names no location, for a diagnostic.
-    pub fn offset_message(&self, l: usize, bytes: i64) -> String {
+    fn offset_message(&self, l: usize, bytes: i64) -> String {
         let x = &self.locs[l];
         match self.layout.offset(l, bytes) {
             Ok(_) => format!("address {x}{bytes:+} is an array element"),
@@ -956,11 +956,10 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
                         };
                         // A constant address plus a constant offset that names no element.
                         if let VExpr::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) = ev.vals[v]
-                            && let (VExpr::Const(x), VExpr::Const(y)) = (&ev.vals[a], &ev.vals[b])
-                            && let (Value::Addr(l), Value::Int(k)) | (Value::Int(k), Value::Addr(l)) = (*x, *y)
+                            && let (&VExpr::Const(x), &VExpr::Const(y)) = (&ev.vals[a], &ev.vals[b])
+                            && matches!((x, y), (Value::Addr(_), Value::Int(_)) | (Value::Int(_), Value::Addr(_)))
                         {
-                            let k = if op == BinOp::Sub { k.wrapping_neg() } else { k };
-                            return Err(src.err(pos, ev.offset_message(l, k)));
+                            return Err(src.err(pos, ev.arith_message(op, x, y)));
                         }
                         match &ev.vals[v] {
                             VExpr::Const(Value::Int(_)) => Err(src.err(

@@ -236,6 +236,8 @@ impl Isa for Arm {
         &["R0", "R1", "R2", "R3", "R4", "R5", "R6", "R7", "R8", "R9", "R10", "R11", "R12"]
     }
 
+    /// herd's ARM sets; `AL` and `NoRet` (herd's annotations of instructions this plug-in
+    /// does not take) are always empty here, so that a model naming them still loads.
     fn known_sets(&self) -> &'static [&'static str] {
         &["DMB", "DMB.ISH", "DMB.ST", "DSB", "DSB.ST", "ISB", "X", "EX", "A", "L", "AL", "NoRet"]
     }

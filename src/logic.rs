@@ -327,6 +327,27 @@ impl Logic {
     }
 
     pub fn and(&mut self, xs: &[B]) -> B {
+        // Most conjunctions have at most two literals: those go to `and2`, which builds the
+        // same gate without collecting them.
+        let mut two = [B::T, B::T];
+        let mut n = 0;
+        for &x in xs {
+            match x {
+                B::F => return B::F,
+                B::T => {}
+                B::L(_) if n < 2 => {
+                    two[n] = x;
+                    n += 1;
+                }
+                B::L(_) => {
+                    n = 3;
+                    break;
+                }
+            }
+        }
+        if n <= 2 {
+            return self.and2(two[0], two[1]);
+        }
         let mut lits = Vec::with_capacity(xs.len());
         for &x in xs {
             match x {
@@ -357,6 +378,9 @@ impl Logic {
     }
 
     pub fn or(&mut self, xs: &[B]) -> B {
+        if let [a, b] = *xs {
+            return self.or2(a, b);
+        }
         let neg: Vec<B> = xs.iter().map(|x| x.negate()).collect();
         self.and(&neg).negate()
     }

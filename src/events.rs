@@ -414,6 +414,29 @@ pub enum OffsetError {
 }
 
 impl Layout {
+    /// The test's arrays and code values, over the locations `ev` names.
+    fn of(test: &Test, ev: &Events, src: &SourceRef<'_>) -> Result<Layout, Diag> {
+        let mut layout = Layout::default();
+        for a in &test.arrays {
+            let elems: Option<Vec<usize>> = (0..a.len).map(|i| ev.loc_index(&elem_name(&a.name, i))).collect();
+            let elems = elems.ok_or_else(|| src.err(a.pos, "array element without a location"))?;
+            let k = layout.arrays.len();
+            for (i, &l) in elems.iter().enumerate() {
+                layout.elems.insert(l, (k, i));
+            }
+            layout.arrays.push((elems, a.size as i64));
+        }
+        for it in &test.init {
+            if let Val::Sym(v) = &it.value
+                && (is_code_value(v) || it.ty.as_deref() == Some("ins_t"))
+                && let Some(i) = ev.loc_index(v)
+            {
+                layout.code.insert(i);
+            }
+        }
+        Ok(layout)
+    }
+
     /// The location `bytes` bytes after location `l`.
     pub fn offset(&self, l: usize, bytes: i64) -> Result<usize, OffsetError> {
         if bytes == 0 {
@@ -837,23 +860,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
         unsequenced: BTreeSet::new(),
         layout: Layout::default(),
     };
-    for a in &test.arrays {
-        let elems: Option<Vec<usize>> = (0..a.len).map(|i| ev.loc_index(&elem_name(&a.name, i))).collect();
-        let elems = elems.ok_or_else(|| src.err(a.pos, "array element without a location"))?;
-        let k = ev.layout.arrays.len();
-        for (i, &l) in elems.iter().enumerate() {
-            ev.layout.elems.insert(l, (k, i));
-        }
-        ev.layout.arrays.push((elems, a.size as i64));
-    }
-    for it in &test.init {
-        if let Val::Sym(v) = &it.value
-            && (is_code_value(v) || it.ty.as_deref() == Some("ins_t"))
-            && let Some(i) = ev.loc_index(v)
-        {
-            ev.layout.code.insert(i);
-        }
-    }
+    ev.layout = Layout::of(test, &ev, src)?;
     for l in &cond_locs {
         if let Loc::Mem(x) = l
             && let Some(i) = ev.loc_index(x)

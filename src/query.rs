@@ -156,18 +156,6 @@ fn canonical_loc(isa: &dyn Isa, l: &Loc) -> Result<Loc, String> {
     }
 }
 
-fn canonical_prop(isa: &dyn Isa, p: &Prop) -> Result<Prop, String> {
-    Ok(match p {
-        Prop::Eq(l, v) => Prop::Eq(canonical_loc(isa, l)?, v.clone()),
-        Prop::EqLoc(a, b) => Prop::EqLoc(canonical_loc(isa, a)?, canonical_loc(isa, b)?),
-        Prop::Not(q) => Prop::Not(Box::new(canonical_prop(isa, q)?)),
-        Prop::And(ps) => Prop::And(ps.iter().map(|q| canonical_prop(isa, q)).collect::<Result<_, _>>()?),
-        Prop::Or(ps) => Prop::Or(ps.iter().map(|q| canonical_prop(isa, q)).collect::<Result<_, _>>()?),
-        Prop::Implies(a, b) => Prop::Implies(Box::new(canonical_prop(isa, a)?), Box::new(canonical_prop(isa, b)?)),
-        p => p.clone(),
-    })
-}
-
 /// Parses the test's code for its ISA and canonicalises its places.
 pub fn prepare(test: Test, file: &str, text: &str) -> Result<(Test, &'static dyn Isa, Events), Diag> {
     prepare_with(test, file, text, None, DEFAULT_UNROLL)
@@ -186,9 +174,13 @@ pub fn prepare_with(
         .ok_or_else(|| Diag::file(file, format!("unsupported architecture '{}'", test.arch)))?;
     crate::litmus::symbolic::resolve(&mut test, isa, file, text)?;
     let d = |m: String| Diag::file(file, m);
-    test.cond.prop = canonical_prop(isa, &test.cond.prop).map_err(d)?;
-    if let Some(f) = &test.filter {
-        test.filter = Some(canonical_prop(isa, f).map_err(d)?);
+    let mut canonical = |l: &mut Loc| -> Result<(), String> {
+        *l = canonical_loc(isa, l)?;
+        Ok(())
+    };
+    test.cond.prop.try_map_locs(&mut canonical).map_err(d)?;
+    if let Some(f) = &mut test.filter {
+        f.try_map_locs(&mut canonical).map_err(d)?;
     }
     test.locations = test.locations.iter().map(|l| canonical_loc(isa, l)).collect::<Result<_, _>>().map_err(d)?;
     for it in &mut test.init {

@@ -121,6 +121,25 @@ pub enum Prop {
 }
 
 impl Prop {
+    /// Rewrites every place the proposition reads, in order, stopping at the first error
+    /// (symbolic registers given real ones, registers in the ISA's spelling).
+    pub fn try_map_locs(&mut self, f: &mut dyn FnMut(&mut Loc) -> Result<(), String>) -> Result<(), String> {
+        match self {
+            Prop::True | Prop::False => Ok(()),
+            Prop::Eq(l, _) => f(l),
+            Prop::EqLoc(a, b) => {
+                f(a)?;
+                f(b)
+            }
+            Prop::Not(q) => q.try_map_locs(f),
+            Prop::And(qs) | Prop::Or(qs) => qs.iter_mut().try_for_each(|q| q.try_map_locs(f)),
+            Prop::Implies(a, b) => {
+                a.try_map_locs(f)?;
+                b.try_map_locs(f)
+            }
+        }
+    }
+
     /// Every place the proposition reads, in order of first appearance.
     pub fn locs(&self, out: &mut Vec<Loc>) {
         let mut push = |l: &Loc| {

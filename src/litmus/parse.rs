@@ -9,7 +9,7 @@ use crate::diag::{Diag, Pos, offset_in};
 use nom::Parser;
 
 /// The most elements an array in the initial state may have.
-pub const MAX_ARRAY: usize = 4096;
+const MAX_ARRAY: usize = 4096;
 
 /// Replaces `(* … *)` comments (nested) by blanks of the same byte length, so that
 /// offsets into the cleaned text are offsets into the file.
@@ -115,9 +115,7 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
     }
 
     let (threads, rest) = if is_c { super::c_split::threads(file, source, text, rest)? } else { table(&cur, rest)? };
-    let mut test = constraints(&cur, arch, name, init, threads, rest)?;
-    test.arrays = arrays;
-    Ok(test)
+    constraints(&cur, arch, name, (init, arrays), threads, rest)
 }
 
 /// The code table of an ISA test: a header row of thread names, then rows of cells.
@@ -172,7 +170,7 @@ fn constraints(
     cur: &Cursor<'_>,
     arch: String,
     name: String,
-    init: Vec<InitItem>,
+    (init, arrays): (Vec<InitItem>, Vec<ArrayDecl>),
     threads: Vec<ThreadCode>,
     rest: &str,
 ) -> Result<Test, Diag> {
@@ -262,7 +260,7 @@ fn constraints(
         rest = r;
     }
     let cond = cond.unwrap_or(Condition { kind: CondKind::Forall, prop: Prop::True });
-    Ok(Test { arch, name, init, arrays: Vec::new(), threads, locations, filter, cond })
+    Ok(Test { arch, name, init, arrays, threads, locations, filter, cond })
 }
 
 fn parse_prop<'a>(cur: &Cursor<'a>, s: &'a str) -> Result<(&'a str, Prop), Diag> {

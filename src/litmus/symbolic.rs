@@ -52,23 +52,6 @@ fn sym_name(l: &Loc) -> Option<&str> {
     }
 }
 
-fn prop_locs_mut(p: &mut Prop, f: &mut dyn FnMut(&mut Loc) -> Result<(), String>) -> Result<(), String> {
-    match p {
-        Prop::True | Prop::False => Ok(()),
-        Prop::Eq(l, _) => f(l),
-        Prop::EqLoc(a, b) => {
-            f(a)?;
-            f(b)
-        }
-        Prop::Not(q) => prop_locs_mut(q, f),
-        Prop::And(qs) | Prop::Or(qs) => qs.iter_mut().try_for_each(|q| prop_locs_mut(q, f)),
-        Prop::Implies(a, b) => {
-            prop_locs_mut(a, f)?;
-            prop_locs_mut(b, f)
-        }
-    }
-}
-
 /// Gives the test's symbolic registers real ones, as herd does; a no-op for an ISA without
 /// symbolic registers or a test that uses none.
 pub fn resolve(test: &mut Test, isa: &dyn Isa, file: &str, text: &str) -> Result<(), Diag> {
@@ -188,9 +171,9 @@ pub fn resolve(test: &mut Test, isa: &dyn Isa, file: &str, text: &str) -> Result
             None => Diag::file(file, m),
         }
     };
-    prop_locs_mut(&mut test.cond.prop, &mut place).map_err(d)?;
+    test.cond.prop.try_map_locs(&mut place).map_err(d)?;
     if let Some(f) = &mut test.filter {
-        prop_locs_mut(f, &mut place).map_err(d)?;
+        f.try_map_locs(&mut place).map_err(d)?;
     }
     for l in &mut test.locations {
         place(l).map_err(d)?;

@@ -1,9 +1,9 @@
 //! File-level work shared by the subcommands: expanding inputs and running one test file.
 
-use crate::cat::ChooseModel;
-use crate::diag::Diag;
-use crate::litmus::parse_test;
-use crate::query::{self, Options, Outcome};
+use litsat::cat::ChooseModel;
+use litsat::diag::Diag;
+use litsat::litmus::parse_test;
+use litsat::query::{self, Options, Outcome};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -99,7 +99,7 @@ pub fn loop_note(path: &Path, o: &Outcome) -> Option<String> {
 /// bundled model) can be read.
 pub fn render(d: &Diag) -> String {
     let text = match d.file.strip_prefix("<bundled>/") {
-        Some(name) => crate::cat::load::BUNDLED.iter().find(|(n, _)| *n == name).map(|(_, t)| t.to_string()),
+        Some(name) => litsat::cat::load::BUNDLED.iter().find(|(n, _)| *n == name).map(|(_, t)| t.to_string()),
         None => std::fs::read(&d.file).ok().map(|b| String::from_utf8_lossy(&b).to_string()),
     };
     d.render(text.as_deref())

@@ -3,8 +3,8 @@
 
 pub mod results;
 
-use crate::query::{Outcome, StateKey};
-use crate::report::kind_word;
+use litsat::query::{Outcome, StateKey};
+use litsat::report::kind_word;
 use serde::{Deserialize, Serialize};
 
 /// What an expectation can be compared with: a test's answer, as herd's log gives it.
@@ -114,7 +114,7 @@ fn normal_state(s: &StateKey) -> String {
         s.0.iter()
             .map(|(l, v)| {
                 let mut item = String::new();
-                crate::report::push_place_value(&mut item, l, v, false);
+                litsat::report::push_place_value(&mut item, l, v, false);
                 item
             })
             .collect();
@@ -401,8 +401,8 @@ pub fn by_path(es: Vec<Expected>) -> BTreeMap<String, Expected> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::litmus::Loc;
-    use crate::query::SortVal;
+    use litsat::litmus::Loc;
+    use litsat::query::SortVal;
 
     #[test]
     fn a_state_normalised_directly_equals_its_printed_line_normalised() {
@@ -412,7 +412,7 @@ mod tests {
             (Loc::Mem("x".into()), SortVal::Sym("instr:\"add r1,r1,r1\"".into())),
             (Loc::Reg(0, "EAX".into()), SortVal::Int(2)),
         ]);
-        assert_eq!(normal_state(&key), normalise_state(&crate::report::state_line(&key)));
+        assert_eq!(normal_state(&key), normalise_state(&litsat::report::state_line(&key)));
     }
 
     fn answer(observation: &str, flags: &[&str]) -> Answer {

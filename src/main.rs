@@ -1,12 +1,12 @@
 //! The `litsat` command line: argument parsing and I/O only; the work is in the library.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use litsat::cli::args::{ModelArgs, setup};
 use litsat::diag::Diag;
-use litsat::driver::{check_file, collect_inputs, loop_note, render};
-use litsat::expect::parse_any;
 use litsat::report::herd_log;
-use litsat::runner::{Expectations, Record, judge_result_lines, run_all, shard, success, summary};
+use litsat_cli::cli::args::{ModelArgs, setup};
+use litsat_cli::driver::{check_file, collect_inputs, loop_note, render};
+use litsat_cli::expect::parse_any;
+use litsat_cli::runner::{Expectations, Record, judge_result_lines, run_all, shard, success, summary};
 use rayon::prelude::*;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -66,13 +66,13 @@ enum Cmd {
         shard: Option<String>,
     },
     /// Explains why an outcome is forbidden (the checks and a cycle), or shows a witness.
-    Explain(litsat::cli::explain::Args),
+    Explain(litsat_cli::cli::explain::Args),
     /// Lists the tests whose Observation differs between two models.
-    Diff(litsat::cli::diff::Args),
+    Diff(litsat_cli::cli::diff::Args),
     /// Writes families of litmus tests (co, sb, iriw, mp) that grow with a parameter.
-    Gen(litsat::cli::generate::Args),
+    Gen(litsat_cli::cli::generate::Args),
     /// Measures throughput over a corpus and cost over growing test families.
-    Bench(litsat::cli::bench::Args),
+    Bench(litsat_cli::cli::bench::Args),
     /// Combines the JSON results of shards into one summary.
     Merge {
         /// JSON-lines files written by `litsat run --format json`.
@@ -89,10 +89,10 @@ fn main() -> ExitCode {
             run(&model, &inputs, Expect { file: expect, results: expect_results }, format, log, shard)
         }
         Cmd::Merge { files } => merge(&files),
-        Cmd::Explain(a) => litsat::cli::explain::main(a),
-        Cmd::Diff(a) => litsat::cli::diff::main(a),
-        Cmd::Gen(a) => litsat::cli::generate::main(a),
-        Cmd::Bench(a) => litsat::cli::bench::main(a),
+        Cmd::Explain(a) => litsat_cli::cli::explain::main(a),
+        Cmd::Diff(a) => litsat_cli::cli::diff::main(a),
+        Cmd::Gen(a) => litsat_cli::cli::generate::main(a),
+        Cmd::Bench(a) => litsat_cli::cli::bench::main(a),
     };
     match r {
         Ok(code) => code,
@@ -118,7 +118,7 @@ fn check(m: &ModelArgs, inputs: &[String], graph: Option<PathBuf>, format: Optio
                     eprintln!("{note}");
                 }
                 if let Some(dir) = &graph
-                    && let Err(d) = litsat::cli::explain::write_graph(&prog, &opts, &r.path, dir, format.as_deref())
+                    && let Err(d) = litsat_cli::cli::explain::write_graph(&prog, &opts, &r.path, dir, format.as_deref())
                 {
                     failed += 1;
                     eprintln!("{}", render(&d));

@@ -1,12 +1,12 @@
 //! The corpus regression runner behind `litsat run` and `litsat merge`.
 
-use crate::cat::Models;
-use crate::diag::DiagKind;
 use crate::driver::check_file;
 use crate::expect::results::{Judgement, judge, parse_result_line};
 use crate::expect::{Answer, Expected, compare, match_entries};
-use crate::query::Options;
-use crate::report::herd_log;
+use litsat::cat::Models;
+use litsat::diag::DiagKind;
+use litsat::query::Options;
+use litsat::report::herd_log;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
@@ -124,7 +124,7 @@ pub fn judge_result_lines(records: &mut [Record]) {
     records.par_iter_mut().for_each(|rec| {
         let (Status::Done, Some(a)) = (rec.status, &rec.answer) else { return };
         let parsed = std::fs::read_to_string(&rec.path)
-            .map_err(|e| crate::diag::Diag::file(&rec.path, format!("cannot read: {e}")))
+            .map_err(|e| litsat::diag::Diag::file(&rec.path, format!("cannot read: {e}")))
             .and_then(|text| parse_result_line(&rec.path, &text));
         let (status, detail) = match parsed {
             Err(d) => (Status::Error, d.to_string()),

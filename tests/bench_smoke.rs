@@ -2,10 +2,10 @@
 //! derived by hand, and a quick benchmark runs end to end.
 
 use litsat::cat::load_program;
-use litsat::cli::bench;
-use litsat::cli::generate::{self, Family};
 use litsat::litmus::parse_test;
 use litsat::query::{self, Options, Outcome};
+use litsat_cli::cli::bench;
+use litsat_cli::cli::generate::{self, Family};
 use std::path::PathBuf;
 use std::process::Command;
 

@@ -4,10 +4,10 @@
 //! catalogue parses and lowers with the LKMM's macro file.
 
 use litsat::cat::{Program, load_program};
-use litsat::expect::normalise_state;
 use litsat::litmus::parse_test;
 use litsat::query::{Options, run};
 use litsat::report::state_line;
+use litsat_cli::expect::normalise_state;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 

@@ -7,10 +7,10 @@ use litsat::cat::load_program;
 use litsat::certify::{
     CertReport, certify_unsat, check_drat, check_model, checked_model, prove_unsat, safe_name, units_of, write_dimacs,
 };
-use litsat::driver::check_file;
 use litsat::logic::B;
 use litsat::query::{Options, Outcome};
 use litsat::report::herd_log;
+use litsat_cli::driver::check_file;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use varisat::dimacs::DimacsParser;

@@ -98,8 +98,9 @@ fn shards_merge_to_the_unsharded_summary() {
     };
     let merged = merge(&[&a, &b]);
     let whole = merge(&[&all]);
-    let n =
-        litsat::driver::collect_inputs(&[root().join("litmus").to_string_lossy().to_string()]).expect("inputs").len();
+    let n = litsat_cli::driver::collect_inputs(&[root().join("litmus").to_string_lossy().to_string()])
+        .expect("inputs")
+        .len();
     assert!(merged.starts_with(&format!("Summary: {n} tests")), "{merged}");
     assert_eq!(counts(&merged), counts(&whole));
     let lines = |p: &Path| std::fs::read_to_string(p).map(|t| t.lines().count()).unwrap_or(0);

@@ -2,10 +2,10 @@
 //! (`../shared/corpus/expected/lkmm-paulmck.lkmm.tsv`), by judgelitmus.sh's rules, when
 //! `../shared` is present.
 
-use litsat::driver::collect_inputs;
-use litsat::expect::parse_tsv;
-use litsat::expect::results::{Difference, result_differences};
-use litsat::runner::{Record, Status};
+use litsat_cli::driver::collect_inputs;
+use litsat_cli::expect::parse_tsv;
+use litsat_cli::expect::results::{Difference, result_differences};
+use litsat_cli::runner::{Record, Status};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -196,14 +196,14 @@ fn write_graph_serves_check() {
     let prog = litsat::cat::load_program("tso", &[]).expect("tso");
     let opts = litsat::query::Options::default();
     let test = root().join("litmus/x86/SB.litmus");
-    let p = litsat::cli::explain::write_graph(&prog, &opts, &test, &dir, None).expect("graph");
+    let p = litsat_cli::cli::explain::write_graph(&prog, &opts, &test, &dir, None).expect("graph");
     assert_eq!(p, dir.join("SB.dot"));
     let g = std::fs::read_to_string(&p).expect("read");
     assert!(g.contains("allowed by tso.cat: a witness"), "{g}");
     // Writing the same test again reuses its name.
-    let again = litsat::cli::explain::write_graph(&prog, &opts, &test, &dir, None).expect("graph");
+    let again = litsat_cli::cli::explain::write_graph(&prog, &opts, &test, &dir, None).expect("graph");
     assert_eq!(again, p);
-    let bad = litsat::cli::explain::write_graph(&prog, &opts, &test, &dir, Some("gif"));
+    let bad = litsat_cli::cli::explain::write_graph(&prog, &opts, &test, &dir, Some("gif"));
     assert!(bad.is_err());
 }
 

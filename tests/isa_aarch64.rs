@@ -2,9 +2,9 @@
 //! small end-to-end tests of the atomics the shared corpus does not exercise.
 
 use litsat::cat::load_program;
-use litsat::driver::check_file;
 use litsat::isa::{Addr, BinOp, Isa, Op, Src, for_arch};
 use litsat::query::Options;
+use litsat_cli::driver::check_file;
 
 fn isa() -> &'static dyn Isa {
     for_arch("AArch64").expect("AArch64 plug-in")

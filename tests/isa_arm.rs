@@ -2,9 +2,9 @@
 //! symbolic registers, located refusals, and herd's answers under its own `arm.cat` for the
 //! project's ARM tests (when `../shared` is present).
 
-use litsat::driver::check_file;
 use litsat::isa::{Addr, BinOp, Cond, Isa, Op, Src, for_arch};
 use litsat::query::Options;
+use litsat_cli::driver::check_file;
 use std::path::Path;
 
 fn isa() -> &'static dyn Isa {

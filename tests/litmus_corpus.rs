@@ -2,8 +2,8 @@
 //! `litmus/expected.tsv` gives under each bundled model.
 
 use litsat::cat::load_program;
-use litsat::driver::check_file;
 use litsat::query::Options;
+use litsat_cli::driver::check_file;
 use std::path::Path;
 
 #[test]

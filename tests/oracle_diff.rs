@@ -119,7 +119,7 @@ impl Tally {
 
 /// Every `.litmus` file below `dir`, sorted, as the CLI expands a folder.
 fn litmus_files(dir: &Path) -> Vec<PathBuf> {
-    litsat::driver::collect_inputs(&[dir.to_string_lossy().to_string()]).unwrap_or_default()
+    litsat_cli::driver::collect_inputs(&[dir.to_string_lossy().to_string()]).unwrap_or_default()
 }
 
 fn show_states(s: &BTreeSet<String>) -> String {

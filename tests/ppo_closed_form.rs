@@ -3,8 +3,8 @@
 //! execution of real tests, and any pair in one and not the other raises a flag.
 
 use litsat::cat::load_program;
-use litsat::driver::{check_file, collect_inputs};
 use litsat::query::Options;
+use litsat_cli::driver::{check_file, collect_inputs};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 

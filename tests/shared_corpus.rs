@@ -7,9 +7,9 @@
 
 use litsat::cat::{ModelSpec, Program, load_model, load_program};
 use litsat::diag::DiagKind;
-use litsat::driver::check_file;
-use litsat::expect::{Answer, by_path, compare, parse_tsv};
 use litsat::query::Options;
+use litsat_cli::driver::check_file;
+use litsat_cli::expect::{Answer, by_path, compare, parse_tsv};
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -296,7 +296,7 @@ fn loops_match_herds_log_loop_lines() {
     let Some(sh) = shared() else { return };
     let corpus = sh.join("corpus");
     let log = std::fs::read_to_string(corpus.join("expected/logs/loops.log")).expect("loops log");
-    let herd = litsat::expect::parse_herd_log(&log);
+    let herd = litsat_cli::expect::parse_herd_log(&log);
     let runs: [(&str, &str, &[&str]); 3] = [
         ("LOOP-lkmm-spin", LKMM, LKMM_INC),
         ("LOOP-lrsc-inc", "models/herd/riscv.cat", HERD),

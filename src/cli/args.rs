@@ -1,8 +1,8 @@
 //! Arguments shared by the subcommands, so that each subcommand's module can take them.
 
-use crate::cat::{ModelSpec, Models};
-use crate::diag::Diag;
-use crate::query::Options;
+use litsat::cat::{ModelSpec, Models};
+use litsat::diag::Diag;
+use litsat::query::Options;
 use std::path::PathBuf;
 use std::time::Duration;
 

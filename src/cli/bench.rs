@@ -8,14 +8,14 @@
 
 mod loops;
 
-use crate::cat::{Program, compile_model_with, load_program};
 use crate::cli::generate::{self, Family};
-use crate::diag::{Diag, DiagKind};
 use crate::driver::{check_file, collect_inputs};
-use crate::encode::exec;
-use crate::litmus::parse_test;
-use crate::logic::Logic;
-use crate::query::{self, Options};
+use litsat::cat::{Program, compile_model_with, load_program};
+use litsat::diag::{Diag, DiagKind};
+use litsat::encode::exec;
+use litsat::litmus::parse_test;
+use litsat::logic::Logic;
+use litsat::query::{self, Options};
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};

@@ -1,11 +1,11 @@
 //! `litsat diff`: the tests whose Observation differs between two models, and with
 //! `--stronger` whether everything the first allows the second allows too.
 
-use crate::cat::load_program;
-use crate::diag::Diag;
 use crate::driver::{check_file, collect_inputs};
-use crate::litmus::Prop;
-use crate::query::Options;
+use litsat::cat::load_program;
+use litsat::diag::Diag;
+use litsat::litmus::Prop;
+use litsat::query::Options;
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;

@@ -2,9 +2,9 @@
 //! or a witness execution when it is allowed; `--graph` draws the execution.
 
 use crate::cli::args::{ModelArgs, setup};
-use crate::diag::Diag;
 use crate::driver::collect_inputs;
-use crate::explain::{dot, explain_file, render_text};
+use litsat::diag::Diag;
+use litsat::explain::{dot, explain_file, render_text};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -66,8 +66,8 @@ pub fn main(args: Args) -> Result<ExitCode, Diag> {
 /// already took it, a name made from `path` is used, so call in input order for stable
 /// names. Returns the last file written.
 pub fn write_graph(
-    prog: &(impl crate::cat::ChooseModel + ?Sized),
-    opts: &crate::query::Options,
+    prog: &(impl litsat::cat::ChooseModel + ?Sized),
+    opts: &litsat::query::Options,
     path: &Path,
     dir: &Path,
     format: Option<&str>,

@@ -17,7 +17,7 @@
 //! after thread t's last in coherence order; around the ring this is a coherence cycle.
 //! The final value of `x` is part of the condition so that it is part of every state.
 
-use crate::diag::Diag;
+use litsat::diag::Diag;
 use std::fmt::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -21,7 +21,7 @@
 //! the flag NAME, and is otherwise treated like a mismatch under 4.
 
 use super::{Answer, Expected, match_entries};
-use crate::diag::{Diag, Pos};
+use litsat::diag::{Diag, Pos};
 use std::fmt;
 
 /// What a Result line predicts.

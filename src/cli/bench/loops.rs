@@ -3,10 +3,10 @@
 //! bound costs and where `auto` stops.
 
 use super::{median, ms, project_path, timed};
-use crate::cat::load_program;
-use crate::diag::Diag;
-use crate::litmus::parse_test;
-use crate::query::{self, Options};
+use litsat::cat::load_program;
+use litsat::diag::Diag;
+use litsat::litmus::parse_test;
+use litsat::query::{self, Options};
 use std::fmt::Write as _;
 
 /// The test the rows measure.

@@ -14,19 +14,19 @@ use std::sync::Arc;
 /// The project's own files, embedded so `-m tso` works from anywhere: the models, and the
 /// library pieces models include (see [`LIBRARY`]).
 pub const BUNDLED: &[(&str, &str)] = &[
-    ("stdlib.cat", include_str!("../../cat/stdlib.cat")),
-    ("cross.cat", include_str!("../../cat/cross.cat")),
-    ("cos-opt.cat", include_str!("../../cat/cos-opt.cat")),
-    ("sc.cat", include_str!("../../cat/sc.cat")),
-    ("tso.cat", include_str!("../../cat/tso.cat")),
-    ("relaxed.cat", include_str!("../../cat/relaxed.cat")),
-    ("rvwmo.cat", include_str!("../../cat/rvwmo.cat")),
-    ("aarch64.cat", include_str!("../../cat/aarch64.cat")),
-    ("c11.cat", include_str!("../../cat/c11.cat")),
-    ("rc11.cat", include_str!("../../cat/rc11.cat")),
-    ("power.cat", include_str!("../../cat/power.cat")),
-    ("armv7.cat", include_str!("../../cat/armv7.cat")),
-    ("nmca.cat", include_str!("../../cat/nmca.cat")),
+    ("stdlib.cat", include_str!("../../../../cat/stdlib.cat")),
+    ("cross.cat", include_str!("../../../../cat/cross.cat")),
+    ("cos-opt.cat", include_str!("../../../../cat/cos-opt.cat")),
+    ("sc.cat", include_str!("../../../../cat/sc.cat")),
+    ("tso.cat", include_str!("../../../../cat/tso.cat")),
+    ("relaxed.cat", include_str!("../../../../cat/relaxed.cat")),
+    ("rvwmo.cat", include_str!("../../../../cat/rvwmo.cat")),
+    ("aarch64.cat", include_str!("../../../../cat/aarch64.cat")),
+    ("c11.cat", include_str!("../../../../cat/c11.cat")),
+    ("rc11.cat", include_str!("../../../../cat/rc11.cat")),
+    ("power.cat", include_str!("../../../../cat/power.cat")),
+    ("armv7.cat", include_str!("../../../../cat/armv7.cat")),
+    ("nmca.cat", include_str!("../../../../cat/nmca.cat")),
 ];
 
 /// The bundled files that are library pieces (included by models), not models.
@@ -36,7 +36,7 @@ pub const LIBRARY: &[&str] = &["stdlib.cat", "cross.cat", "cos-opt.cat", "nmca.c
 const BUNDLED_MACROS: &[(&str, &str)] = &[("c11.cat", "c11.def"), ("rc11.cat", "c11.def")];
 
 /// The bundled macro files.
-const BUNDLED_DEFS: &[(&str, &str)] = &[("c11.def", include_str!("../../cat/c11.def"))];
+const BUNDLED_DEFS: &[(&str, &str)] = &[("c11.def", include_str!("../../../../cat/c11.def"))];
 
 /// Model names that stand for a cfg found on the search path (never bundled): the
 /// Linux-kernel memory model is GPL, so litsat does not embed it.

@@ -22,12 +22,18 @@ pub enum DiagKind {
     Limit,
 }
 
+/// A located diagnostic: what went wrong, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diag {
+    /// Bad input, unsupported input, or a limit.
     pub kind: DiagKind,
+    /// The file (a path, or `<bundled>/NAME` for a bundled model).
     pub file: String,
+    /// 1-based line.
     pub line: usize,
+    /// 1-based column, in characters.
     pub col: usize,
+    /// What was wrong or expected.
     pub message: String,
     /// Where this file was included from, innermost first (for cat includes).
     pub context: Vec<String>,
@@ -47,10 +53,12 @@ impl Diag {
         Diag { kind: kind_of(&message), file: file.to_string(), line: 1, col: 1, message, context: Vec::new() }
     }
 
+    /// A limit that stopped a test (`--timeout`, `--max-events`).
     pub fn limit(file: &str, message: impl Into<String>) -> Diag {
         Diag { kind: DiagKind::Limit, ..Diag::file(file, message) }
     }
 
+    /// Adds an including site (`file:line:col`), outermost last.
     pub fn included_from(mut self, site: String) -> Diag {
         self.context.push(site);
         self

@@ -14,9 +14,13 @@ mod enumerate;
 mod herdsym;
 mod propagate;
 
+/// How a test is answered: herd's switches (`-variant`, `-skipcheck`, `-unroll`,
+/// `-speedcheck`) and litsat's own (limits, certificates, DIMACS output).
 #[derive(Clone, Debug, Default)]
 pub struct Options {
+    /// Variants set for `if "variant"` in models.
     pub variants: Vec<String>,
+    /// Checks (by `as` name) to skip.
     pub skipchecks: Vec<String>,
     /// Stop with a limit diagnostic after this long (checked between solver calls: a
     /// varisat solve cannot be interrupted, and litmus-sized ones are short).
@@ -25,15 +29,16 @@ pub struct Options {
     pub max_events: Option<usize>,
     /// Decide only the Observation, by at most two solver calls.
     pub fast: bool,
-    /// Certify the verdict: check a proof of each UNSAT answer behind it (see [`crate::certify`]).
+    /// Certify the verdict: a proof of each UNSAT answer behind it and a model of each
+    /// SAT one are checked apart from the solver (see [`crate::Outcome::certificate`]).
     pub certify: bool,
     /// Write each query's CNF into this folder.
     pub dimacs: Option<std::path::PathBuf>,
     /// How many times a loop's body may be entered (herd's `-unroll`; `None`: herd's
-    /// default, [`DEFAULT_UNROLL`]).
+    /// default, 2).
     pub unroll: Option<usize>,
     /// `--unroll auto`: raise the bound from herd's default until no execution is cut
-    /// off, up to [`AUTO_UNROLL_LIMIT`].
+    /// off, up to 16.
     pub auto_unroll: bool,
 }
 
@@ -44,6 +49,7 @@ pub const DEFAULT_UNROLL: usize = 2;
 pub const AUTO_UNROLL_LIMIT: usize = 16;
 
 impl Options {
+    /// The loop-unrolling bound in force.
     pub fn unroll(&self) -> usize {
         self.unroll.unwrap_or(DEFAULT_UNROLL)
     }

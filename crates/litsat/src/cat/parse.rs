@@ -1,4 +1,4 @@
-//! Recursive-descent parser for cat, over the tokens of [`super::lex`].
+//! Recursive-descent parser for cat, over the tokens of `lex`.
 //!
 //! Precedence, loosest first: `|`, `++`, `;`, `\` (left), `&`, binary `*`, prefix `~` and
 //! postfix `* + ?`, application, `^-1`.

@@ -41,7 +41,7 @@ pub enum V {
     Pair(usize, usize),
     Func(Rc<Closure>),
     Prim(Prim),
-    /// A `let` binding not evaluated yet (see [`lazy`]); only names are bound to it, and
+    /// A `let` binding not evaluated yet (see `lazy`); only names are bound to it, and
     /// reading a name forces it.
     Lazy(Rc<lazy::Thunk>),
 }

@@ -55,8 +55,14 @@ impl Model {
     }
 }
 
+impl fmt::Debug for Model {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Model({})", self.name())
+    }
+}
+
 /// A parsed litmus test, with its text (which diagnostics quote).
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct Test {
     parsed: litmus::Test,
     origin: String,
@@ -229,6 +235,12 @@ impl Execution {
     /// The execution as a Graphviz graph, the forbidding cycle in bold.
     pub fn dot(&self) -> String {
         explain::dot::render(&self.0)
+    }
+}
+
+impl fmt::Debug for Execution {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Execution({}, allowed: {})", self.0.test.name, self.allowed())
     }
 }
 

@@ -908,7 +908,9 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
             }
         }
         let mut cur = PathState { guard: one, regs };
-        let mut pending: HashMap<String, Vec<PathState>> = HashMap::new();
+        // Paths waiting at a label (or the thread's end). Ordered, so that the paths left
+        // at the end merge in one order and the encoding comes out the same on every run.
+        let mut pending: BTreeMap<String, Vec<PathState>> = BTreeMap::new();
         let labels: Vec<Option<String>> = code[ti].iter().map(|i| i.label.clone()).collect();
         // Reads that some earlier branch depended on: every later event depends on them.
         let mut ctrl_src: BTreeSet<Eid> = BTreeSet::new();
@@ -1400,7 +1402,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
             ev.unsequenced.extend(unsequenced(&operand_paths, first_of_thread));
         }
         // Branches to a label on no instruction jump to the end.
-        for (_, states) in pending.drain() {
+        for states in pending.into_values() {
             for s in states {
                 cur = merge(&mut ev, cur, s);
             }

@@ -21,8 +21,9 @@
 //!
 //! `--dimacs DIR` writes q1 and q2 as `DIR/NAME.q1.cnf` and `DIR/NAME.q2.cnf`, for other
 //! solvers and checkers (with `--certify`, also each checked proof as `NAME.qK.drat`, for
-//! drat-trim and the like). Tests of one name in different folders share these files: the
-//! last one written wins.
+//! drat-trim and the like). NAME is the test file's name without `.litmus`; where several
+//! inputs of a run share it, it keeps as many folders as tell them apart (see
+//! [`crate::driver::dimacs_names`]), so no test overwrites another's files.
 
 use crate::logic::{B, Logic};
 use crate::query::{Options, Outcome};
@@ -402,27 +403,49 @@ pub fn units_of(bs: &[B], nvars: usize) -> Vec<Lit> {
     units
 }
 
-/// The `--certify` line and `--dimacs` files for an Outcome whose Observation is decided.
-/// The whole CNF is only written out when a certificate or DIMACS files are asked for.
-pub fn for_outcome(out: &Outcome, lg: &mut Logic, p: B, filter: B, opts: &Options) -> Result<Option<String>, String> {
-    let req = Request { certify: opts.certify, dimacs: opts.dimacs.as_deref() };
+/// The `--certify` line and `--dimacs` files for an Outcome whose Observation is decided,
+/// for the test in `file`. The whole CNF is only written out when a certificate or DIMACS
+/// files are asked for.
+pub fn for_outcome(
+    out: &Outcome,
+    file: &str,
+    lg: &mut Logic,
+    p: B,
+    filter: B,
+    opts: &Options,
+) -> Result<Option<String>, String> {
+    let base = opts.dimacs.as_ref().map(|dir| dir.join(dimacs_name(file, &out.test.name, opts)));
+    let req = Request { certify: opts.certify, dimacs: base.as_deref() };
     if !req.certify && req.dimacs.is_none() {
         return Ok(None);
     }
     certify_verdict(&out.test.name, out.observation(), &lg.full_cnf(), p, filter, req)
 }
 
+/// The name of a test's `--dimacs` files: the one the driver chose for it, else its file's
+/// name without `.litmus` (else its test name).
+fn dimacs_name(file: &str, test_name: &str, opts: &Options) -> String {
+    if let Some(n) = &opts.dimacs_name {
+        return n.clone();
+    }
+    match Path::new(file).file_stem() {
+        Some(s) => s.to_string_lossy().to_string(),
+        None => safe_name(test_name),
+    }
+}
+
 /// What `--certify` and `--dimacs` ask for one test.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Request<'a> {
     pub certify: bool,
+    /// Where the files go, without their extensions: `DIR/NAME` writes `DIR/NAME.q1.cnf`.
     pub dimacs: Option<&'a Path>,
 }
 
 /// Certifies the Observation `observation` of test `name`, whose CNF is `cnf`, condition
 /// literal `p` and filter literal `filter` (`B::T` when there is none, or when the filter is
 /// already asserted in `cnf`). Writes the two queries when asked (and, with `--certify`, the
-/// DRAT proof of each certified UNSAT query beside it, as `NAME.qK.drat`). Returns the log
+/// DRAT proof of each certified UNSAT query beside them, as `BASE.qK.drat`). Returns the log
 /// line, if `--certify` asked for one; a certificate that cannot be had is a line saying why,
 /// and only a file that cannot be written is an error.
 pub fn certify_verdict(
@@ -436,21 +459,26 @@ pub fn certify_verdict(
     let n = cnf.var_count();
     let q1 = units_of(&[filter, p], n);
     let q2 = units_of(&[filter, p.negate()], n);
-    let file = |k: usize, ext: &str| req.dimacs.map(|d| d.join(format!("{}.q{k}.{ext}", safe_name(name))));
+    let file = |k: usize, ext: &str| {
+        req.dimacs.map(|base| {
+            let mut f = base.as_os_str().to_owned();
+            f.push(format!(".q{k}.{ext}"));
+            std::path::PathBuf::from(f)
+        })
+    };
     let save = |path: &Path, write: &dyn Fn(&mut dyn Write) -> io::Result<()>| -> Result<(), String> {
         let mut w = io::BufWriter::new(
             std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?,
         );
         write(&mut w).and_then(|()| w.flush()).map_err(|e| format!("cannot write {}: {e}", path.display()))
     };
-    if let Some(dir) = req.dimacs {
+    if let Some(dir) = req.dimacs.and_then(Path::parent) {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        for (k, units, what) in [(1, &q1, "satisfying"), (2, &q2, "not satisfying")] {
-            let comments =
-                [format!("litsat: {name}, an allowed execution {what} the condition (UNSAT: there is none)")];
-            if let Some(path) = file(k, "cnf") {
-                save(&path, &|w| dimacs_to(w, cnf, units, &comments))?;
-            }
+    }
+    for (k, units, what) in [(1, &q1, "satisfying"), (2, &q2, "not satisfying")] {
+        let comments = [format!("litsat: {name}, an allowed execution {what} the condition (UNSAT: there is none)")];
+        if let Some(path) = file(k, "cnf") {
+            save(&path, &|w| dimacs_to(w, cnf, units, &comments))?;
         }
     }
     if !req.certify {

@@ -3,7 +3,7 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use litsat::cli::args::{ModelArgs, setup};
 use litsat::diag::Diag;
-use litsat::driver::{check_file, collect_inputs, loop_note, render};
+use litsat::driver::{check_file, collect_inputs, loop_note, per_input, render};
 use litsat::expect::parse_any;
 use litsat::report::herd_log;
 use litsat::runner::{Expectations, Record, judge_result_lines, run_all, shard, success, summary};
@@ -106,7 +106,8 @@ fn main() -> ExitCode {
 fn check(m: &ModelArgs, inputs: &[String], graph: Option<PathBuf>, format: Option<String>) -> Result<ExitCode, Diag> {
     let (prog, opts) = setup(m)?;
     let files = collect_inputs(inputs)?;
-    let results: Vec<_> = files.par_iter().map(|f| check_file(f, &prog, &opts)).collect();
+    let per_input = per_input(&files, &opts);
+    let results: Vec<_> = files.par_iter().zip(&per_input).map(|(f, o)| check_file(f, &prog, o)).collect();
     let mut failed = 0;
     let mut out = std::io::stdout().lock();
     for r in results {

@@ -29,6 +29,11 @@ pub struct Options {
     pub certify: bool,
     /// Write each query's CNF into this folder.
     pub dimacs: Option<std::path::PathBuf>,
+    /// The name of this test's files there (`NAME.q1.cnf`; it may hold `/`, for
+    /// subfolders); `None`: the test file's name without `.litmus`. Set per input by
+    /// [`crate::driver::per_input`], so that tests of one name in different folders do
+    /// not overwrite each other's files.
+    pub dimacs_name: Option<String>,
     /// How many times a loop's body may be entered (herd's `-unroll`; `None`: herd's
     /// default, [`DEFAULT_UNROLL`]).
     pub unroll: Option<usize>,
@@ -588,7 +593,7 @@ fn run_with(
             (true, false) => "Always",
             (true, true) => "Sometimes",
         });
-        out.certificate = crate::certify::for_outcome(&out, &mut lg, p, B::T, opts).map_err(err)?;
+        out.certificate = crate::certify::for_outcome(&out, file, &mut lg, p, B::T, opts).map_err(err)?;
         return Ok(Some(out));
     }
     // herd drops the executions the filter rejects before counting anything, so the
@@ -652,7 +657,7 @@ fn run_with(
         lg.assert(cut.negate());
         let p = prop_lit(&out.test.cond.prop, &places, &ev, &mut lg);
         let fl = out.test.filter.as_ref().map_or(B::T, |f| prop_lit(f, &places, &ev, &mut lg));
-        out.certificate = crate::certify::for_outcome(&out, &mut lg, p, fl, opts).map_err(err)?;
+        out.certificate = crate::certify::for_outcome(&out, file, &mut lg, p, fl, opts).map_err(err)?;
     }
     Ok(Some(out))
 }

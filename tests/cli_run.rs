@@ -301,3 +301,40 @@ fn dimacs_files_are_the_same_on_every_run() {
         assert!(&b[name] == bytes, "{} differs between two runs", name.display());
     }
 }
+
+/// Tests of one name in different folders get files of their own: the name keeps as many
+/// folders as tell them apart, and a name no other input shares stays bare.
+#[test]
+fn dimacs_names_do_not_collide_across_folders() {
+    let src = scratch("same-name");
+    for (sub, header) in [("ATOM", "\"first\""), ("LDAR", "\"second\"")] {
+        std::fs::create_dir_all(src.join(sub)).expect("folder");
+        sb_with(&src.join(sub), "SB.litmus", header);
+    }
+    // The second SB asks for another outcome, so its queries differ from the first's.
+    let second = src.join("LDAR/SB.litmus");
+    let text = std::fs::read_to_string(&second).expect("SB").replace("exists (", "exists (0:EAX=1 /\\ ");
+    std::fs::write(&second, text).expect("write");
+    std::fs::copy(root().join("litmus/x86/MP.litmus"), src.join("MP.litmus")).expect("copy");
+    let dir = scratch("same-name-out");
+    let out = litsat().args(["check", "-m", "tso", "--dimacs"]).arg(&dir).arg(&src).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let files: Vec<String> = tree(&dir).keys().map(|p| p.to_string_lossy().to_string()).collect();
+    let want = ["ATOM/SB.q1.cnf", "ATOM/SB.q2.cnf", "LDAR/SB.q1.cnf", "LDAR/SB.q2.cnf", "MP.q1.cnf", "MP.q2.cnf"];
+    assert_eq!(files, want);
+    // Each is the file its test writes when run alone.
+    for sub in ["ATOM", "LDAR"] {
+        let alone = scratch(&format!("alone-{sub}"));
+        let mut cmd = litsat();
+        cmd.args(["check", "-m", "tso", "--dimacs"]).arg(&alone).arg(src.join(sub).join("SB.litmus"));
+        assert!(cmd.output().expect("runs").status.success());
+        for q in ["q1", "q2"] {
+            let mine = std::fs::read(dir.join(sub).join(format!("SB.{q}.cnf"))).expect("written");
+            assert_eq!(mine, std::fs::read(alone.join(format!("SB.{q}.cnf"))).expect("alone"), "{sub} {q}");
+        }
+    }
+    let differ = |q: &str| {
+        std::fs::read(dir.join(format!("ATOM/SB.{q}"))).ok() != std::fs::read(dir.join(format!("LDAR/SB.{q}"))).ok()
+    };
+    assert!(differ("q1.cnf"), "the two tests' queries differ");
+}

@@ -51,7 +51,9 @@ pub struct ModelArgs {
     #[arg(long)]
     pub certify: bool,
     /// Write each test's two queries (condition, negated condition) as DIMACS CNF files
-    /// DIR/NAME.q1.cnf and DIR/NAME.q2.cnf.
+    /// DIR/NAME.q1.cnf and DIR/NAME.q2.cnf. NAME is the test file's name without .litmus;
+    /// where inputs share it, it keeps as many of its folders as tell them apart
+    /// (DIR/ATOM/SB.q1.cnf and DIR/LDAR/SB.q1.cnf), so no test overwrites another's.
     #[arg(long, value_name = "DIR")]
     pub dimacs: Option<PathBuf>,
     /// Enter each loop's body at most N times (herd's -unroll, default 2); an execution
@@ -104,6 +106,7 @@ pub fn setup(m: &ModelArgs) -> Result<(Models, Options), Diag> {
         fast: m.fast,
         certify: m.certify,
         dimacs: m.dimacs.clone(),
+        dimacs_name: None,
         unroll: match m.unroll {
             Some(Unroll::Bound(n)) => Some(n),
             _ => None,

@@ -14,6 +14,8 @@
 //! shares no code with the solver, replays it against the formula given to it here. A DRAT
 //! proof carries no input clauses, so it is accepted only for a formula it really refutes.
 //! Each SAT answer is certified by a model, evaluated clause by clause against the formula.
+//! Evidence that does not check (a refused proof, a missing witness) makes the test an
+//! error: a verdict that `--certify` cannot back is not reported as an answer.
 //!
 //! (`varisat-checker` checks varisat's native proofs, but a corrupted native proof can make
 //! it abort the process on an absurd allocation; the DRAT checker here refuses any malformed
@@ -25,10 +27,11 @@
 //! inputs of a run share it, it keeps as many folders as tell them apart (see
 //! [`crate::driver::dimacs_names`]), so no test overwrites another's files.
 
+use crate::diag::Diag;
 use crate::logic::{B, Logic};
 use crate::query::{Options, Outcome};
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use varisat::{CnfFormula, ExtendFormula, Lit, ProofFormat, Solver, Var};
 
 /// What the checker saw in an accepted proof.
@@ -405,7 +408,8 @@ pub fn units_of(bs: &[B], nvars: usize) -> Vec<Lit> {
 
 /// The `--certify` line and `--dimacs` files for an Outcome whose Observation is decided,
 /// for the test in `file`. The whole CNF is only written out when a certificate or DIMACS
-/// files are asked for.
+/// files are asked for. A certificate that does not check is an error, not a log line:
+/// a verdict `--certify` cannot back must not pass for an answer.
 pub fn for_outcome(
     out: &Outcome,
     file: &str,
@@ -413,13 +417,13 @@ pub fn for_outcome(
     p: B,
     filter: B,
     opts: &Options,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, Diag> {
     let base = opts.dimacs.as_ref().map(|dir| dir.join(dimacs_name(file, &out.test.name, opts)));
-    let req = Request { certify: opts.certify, dimacs: base.as_deref() };
+    let req = Request { certify: opts.certify, dimacs: base.as_deref(), ..Request::default() };
     if !req.certify && req.dimacs.is_none() {
         return Ok(None);
     }
-    certify_verdict(&out.test.name, out.observation(), &lg.full_cnf(), p, filter, req)
+    certify_verdict(&out.test.name, out.observation(), &lg.full_cnf(), p, filter, req).map_err(|f| f.diag(file))
 }
 
 /// The name of a test's `--dimacs` files: the one the driver chose for it, else its file's
@@ -434,20 +438,76 @@ fn dimacs_name(file: &str, test_name: &str, opts: &Options) -> String {
     }
 }
 
+/// Makes a DRAT proof (text) that `cnf ∧ units` is unsatisfiable.
+pub type Prover = fn(&CnfFormula, &[Lit]) -> Result<Vec<u8>, String>;
+
 /// What `--certify` and `--dimacs` ask for one test.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Request<'a> {
     pub certify: bool,
     /// Where the files go, without their extensions: `DIR/NAME` writes `DIR/NAME.q1.cnf`.
     pub dimacs: Option<&'a Path>,
+    /// Where the proofs come from: [`prove_unsat`]. The checker trusts nothing about them,
+    /// so another source (a corrupting one, in the tests) can only be refused.
+    pub prove: Prover,
+}
+
+impl Default for Request<'_> {
+    fn default() -> Self {
+        Request { certify: false, dimacs: None, prove: prove_unsat }
+    }
+}
+
+/// Why a verdict got no certificate. Each makes the test an error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The evidence did not check: a proof refused, a witness missing, a solver error.
+    NotChecked(String),
+    /// A `--dimacs` file could not be written.
+    Io(String),
+}
+
+impl Failure {
+    /// The diagnostic for the test in `file`.
+    pub fn diag(&self, file: &str) -> Diag {
+        match self {
+            Failure::NotChecked(why) => Diag::file(file, format!("certificate not checked: {why}")),
+            Failure::Io(m) => Diag::file(file, m.clone()),
+        }
+    }
+}
+
+/// `base` with `.qK.EXT` appended (`DIR/SB` gives `DIR/SB.q1.cnf`).
+fn query_file(base: &Path, k: usize, ext: &str) -> PathBuf {
+    let mut f = base.as_os_str().to_owned();
+    f.push(format!(".q{k}.{ext}"));
+    PathBuf::from(f)
+}
+
+/// Writes `path` with `write`, naming the file in any error.
+fn save(path: &Path, write: &dyn Fn(&mut dyn Write) -> io::Result<()>) -> Result<(), Failure> {
+    let fail = |e: io::Error| Failure::Io(format!("cannot write {}: {e}", path.display()));
+    let mut w = io::BufWriter::new(std::fs::File::create(path).map_err(fail)?);
+    write(&mut w).and_then(|()| w.flush()).map_err(fail)
+}
+
+/// Writes q1 and q2 as `BASE.q1.cnf` and `BASE.q2.cnf`, creating BASE's folder.
+fn write_queries(name: &str, cnf: &CnfFormula, q: &[Vec<Lit>; 2], base: &Path) -> Result<(), Failure> {
+    if let Some(dir) = base.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| Failure::Io(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    for (k, units, what) in [(1, &q[0], "satisfying"), (2, &q[1], "not satisfying")] {
+        let comments = [format!("litsat: {name}, an allowed execution {what} the condition (UNSAT: there is none)")];
+        save(&query_file(base, k, "cnf"), &|w| dimacs_to(w, cnf, units, &comments))?;
+    }
+    Ok(())
 }
 
 /// Certifies the Observation `observation` of test `name`, whose CNF is `cnf`, condition
 /// literal `p` and filter literal `filter` (`B::T` when there is none, or when the filter is
 /// already asserted in `cnf`). Writes the two queries when asked (and, with `--certify`, the
 /// DRAT proof of each certified UNSAT query beside them, as `BASE.qK.drat`). Returns the log
-/// line, if `--certify` asked for one; a certificate that cannot be had is a line saying why,
-/// and only a file that cannot be written is an error.
+/// line, if `--certify` asked for one.
 pub fn certify_verdict(
     name: &str,
     observation: &str,
@@ -455,65 +515,53 @@ pub fn certify_verdict(
     p: B,
     filter: B,
     req: Request,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, Failure> {
     let n = cnf.var_count();
-    let q1 = units_of(&[filter, p], n);
-    let q2 = units_of(&[filter, p.negate()], n);
-    let file = |k: usize, ext: &str| {
-        req.dimacs.map(|base| {
-            let mut f = base.as_os_str().to_owned();
-            f.push(format!(".q{k}.{ext}"));
-            std::path::PathBuf::from(f)
-        })
-    };
-    let save = |path: &Path, write: &dyn Fn(&mut dyn Write) -> io::Result<()>| -> Result<(), String> {
-        let mut w = io::BufWriter::new(
-            std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?,
-        );
-        write(&mut w).and_then(|()| w.flush()).map_err(|e| format!("cannot write {}: {e}", path.display()))
-    };
-    if let Some(dir) = req.dimacs.and_then(Path::parent) {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    }
-    for (k, units, what) in [(1, &q1, "satisfying"), (2, &q2, "not satisfying")] {
-        let comments = [format!("litsat: {name}, an allowed execution {what} the condition (UNSAT: there is none)")];
-        if let Some(path) = file(k, "cnf") {
-            save(&path, &|w| dimacs_to(w, cnf, units, &comments))?;
-        }
+    let q = [units_of(&[filter, p], n), units_of(&[filter, p.negate()], n)];
+    if let Some(base) = req.dimacs {
+        write_queries(name, cnf, &q, base)?;
     }
     if !req.certify {
         return Ok(None);
     }
-    let mut failed_write = None;
-    let mut proof = |k: usize, units: &[Lit]| -> Result<CertReport, String> {
-        let drat = prove_unsat(cnf, units).map_err(|e| format!("q{k}: {e}"))?;
-        if let Some(path) = file(k, "drat")
-            && let Err(e) = save(&path, &|w| w.write_all(&drat))
-        {
-            failed_write = Some(e);
-        }
-        check_drat(cnf, units, &drat).map_err(|e| format!("q{k}: the checker refused the proof: {e}"))
-    };
-    let witness = |k: usize, units: &[Lit]| -> Result<(), String> {
-        match checked_model(cnf, units) {
-            Ok(Some(_)) => Ok(()),
-            Ok(None) => Err(format!("q{k}: no witness, the query is unsatisfiable")),
-            Err(e) => Err(format!("q{k}: {e}")),
-        }
-    };
-    let verdict = match observation {
-        "Never" => proof(1, &q1).map(|r| format!("DRAT checked ({} lemmas)", r.lemmas)),
-        "Always" => witness(1, &q1)
-            .and_then(|()| proof(2, &q2))
+    let c = Certifier { cnf, q: &q, req };
+    let what = match observation {
+        "Never" => c.proof(1).map(|r| format!("DRAT checked ({} lemmas)", r.lemmas)),
+        "Always" => c
+            .witness(1)
+            .and_then(|()| c.proof(2))
             .map(|r| format!("DRAT checked ({} lemmas), witness checked", r.lemmas)),
-        "Sometimes" => witness(1, &q1).and_then(|()| witness(2, &q2)).map(|()| "witnesses checked".to_string()),
-        other => Err(format!("no certificate for an Observation '{other}'")),
-    };
-    if let Some(e) = failed_write {
-        return Err(e);
+        "Sometimes" => c.witness(1).and_then(|()| c.witness(2)).map(|()| "witnesses checked".to_string()),
+        other => Err(Failure::NotChecked(format!("no certificate for an Observation '{other}'"))),
+    }?;
+    Ok(Some(format!("Certificate {name} {what}")))
+}
+
+/// The evidence for one verdict: q1 and q2 over `cnf`.
+struct Certifier<'a> {
+    cnf: &'a CnfFormula,
+    q: &'a [Vec<Lit>; 2],
+    req: Request<'a>,
+}
+
+impl Certifier<'_> {
+    /// Query `k` is UNSAT: its proof, written beside the query under `--dimacs`, checks.
+    fn proof(&self, k: usize) -> Result<CertReport, Failure> {
+        let units = &self.q[k - 1];
+        let drat = (self.req.prove)(self.cnf, units).map_err(|e| Failure::NotChecked(format!("q{k}: {e}")))?;
+        if let Some(base) = self.req.dimacs {
+            save(&query_file(base, k, "drat"), &|w| w.write_all(&drat))?;
+        }
+        check_drat(self.cnf, units, &drat)
+            .map_err(|e| Failure::NotChecked(format!("q{k}: the checker refused the proof: {e}")))
     }
-    Ok(Some(match verdict {
-        Ok(what) => format!("Certificate {name} {what}"),
-        Err(why) => format!("Certificate {name} not checked: {why}"),
-    }))
+
+    /// Query `k` is SAT: a model of it checks.
+    fn witness(&self, k: usize) -> Result<(), Failure> {
+        match checked_model(self.cnf, &self.q[k - 1]) {
+            Ok(Some(_)) => Ok(()),
+            Ok(None) => Err(Failure::NotChecked(format!("q{k}: no witness, the query is unsatisfiable"))),
+            Err(e) => Err(Failure::NotChecked(format!("q{k}: {e}"))),
+        }
+    }
 }

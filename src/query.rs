@@ -593,7 +593,7 @@ fn run_with(
             (true, false) => "Always",
             (true, true) => "Sometimes",
         });
-        out.certificate = crate::certify::for_outcome(&out, file, &mut lg, p, B::T, opts).map_err(err)?;
+        out.certificate = crate::certify::for_outcome(&out, file, &mut lg, p, B::T, opts)?;
         return Ok(Some(out));
     }
     // herd drops the executions the filter rejects before counting anything, so the
@@ -657,7 +657,7 @@ fn run_with(
         lg.assert(cut.negate());
         let p = prop_lit(&out.test.cond.prop, &places, &ev, &mut lg);
         let fl = out.test.filter.as_ref().map_or(B::T, |f| prop_lit(f, &places, &ev, &mut lg));
-        out.certificate = crate::certify::for_outcome(&out, file, &mut lg, p, fl, opts).map_err(err)?;
+        out.certificate = crate::certify::for_outcome(&out, file, &mut lg, p, fl, opts)?;
     }
     Ok(Some(out))
 }

@@ -47,7 +47,8 @@ pub struct ModelArgs {
     #[arg(long)]
     pub fast: bool,
     /// Check a proof of every UNSAT answer behind each verdict, and a model of every SAT one,
-    /// apart from the solver; the log gets a `Certificate` line.
+    /// apart from the solver; the log gets a `Certificate` line. A verdict whose
+    /// certificate does not check is an error (exit status 1), not an answer.
     #[arg(long)]
     pub certify: bool,
     /// Write each test's two queries (condition, negated condition) as DIMACS CNF files

@@ -27,7 +27,7 @@
 //! inputs of a run share it, it keeps as many folders as tell them apart (see
 //! [`crate::driver::dimacs_names`]), so no test overwrites another's files.
 
-use crate::diag::Diag;
+use crate::diag::{Deadline, Diag, TIMEOUT};
 use crate::logic::{B, Logic};
 use crate::query::{Options, Outcome};
 use std::io::{self, Write};
@@ -78,6 +78,19 @@ pub fn certify_unsat(cnf: &CnfFormula, units: &[Lit]) -> Result<CertReport, Stri
 /// lacks is refused, so that no input can make the checker allocate beyond the formula's size.
 /// Any byte string is safe to check: malformed proofs are refused, never a panic.
 pub fn check_drat(cnf: &CnfFormula, units: &[Lit], proof: &[u8]) -> Result<CertReport, String> {
+    check_drat_until(cnf, units, proof, Deadline::NONE).map_err(|f| match f {
+        Failure::NotChecked(why) | Failure::Io(why) => why,
+        Failure::Timeout => TIMEOUT.to_string(),
+    })
+}
+
+/// How many lemmas [`check_drat_until`] checks between two looks at the clock.
+const LEMMAS_PER_LOOK: u64 = 256;
+
+/// [`check_drat`], giving up with [`Failure::Timeout`] once `deadline` passes (a long
+/// proof takes as long to check as to find).
+fn check_drat_until(cnf: &CnfFormula, units: &[Lit], proof: &[u8], deadline: Deadline) -> Result<CertReport, Failure> {
+    let refuse = Failure::NotChecked;
     let vars = units.iter().map(|l| l.index() + 1).fold(cnf.var_count(), usize::max);
     let mut db = Rup::new(vars);
     for c in cnf.iter() {
@@ -87,7 +100,7 @@ pub fn check_drat(cnf: &CnfFormula, units: &[Lit], proof: &[u8]) -> Result<CertR
         db.add(&[u]);
     }
     let mut report = CertReport { proof_bytes: proof.len(), ..CertReport::default() };
-    let text = std::str::from_utf8(proof).map_err(|_| "the proof is not text".to_string())?;
+    let text = std::str::from_utf8(proof).map_err(|_| refuse("the proof is not text".to_string()))?;
     let mut clause: Vec<Lit> = Vec::new();
     let mut delete = false;
     let mut open = false;
@@ -97,11 +110,12 @@ pub fn check_drat(cnf: &CnfFormula, units: &[Lit], proof: &[u8]) -> Result<CertR
             open = true;
             continue;
         }
-        let n: isize = tok.parse().map_err(|_| format!("lemma {}: not a literal: '{tok}'", report.lemmas + 1))?;
+        let n: isize =
+            tok.parse().map_err(|_| refuse(format!("lemma {}: not a literal: '{tok}'", report.lemmas + 1)))?;
         open = true;
         if n != 0 {
             if n.unsigned_abs() > vars {
-                return Err(format!("lemma {}: variable {} is not in the formula", report.lemmas + 1, n.abs()));
+                return Err(refuse(format!("lemma {}: variable {} is not in the formula", report.lemmas + 1, n.abs())));
             }
             clause.push(Lit::from_dimacs(n));
             continue;
@@ -111,12 +125,15 @@ pub fn check_drat(cnf: &CnfFormula, units: &[Lit], proof: &[u8]) -> Result<CertR
             db.delete(&clause);
         } else {
             report.lemmas += 1;
+            if report.lemmas.is_multiple_of(LEMMAS_PER_LOOK) && deadline.passed() {
+                return Err(Failure::Timeout);
+            }
             if !db.implied(&clause) {
-                return Err(format!(
+                return Err(refuse(format!(
                     "lemma {} ({}) does not follow by unit propagation",
                     report.lemmas,
                     dimacs(&clause)
-                ));
+                )));
             }
             db.add(&clause);
         }
@@ -125,10 +142,10 @@ pub fn check_drat(cnf: &CnfFormula, units: &[Lit], proof: &[u8]) -> Result<CertR
         open = false;
     }
     if open {
-        return Err("the proof ends inside a clause".to_string());
+        return Err(refuse("the proof ends inside a clause".to_string()));
     }
     if !db.conflict {
-        return Err("the proof does not derive the empty clause".to_string());
+        return Err(refuse("the proof does not derive the empty clause".to_string()));
     }
     Ok(report)
 }
@@ -417,12 +434,14 @@ pub fn for_outcome(
     p: B,
     filter: B,
     opts: &Options,
+    deadline: Deadline,
 ) -> Result<Option<String>, Diag> {
     let base = opts.dimacs.as_ref().map(|dir| dir.join(dimacs_name(file, &out.test.name, opts)));
-    let req = Request { certify: opts.certify, dimacs: base.as_deref(), ..Request::default() };
+    let req = Request { certify: opts.certify, dimacs: base.as_deref(), deadline, ..Request::default() };
     if !req.certify && req.dimacs.is_none() {
         return Ok(None);
     }
+    deadline.check(file)?;
     certify_verdict(&out.test.name, out.observation(), &lg.full_cnf(), p, filter, req).map_err(|f| f.diag(file))
 }
 
@@ -450,11 +469,13 @@ pub struct Request<'a> {
     /// Where the proofs come from: [`prove_unsat`]. The checker trusts nothing about them,
     /// so another source (a corrupting one, in the tests) can only be refused.
     pub prove: Prover,
+    /// `--timeout`'s, looked at before each solver call and while checking a proof.
+    pub deadline: Deadline,
 }
 
 impl Default for Request<'_> {
     fn default() -> Self {
-        Request { certify: false, dimacs: None, prove: prove_unsat }
+        Request { certify: false, dimacs: None, prove: prove_unsat, deadline: Deadline::NONE }
     }
 }
 
@@ -465,6 +486,8 @@ pub enum Failure {
     NotChecked(String),
     /// A `--dimacs` file could not be written.
     Io(String),
+    /// The deadline passed first: the test is a timeout, as in any other phase.
+    Timeout,
 }
 
 impl Failure {
@@ -473,6 +496,7 @@ impl Failure {
         match self {
             Failure::NotChecked(why) => Diag::file(file, format!("certificate not checked: {why}")),
             Failure::Io(m) => Diag::file(file, m.clone()),
+            Failure::Timeout => Diag::limit(file, TIMEOUT),
         }
     }
 }
@@ -548,20 +572,29 @@ impl Certifier<'_> {
     /// Query `k` is UNSAT: its proof, written beside the query under `--dimacs`, checks.
     fn proof(&self, k: usize) -> Result<CertReport, Failure> {
         let units = &self.q[k - 1];
+        self.in_time()?;
         let drat = (self.req.prove)(self.cnf, units).map_err(|e| Failure::NotChecked(format!("q{k}: {e}")))?;
         if let Some(base) = self.req.dimacs {
             save(&query_file(base, k, "drat"), &|w| w.write_all(&drat))?;
         }
-        check_drat(self.cnf, units, &drat)
-            .map_err(|e| Failure::NotChecked(format!("q{k}: the checker refused the proof: {e}")))
+        check_drat_until(self.cnf, units, &drat, self.req.deadline).map_err(|f| match f {
+            Failure::NotChecked(e) => Failure::NotChecked(format!("q{k}: the checker refused the proof: {e}")),
+            other => other,
+        })
     }
 
     /// Query `k` is SAT: a model of it checks.
     fn witness(&self, k: usize) -> Result<(), Failure> {
+        self.in_time()?;
         match checked_model(self.cnf, &self.q[k - 1]) {
             Ok(Some(_)) => Ok(()),
             Ok(None) => Err(Failure::NotChecked(format!("q{k}: no witness, the query is unsatisfiable"))),
             Err(e) => Err(Failure::NotChecked(format!("q{k}: {e}"))),
         }
+    }
+
+    /// Before a solver call, which cannot be interrupted: the deadline has not passed.
+    fn in_time(&self) -> Result<(), Failure> {
+        if self.req.deadline.passed() { Err(Failure::Timeout) } else { Ok(()) }
     }
 }

@@ -1,7 +1,7 @@
 //! Questions asked of the solver: the final states and execution counts herd reports.
 
 use crate::cat::{CheckOut, Compiled, Program, compile_model_with};
-use crate::diag::Diag;
+use crate::diag::{Deadline, Diag};
 use crate::encode::exec::{self, Exec};
 use crate::events::{self, Events, SourceRef, Value};
 use crate::isa::{self, Isa};
@@ -18,8 +18,9 @@ mod propagate;
 pub struct Options {
     pub variants: Vec<String>,
     pub skipchecks: Vec<String>,
-    /// Stop with a limit diagnostic after this long (checked between solver calls: a
-    /// varisat solve cannot be interrupted, and litmus-sized ones are short).
+    /// Stop with a limit diagnostic after this long, from the start of the test (see
+    /// [`Deadline`]: checked in every phase, between solver calls, as a varisat solve
+    /// cannot be interrupted, and litmus-sized ones are short).
     pub timeout: Option<std::time::Duration>,
     /// Refuse tests with more events than this.
     pub max_events: Option<usize>,
@@ -169,11 +170,23 @@ pub fn prepare(test: Test, file: &str, text: &str) -> Result<(Test, &'static dyn
 /// [`prepare`], with the model's macro file `(path, text)` for C tests and herd's
 /// `-unroll`.
 pub fn prepare_with(
+    test: Test,
+    file: &str,
+    text: &str,
+    macros: Option<(&str, &str)>,
+    unroll: usize,
+) -> Result<(Test, &'static dyn Isa, Events), Diag> {
+    prepare_until(test, file, text, macros, unroll, Deadline::NONE)
+}
+
+/// [`prepare_with`], stopping with a timeout once `deadline` passes.
+pub fn prepare_until(
     mut test: Test,
     file: &str,
     text: &str,
     macros: Option<(&str, &str)>,
     unroll: usize,
+    deadline: Deadline,
 ) -> Result<(Test, &'static dyn Isa, Events), Diag> {
     let isa = isa::for_arch(&test.arch)
         .ok_or_else(|| Diag::file(file, format!("unsupported architecture '{}'", test.arch)))?;
@@ -197,7 +210,7 @@ pub fn prepare_with(
     if let Some(f) = &test.filter {
         test.filter = Some(narrow_constants(f, &wide));
     }
-    let ev = events::build(&test, isa, &SourceRef { file, text }, macros, unroll)?;
+    let ev = events::build(&test, isa, &SourceRef { file, text }, macros, unroll, deadline)?;
     Ok((test, isa, ev))
 }
 
@@ -362,13 +375,14 @@ pub struct Encoding {
     pub loops: Vec<(String, B)>,
 }
 
-/// Prepares the test, encodes its candidate executions and compiles the model.
+/// Prepares the test, encodes its candidate executions and compiles the model, within
+/// `opts.timeout`.
 pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Encoding, Diag> {
-    encode_with(test, file, text, prog, opts, false)
+    encode_with(test, file, text, prog, opts, false, Deadline::after(opts.timeout))
 }
 
 /// [`encode`]; with `defer`, see [`crate::cat::compile_model_with`]: the CNF is exact where
-/// `lg.guard()` holds.
+/// `lg.guard()` holds. Each phase stops with a timeout once `deadline` passes.
 fn encode_with(
     test: Test,
     file: &str,
@@ -376,8 +390,9 @@ fn encode_with(
     prog: &Program,
     opts: &Options,
     defer: bool,
+    deadline: Deadline,
 ) -> Result<Encoding, Diag> {
-    let (test, isa, ev) = prepare_with(test, file, text, prog.macro_file(), opts.unroll())?;
+    let (test, isa, ev) = prepare_until(test, file, text, prog.macro_file(), opts.unroll(), deadline)?;
     if let Some(max) = opts.max_events
         && ev.len() > max
     {
@@ -386,9 +401,11 @@ fn encode_with(
     let mut lg = Logic::new();
     let mut x = exec::encode(&ev, &mut lg)
         .map_err(|m| if m.starts_with("limit") { Diag::limit(file, m) } else { Diag::file(file, m) })?;
+    deadline.check(file)?;
     let b = exec::builtins(&ev, &x, &mut lg);
+    deadline.check(file)?;
     let variants = prog.variants_with(&opts.variants);
-    let Compiled { checks, primaries, own_orders } = compile_model_with(prog, &mut lg, b, &variants, defer)?;
+    let Compiled { checks, primaries, own_orders } = compile_model_with(prog, &mut lg, b, &variants, defer, deadline)?;
     if ev.co_from_model && own_orders {
         final_writes_choose(&mut x);
     }
@@ -433,8 +450,10 @@ fn final_writes_choose(x: &mut exec::Exec) {
 /// call proves that the unrolling went far enough); if some solution is an execution where
 /// a cut came too early, again from the exact encoding.
 pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Outcome, Diag> {
+    // One deadline for the whole test, however many bounds `--unroll auto` tries.
+    let deadline = Deadline::after(opts.timeout);
     if !opts.auto_unroll {
-        return run_bounded(test, file, text, prog, opts);
+        return run_bounded(test, file, text, prog, opts, deadline);
     }
     // `--unroll auto`: a Never then means never, not "never within the bound". Each bound
     // is answered afresh: the unrolled code, hence the encoding, differs.
@@ -444,7 +463,7 @@ pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -
     let mut last: Option<Outcome> = None;
     loop {
         let o = Options { unroll: Some(bound), auto_unroll: false, ..opts.clone() };
-        let mut out = match (run_bounded(test.clone(), file, text, prog, &o), last) {
+        let mut out = match (run_bounded(test.clone(), file, text, prog, &o, deadline), last) {
             (Ok(out), _) => out,
             (Err(d), Some(prev)) if d.kind == crate::diag::DiagKind::Limit => {
                 return Ok(prev);
@@ -461,12 +480,19 @@ pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -
 }
 
 /// [`run`] with the bound the options give.
-fn run_bounded(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Outcome, Diag> {
+fn run_bounded(
+    test: Test,
+    file: &str,
+    text: &str,
+    prog: &Program,
+    opts: &Options,
+    deadline: Deadline,
+) -> Result<Outcome, Diag> {
     let defer = !opts.certify && opts.dimacs.is_none();
-    if defer && let Some(out) = run_with(test.clone(), file, text, prog, opts, true)? {
+    if defer && let Some(out) = run_with(test.clone(), file, text, prog, opts, true, deadline)? {
         return Ok(out);
     }
-    run_with(test, file, text, prog, opts, false)?
+    run_with(test, file, text, prog, opts, false, deadline)?
         .ok_or_else(|| Diag::file(file, "internal error: the exact encoding left an execution undecided"))
 }
 
@@ -488,10 +514,10 @@ fn run_with(
     prog: &Program,
     opts: &Options,
     defer: bool,
+    deadline: Deadline,
 ) -> Result<Option<Outcome>, Diag> {
-    let started = std::time::Instant::now();
     let Encoding { test, isa, ev, x, mut lg, checks, shown, places, cut, loops } =
-        encode_with(test, file, text, prog, opts, defer)?;
+        encode_with(test, file, text, prog, opts, defer, deadline)?;
     // herd's names for unsolved values, where executions may have them.
     let herd = if x.val.iter().flatten().any(|(v, _)| *v == Value::Sym) {
         isa.herd_vars(&test, &SourceRef { file, text }, prog.macro_file())
@@ -548,17 +574,20 @@ fn run_with(
         let (p_in, not_p_in) = (lg.and2(p, uncut), lg.and2(p.negate(), uncut));
         let mut roots = vec![p_in, not_p_in, cut, exact];
         roots.extend(loops.iter().map(|l| l.1));
+        deadline.check(file)?;
         let cone = lg.pruned(&roots);
+        deadline.check(file)?;
         let mut solver = Solver::new();
         solver.add_formula(&cone.cnf);
         // Some execution where `b` holds; `None` if the only solutions are where the
-        // encoding is not exact.
+        // encoding is not exact. The deadline is looked at before each solver call.
         let mut sat_with = |b: B| -> Result<Option<bool>, Diag> {
             let mut assume: Vec<varisat::Lit> = match b {
                 B::T => vec![],
                 B::F => return Ok(Some(false)),
                 B::L(l) => vec![cone.lit(l)],
             };
+            deadline.check(file)?;
             solver.assume(&assume);
             if !solver.solve().map_err(|e| err(format!("solver error: {e}")))? {
                 return Ok(Some(false));
@@ -569,6 +598,7 @@ fn run_with(
                 return Ok(Some(true));
             }
             assume.push(g);
+            deadline.check(file)?;
             solver.assume(&assume);
             let sat = solver.solve().map_err(|e| err(format!("solver error: {e}")))?;
             Ok(sat.then_some(true))
@@ -593,7 +623,7 @@ fn run_with(
             (true, false) => "Always",
             (true, true) => "Sometimes",
         });
-        out.certificate = crate::certify::for_outcome(&out, file, &mut lg, p, B::T, opts)?;
+        out.certificate = crate::certify::for_outcome(&out, file, &mut lg, p, B::T, opts, deadline)?;
         return Ok(Some(out));
     }
     // herd drops the executions the filter rejects before counting anything, so the
@@ -614,6 +644,7 @@ fn run_with(
         roots.extend(x.rf.m.values().copied());
         roots.extend(x.val.iter().flatten().map(|p| p.1));
     }
+    deadline.check(file)?;
     let cone = lg.pruned(&roots);
     // Executions are assignments to the primaries (each once, in the pruned numbering).
     let mut seen = std::collections::HashSet::new();
@@ -633,10 +664,7 @@ fn run_with(
     };
     let sources: Vec<Vec<varisat::Lit>> = x.sources.iter().map(|g| g.iter().map(|&l| cone.lit(l)).collect()).collect();
     let mut lister = enumerate::Lister::new(&cone.cnf, order, &sources);
-    let tick = || match opts.timeout {
-        Some(t) if started.elapsed() > t => Err(Diag::limit(file, "timeout: the test ran past --timeout")),
-        _ => Ok(()),
-    };
+    let tick = || deadline.check(file);
     lister.run(
         tick,
         |model| {
@@ -657,7 +685,7 @@ fn run_with(
         lg.assert(cut.negate());
         let p = prop_lit(&out.test.cond.prop, &places, &ev, &mut lg);
         let fl = out.test.filter.as_ref().map_or(B::T, |f| prop_lit(f, &places, &ev, &mut lg));
-        out.certificate = crate::certify::for_outcome(&out, file, &mut lg, p, fl, opts)?;
+        out.certificate = crate::certify::for_outcome(&out, file, &mut lg, p, fl, opts, deadline)?;
     }
     Ok(Some(out))
 }

@@ -36,8 +36,10 @@ pub struct ModelArgs {
     /// Checks (by `as` name) to skip, comma-separated.
     #[arg(long, value_delimiter = ',')]
     pub skipchecks: Vec<String>,
-    /// Stop a test after this many seconds (it is reported as a timeout).
-    #[arg(long, value_name = "S")]
+    /// Stop a test after this many seconds (it is reported as a timeout). Every phase
+    /// looks at the clock: building events, evaluating the model, solving (between solver
+    /// calls) and certifying.
+    #[arg(long, value_name = "S", value_parser = parse_seconds)]
     pub timeout: Option<f64>,
     /// Refuse tests with more events than this.
     #[arg(long, value_name = "N")]
@@ -73,6 +75,13 @@ pub struct ModelArgs {
 pub enum Unroll {
     Bound(usize),
     Auto,
+}
+
+/// A number of seconds that makes a [`Duration`]: not negative, not NaN, not too large
+/// (where `Duration::from_secs_f64` would panic).
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    let x: f64 = s.parse().map_err(|_| format!("expected a number of seconds, found `{s}`"))?;
+    Duration::try_from_secs_f64(x).map(|_| x).map_err(|_| format!("expected a number of seconds, found `{s}`"))
 }
 
 fn parse_unroll(s: &str) -> Result<Unroll, String> {

@@ -24,7 +24,7 @@ pub struct Options {
     pub timeout: Option<std::time::Duration>,
     /// Refuse tests with more events than this.
     pub max_events: Option<usize>,
-    /// Decide only the Observation, by at most two solver calls.
+    /// Decide only the Observation (by two solver calls) and the flags (see `run_fast`).
     pub fast: bool,
     /// Certify the verdict: check a proof of each UNSAT answer behind it (see [`crate::certify`]).
     pub certify: bool,
@@ -563,68 +563,19 @@ fn run_with(
         cut_at: BTreeSet::new(),
         unroll: None,
     };
+    let view = View {
+        places: &places,
+        shown: &shown,
+        casts: &casts,
+        flag_lits: &flag_lits,
+        cut,
+        loops: &loops,
+        ev: &ev,
+        x: &x,
+        herd: herd.as_ref(),
+    };
     if opts.fast {
-        let p = prop_lit(&out.test.cond.prop, &places, &ev, &mut lg);
-        if let Some(f) = &out.test.filter {
-            let fl = prop_lit(f, &places, &ev, &mut lg);
-            lg.assert(fl);
-        }
-        // Executions cut off by the unrolling bound decide only the `Loop` prefix.
-        let uncut = cut.negate();
-        let (p_in, not_p_in) = (lg.and2(p, uncut), lg.and2(p.negate(), uncut));
-        let mut roots = vec![p_in, not_p_in, cut, exact];
-        roots.extend(loops.iter().map(|l| l.1));
-        deadline.check(file)?;
-        let cone = lg.pruned(&roots);
-        deadline.check(file)?;
-        let mut solver = Solver::new();
-        solver.add_formula(&cone.cnf);
-        // Some execution where `b` holds; `None` if the only solutions are where the
-        // encoding is not exact. The deadline is looked at before each solver call.
-        let mut sat_with = |b: B| -> Result<Option<bool>, Diag> {
-            let mut assume: Vec<varisat::Lit> = match b {
-                B::T => vec![],
-                B::F => return Ok(Some(false)),
-                B::L(l) => vec![cone.lit(l)],
-            };
-            deadline.check(file)?;
-            solver.assume(&assume);
-            if !solver.solve().map_err(|e| err(format!("solver error: {e}")))? {
-                return Ok(Some(false));
-            }
-            let B::L(g) = exact else { return Ok(Some(true)) };
-            let g = cone.lit(g);
-            if holds(&solver, B::L(g)) {
-                return Ok(Some(true));
-            }
-            assume.push(g);
-            deadline.check(file)?;
-            solver.assume(&assume);
-            let sat = solver.solve().map_err(|e| err(format!("solver error: {e}")))?;
-            Ok(sat.then_some(true))
-        };
-        let Some(some_p) = sat_with(p_in)? else { return Ok(None) };
-        let some_not_p = if some_p {
-            let Some(s) = sat_with(not_p_in)? else { return Ok(None) };
-            s
-        } else {
-            true
-        };
-        let Some(looped) = sat_with(cut)? else { return Ok(None) };
-        out.looped = looped;
-        for (name, b) in loops.iter().filter(|_| looped) {
-            if sat_with(*b)? == Some(true) {
-                out.cut_at.insert(name.clone());
-            }
-        }
-        lg.assert(uncut);
-        out.fast = Some(match (some_p, some_not_p) {
-            (false, _) => "Never",
-            (true, false) => "Always",
-            (true, true) => "Sometimes",
-        });
-        out.certificate = crate::certify::for_outcome(&out, file, &mut lg, p, B::T, opts, deadline)?;
-        return Ok(Some(out));
+        return run_fast(out, &mut lg, &view, exact, file, opts, deadline);
     }
     // herd drops the executions the filter rejects before counting anything, so the
     // solver need not visit them (the filter reads only final values).
@@ -651,17 +602,6 @@ fn run_with(
     let order: Vec<varisat::Lit> = x.primaries.iter().filter(|p| seen.insert(p.var())).map(|&p| cone.lit(p)).collect();
     let mut truth = vec![false; vars.max(1)];
     let mut inexact = false;
-    let view = View {
-        places: &places,
-        shown: &shown,
-        casts: &casts,
-        flag_lits: &flag_lits,
-        cut,
-        loops: &loops,
-        ev: &ev,
-        x: &x,
-        herd: herd.as_ref(),
-    };
     let sources: Vec<Vec<varisat::Lit>> = x.sources.iter().map(|g| g.iter().map(|&l| cone.lit(l)).collect()).collect();
     let mut lister = enumerate::Lister::new(&cone.cnf, order, &sources);
     let tick = || deadline.check(file);
@@ -688,6 +628,134 @@ fn run_with(
         out.certificate = crate::certify::for_outcome(&out, file, &mut lg, p, fl, opts, deadline)?;
     }
     Ok(Some(out))
+}
+
+/// `--fast`: the Observation by two solver calls, then one for the `Loop` prefix, one per
+/// loop cut off, and one per flag no earlier solution raised, as herd's flags come from
+/// every execution (an execution cut off by the unrolling bound raises none). `None`
+/// where some answer rests on solutions outside the exact encoding (see [`run`]).
+fn run_fast(
+    mut out: Outcome,
+    lg: &mut Logic,
+    view: &View,
+    exact: B,
+    file: &str,
+    opts: &Options,
+    deadline: Deadline,
+) -> Result<Option<Outcome>, Diag> {
+    let p = prop_lit(&out.test.cond.prop, view.places, view.ev, lg);
+    if let Some(f) = &out.test.filter {
+        let fl = prop_lit(f, view.places, view.ev, lg);
+        lg.assert(fl);
+    }
+    // Executions cut off by the unrolling bound decide only the `Loop` prefix.
+    let uncut = view.cut.negate();
+    let (p_in, not_p_in) = (lg.and2(p, uncut), lg.and2(p.negate(), uncut));
+    let flags: Vec<(&String, B)> = view.flag_lits.iter().map(|(n, b)| (n, lg.and2(*b, uncut))).collect();
+    let mut roots = vec![p_in, not_p_in, view.cut, exact];
+    roots.extend(view.loops.iter().map(|l| l.1));
+    roots.extend(flags.iter().map(|f| f.1));
+    deadline.check(file)?;
+    let cone = lg.pruned(&roots);
+    deadline.check(file)?;
+    let mut q = Incremental::new(&cone, exact, file, deadline);
+    let raised = |q: &Incremental, out: &mut Outcome| {
+        out.flags.extend(flags.iter().filter(|f| q.holds(f.1)).map(|f| f.0.clone()));
+    };
+    let Some(some_p) = q.sat_with(p_in)? else { return Ok(None) };
+    raised(&q, &mut out);
+    let some_not_p = if some_p {
+        let Some(s) = q.sat_with(not_p_in)? else { return Ok(None) };
+        raised(&q, &mut out);
+        s
+    } else {
+        true
+    };
+    for (name, f) in &flags {
+        if !out.flags.contains(*name) {
+            let Some(sat) = q.sat_with(*f)? else { return Ok(None) };
+            if sat {
+                out.flags.insert((*name).clone());
+            }
+        }
+    }
+    let Some(looped) = q.sat_with(view.cut)? else { return Ok(None) };
+    out.looped = looped;
+    for (name, b) in view.loops.iter().filter(|_| looped) {
+        if q.sat_with(*b)? == Some(true) {
+            out.cut_at.insert(name.clone());
+        }
+    }
+    lg.assert(uncut);
+    out.fast = Some(match (some_p, some_not_p) {
+        (false, _) => "Never",
+        (true, false) => "Always",
+        (true, true) => "Sometimes",
+    });
+    out.certificate = crate::certify::for_outcome(&out, file, lg, p, B::T, opts, deadline)?;
+    Ok(Some(out))
+}
+
+/// One incremental solver over a pruned CNF, asked under assumptions.
+struct Incremental<'a> {
+    solver: Solver<'a>,
+    cone: &'a crate::logic::Pruned,
+    /// Where the encoding is exact (see `Logic::guard`).
+    exact: B,
+    /// Whether the last call found a solution where the encoding is exact.
+    found: bool,
+    file: &'a str,
+    deadline: Deadline,
+}
+
+impl<'a> Incremental<'a> {
+    fn new(cone: &'a crate::logic::Pruned, exact: B, file: &'a str, deadline: Deadline) -> Self {
+        let mut solver = Solver::new();
+        solver.add_formula(&cone.cnf);
+        Incremental { solver, cone, exact, found: false, file, deadline }
+    }
+
+    /// Some execution where `b` holds; `None` if the only solutions are where the encoding
+    /// is not exact. The deadline is looked at before each solver call.
+    fn sat_with(&mut self, b: B) -> Result<Option<bool>, Diag> {
+        self.found = false;
+        let mut assume: Vec<varisat::Lit> = match b {
+            B::T => vec![],
+            B::F => return Ok(Some(false)),
+            B::L(l) => vec![self.cone.lit(l)],
+        };
+        if !self.solve(&assume)? {
+            return Ok(Some(false));
+        }
+        let B::L(g) = self.exact else {
+            self.found = true;
+            return Ok(Some(true));
+        };
+        let g = self.cone.lit(g);
+        if !holds(&self.solver, B::L(g)) {
+            assume.push(g);
+            if !self.solve(&assume)? {
+                return Ok(None);
+            }
+        }
+        self.found = true;
+        Ok(Some(true))
+    }
+
+    fn solve(&mut self, assume: &[varisat::Lit]) -> Result<bool, Diag> {
+        self.deadline.check(self.file)?;
+        self.solver.assume(assume);
+        self.solver.solve().map_err(|e| Diag::file(self.file, format!("solver error: {e}")))
+    }
+
+    /// Whether `b` holds in the solution the last call found (false without one).
+    fn holds(&self, b: B) -> bool {
+        match b {
+            B::L(l) => self.found && holds(&self.solver, B::L(self.cone.lit(l))),
+            B::T => self.found,
+            B::F => false,
+        }
+    }
 }
 
 /// What an execution's entry in the log is read from.

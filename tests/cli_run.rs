@@ -338,3 +338,32 @@ fn dimacs_names_do_not_collide_across_folders() {
     };
     assert!(differ("q1.cnf"), "the two tests' queries differ");
 }
+
+/// The `Flag` lines of a log.
+fn flag_lines(log: &str) -> Vec<&str> {
+    log.lines().filter(|l| l.starts_with("Flag ")).collect()
+}
+
+/// `--fast` prints herd's `Flag` lines, as the full log does: a C test with a data race is
+/// undefined (`Flag *undef*`, the verdict `Undef`) whichever way it is answered.
+#[test]
+fn fast_logs_carry_the_flags() {
+    let dir = scratch("flags");
+    let race = "C RACE\n{ }\nP0 (int* x) {\n  *x = 1;\n}\nP1 (int* x) {\n  int r0 = *x;\n}\nexists (1:r0=1)\n";
+    std::fs::write(dir.join("RACE.litmus"), race).expect("write");
+    std::fs::copy(root().join("litmus/c11/MP+rel+acq.litmus"), dir.join("MP+rel+acq.litmus")).expect("copy");
+    let log = |fast: bool| {
+        let mut cmd = litsat();
+        cmd.args(["check", "-m", "c11"]).arg(&dir);
+        if fast {
+            cmd.arg("--fast");
+        }
+        let out = cmd.output().expect("runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let (full, fast) = (log(false), log(true));
+    assert_eq!(flag_lines(&full), ["Flag *undef*"], "{full}");
+    assert_eq!(flag_lines(&fast), flag_lines(&full), "{fast}");
+    assert!(fast.contains("\nUndef\n"), "{fast}");
+}

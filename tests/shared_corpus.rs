@@ -327,3 +327,60 @@ fn unroll_option_changes_the_cut() {
         assert_eq!((o.pos, o.neg, o.looped), (0, n as u64 + 1, true), "--unroll {n}");
     }
 }
+
+/// `--fast` prints herd's flags as the full log does: on every test of the corpora whose
+/// TSVs record flags (C11, the LKMM), the fast answer has the full answer's flags and
+/// Observation. Returns how many tests raise some flag.
+fn fast_flags_as_full(tsv: &str, model: &str, includes: &[&str], opts: Options) -> usize {
+    let Some(sh) = shared() else {
+        println!("skipped: ../shared is absent, so {tsv} under {model} was not run");
+        return 0;
+    };
+    let corpus = sh.join("corpus");
+    let prog = self::model(&sh, model, includes);
+    let text = std::fs::read_to_string(corpus.join("expected").join(tsv)).expect("tsv");
+    let expected = by_path(parse_tsv(&text));
+    let fast_opts = Options { fast: true, ..opts.clone() };
+    let flagged: Vec<Result<bool, String>> = expected
+        .par_iter()
+        .map(|(path, _)| {
+            let answer = |o: &Options| check_file(&corpus.join(path), &prog, o).outcome.map_err(|d| d.to_string());
+            let (full, fast) = (answer(&opts)?, answer(&fast_opts)?);
+            if (&fast.flags, fast.observation()) != (&full.flags, full.observation()) {
+                return Err(format!(
+                    "{path}: --fast {:?} {}, full {:?} {}",
+                    fast.flags,
+                    fast.observation(),
+                    full.flags,
+                    full.observation()
+                ));
+            }
+            Ok(!full.flags.is_empty())
+        })
+        .collect();
+    let bad: Vec<&String> = flagged.iter().filter_map(|r| r.as_ref().err()).collect();
+    assert!(bad.is_empty(), "{tsv} under {model}:\n{}", bad.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
+    let herd_flagged = text.lines().filter(|l| l.split('\t').nth(7).is_some_and(|f| !f.trim().is_empty())).count();
+    let n = flagged.iter().filter(|r| matches!(r, Ok(true))).count();
+    assert_eq!(n, herd_flagged, "{tsv} under {model}: tests with flags, litsat and herd");
+    n
+}
+
+#[test]
+fn fast_flags_equal_full_flags_c11() {
+    for (tsv, model, inc) in [
+        ("dat3m-c11.c11.tsv", "c11", &[][..]),
+        ("dat3m-c11.rc11.tsv", "rc11", &[]),
+        ("dat3m-c11.c11.tsv", "models/herd/c11_partialSC.cat", HERD),
+        ("dat3m-c11.rc11.tsv", "models/herd/rc11.cat", HERD),
+    ] {
+        let n = fast_flags_as_full(tsv, model, inc, Options::default());
+        assert!(n > 0 || shared().is_none(), "{tsv} under {model}: no test raises a flag");
+    }
+}
+
+#[test]
+fn fast_flags_equal_full_flags_lkmm() {
+    let n = fast_flags_as_full("lkmm-paulmck.lkmm.tsv", LKMM, LKMM_INC, lkmm_opts());
+    assert!(n > 0 || shared().is_none(), "no LKMM test raises a flag");
+}

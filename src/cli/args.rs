@@ -44,8 +44,9 @@ pub struct ModelArgs {
     /// Refuse tests with more events than this.
     #[arg(long, value_name = "N")]
     pub max_events: Option<usize>,
-    /// Answer only the verdict (the Observation) with at most two solver calls; counts
-    /// are printed `0 0`, as herd's -speedcheck does.
+    /// Answer only the verdict (the Observation) with two solver calls, and the flags
+    /// the model raises (one more call per flag not raised by then); counts are printed
+    /// `0 0`, as herd's -speedcheck does.
     #[arg(long)]
     pub fast: bool,
     /// Check a proof of every UNSAT answer behind each verdict, and a model of every SAT one,

@@ -4,6 +4,7 @@ use litsat::cat::ChooseModel;
 use litsat::diag::Diag;
 use litsat::litmus::parse_test;
 use litsat::query::{self, Options, Outcome};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -59,6 +60,60 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     out.extend(found);
 }
 
+/// The name `--dimacs` gives each input's files (`DIR/NAME.q1.cnf`): the test file's name
+/// without `.litmus`, or, where other inputs share it, that name under as many of its
+/// folders as tell it apart (`ATOM/SB`, a subfolder of DIR). Computed over the whole input
+/// list before any test runs, so that no test overwrites another's files and each file's
+/// name does not depend on which worker finishes first.
+pub fn dimacs_names(files: &[PathBuf]) -> Vec<String> {
+    let parts: Vec<Vec<String>> = files.iter().map(|f| name_parts(f)).collect();
+    let tail = |p: &[String], k: usize| p[p.len().saturating_sub(k)..].join("/");
+    let mut names: Vec<Option<String>> = vec![None; files.len()];
+    let longest = parts.iter().map(Vec::len).max().unwrap_or(0);
+    for k in 1..=longest {
+        if names.iter().all(Option::is_some) {
+            break;
+        }
+        let mut count: BTreeMap<String, usize> = BTreeMap::new();
+        for p in &parts {
+            *count.entry(tail(p, k)).or_default() += 1;
+        }
+        for (name, p) in names.iter_mut().zip(&parts).filter(|(n, _)| n.is_none()) {
+            let t = tail(p, k);
+            if count[&t] == 1 || p.len() <= k {
+                *name = Some(t);
+            }
+        }
+    }
+    names.into_iter().map(Option::unwrap_or_default).collect()
+}
+
+/// A test file's path as names: its folders (`.`, `..` and the root left out), then the
+/// file's name without `.litmus`.
+fn name_parts(f: &Path) -> Vec<String> {
+    let mut parts: Vec<String> = f
+        .parent()
+        .into_iter()
+        .flat_map(|d| d.components())
+        .filter_map(|c| match c {
+            std::path::Component::Normal(s) => Some(s.to_string_lossy().to_string()),
+            _ => None,
+        })
+        .collect();
+    let stem = f.file_stem().map(|s| s.to_string_lossy().to_string());
+    parts.push(stem.unwrap_or_else(|| "_".to_string()));
+    parts
+}
+
+/// The options to answer each input with: `opts`, and under `--dimacs` each input's
+/// name from [`dimacs_names`].
+pub fn per_input(files: &[PathBuf], opts: &Options) -> Vec<Options> {
+    if opts.dimacs.is_none() {
+        return vec![opts.clone(); files.len()];
+    }
+    dimacs_names(files).into_iter().map(|n| Options { dimacs_name: Some(n), ..opts.clone() }).collect()
+}
+
 pub struct FileResult {
     pub path: PathBuf,
     pub outcome: Result<Outcome, Diag>,
@@ -103,4 +158,30 @@ pub fn render(d: &Diag) -> String {
         None => std::fs::read(&d.file).ok().map(|b| String::from_utf8_lossy(&b).to_string()),
     };
     d.render(text.as_deref())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dimacs_names_keep_the_folders_that_tell_inputs_apart() {
+        let files: Vec<PathBuf> = [
+            "../c/AARCH64/ATOM/SB.litmus",
+            "../c/AARCH64/LDAR/SB.litmus",
+            "../c/AARCH64/MP.litmus",
+            "/x/a/deep/CoRR.litmus",
+            "/x/b/deep/CoRR.litmus",
+            "SB.litmus",
+            "ATOM/SB.litmus",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        let names = dimacs_names(&files);
+        let want = ["AARCH64/ATOM/SB", "LDAR/SB", "MP", "a/deep/CoRR", "b/deep/CoRR", "SB", "ATOM/SB"];
+        assert_eq!(names, want);
+        let distinct: std::collections::BTreeSet<&String> = names.iter().collect();
+        assert_eq!(distinct.len(), names.len());
+    }
 }

@@ -4,7 +4,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use litsat::diag::Diag;
 use litsat::report::herd_log;
 use litsat_cli::cli::args::{ModelArgs, setup};
-use litsat_cli::driver::{check_file, collect_inputs, loop_note, render};
+use litsat_cli::driver::{check_file, collect_inputs, loop_note, per_input, render};
 use litsat_cli::expect::parse_any;
 use litsat_cli::runner::{Expectations, Record, judge_result_lines, run_all, shard, success, summary};
 use rayon::prelude::*;
@@ -106,7 +106,8 @@ fn main() -> ExitCode {
 fn check(m: &ModelArgs, inputs: &[String], graph: Option<PathBuf>, format: Option<String>) -> Result<ExitCode, Diag> {
     let (prog, opts) = setup(m)?;
     let files = collect_inputs(inputs)?;
-    let results: Vec<_> = files.par_iter().map(|f| check_file(f, &prog, &opts)).collect();
+    let per_input = per_input(&files, &opts);
+    let results: Vec<_> = files.par_iter().zip(&per_input).map(|(f, o)| check_file(f, &prog, o)).collect();
     let mut failed = 0;
     let mut out = std::io::stdout().lock();
     for r in results {

@@ -1,6 +1,6 @@
 //! The corpus regression runner behind `litsat run` and `litsat merge`.
 
-use crate::driver::check_file;
+use crate::driver::{check_file, per_input};
 use crate::expect::results::{Judgement, judge, parse_result_line};
 use crate::expect::{Answer, Expected, compare, match_entries};
 use litsat::cat::Models;
@@ -59,9 +59,11 @@ pub fn run_all(
     progress: &(dyn Fn() + Sync),
 ) -> (Vec<Record>, Expectations) {
     let model = models.display_name();
+    let per_input = per_input(files, opts);
     let mut records: Vec<Record> = files
         .par_iter()
-        .map(|f| {
+        .zip(&per_input)
+        .map(|(f, opts)| {
             let r = check_file(f, models, opts);
             progress();
             let path = f.to_string_lossy().to_string();

@@ -5,8 +5,10 @@
 
 use litsat::cat::load_program;
 use litsat::certify::{
-    CertReport, certify_unsat, check_drat, check_model, checked_model, prove_unsat, safe_name, units_of, write_dimacs,
+    CertReport, Failure, Request, certify_unsat, certify_verdict, check_drat, check_model, checked_model, prove_unsat,
+    safe_name, units_of, write_dimacs,
 };
+use litsat::diag::DiagKind;
 use litsat::logic::B;
 use litsat::query::{Options, Outcome};
 use litsat::report::herd_log;
@@ -417,4 +419,83 @@ fn cli_check_and_run_take_the_flags() {
     let certificates = text.lines().filter(|l| l.starts_with("Certificate ")).count();
     assert_eq!(observations, certificates, "{text}");
     assert!(!text.contains("not checked"), "{text}");
+}
+
+/// SB's q1 under sc split into the formula and the condition's literal (its last clause).
+fn sb_sc_formula_and_condition() -> (CnfFormula, Lit) {
+    let cnf = sb_sc_q1();
+    let clauses: Vec<Vec<Lit>> = cnf.iter().map(|c| c.to_vec()).collect();
+    let (last, rest) = clauses.split_last().expect("clauses");
+    assert_eq!(last.len(), 1, "the query's unit comes last");
+    let mut base = CnfFormula::new();
+    base.set_var_count(cnf.var_count());
+    for c in rest {
+        base.add_clause(c);
+    }
+    (base, last[0])
+}
+
+/// A proof with its lemmas dropped: the empty clause alone.
+fn lemmas_dropped(cnf: &CnfFormula, units: &[Lit]) -> Result<Vec<u8>, String> {
+    prove_unsat(cnf, units).map(|_| b"0\n".to_vec())
+}
+
+/// A certificate that does not check is an error, never a log line: a corrupted proof, and
+/// verdicts the formula does not bear out (each needs a witness or a proof that is not there).
+#[test]
+fn a_certificate_that_does_not_check_is_an_error() {
+    let (cnf, p) = sb_sc_formula_and_condition();
+    let req = Request { certify: true, ..Request::default() };
+    let good = certify_verdict("SB", "Never", &cnf, B::L(p), B::T, req).expect("certified");
+    assert!(good.is_some_and(|l| l.starts_with("Certificate SB DRAT checked (")));
+
+    // Pigeonhole needs its lemmas (SB under sc is refuted by unit propagation alone).
+    let php = pigeonhole(4);
+    assert!(certify_verdict("PHP", "Never", &php, B::T, B::T, req).is_ok_and(|l| l.is_some()));
+    let corrupt = Request { prove: lemmas_dropped, ..req };
+    match certify_verdict("PHP", "Never", &php, B::T, B::T, corrupt) {
+        Err(Failure::NotChecked(why)) => assert!(why.contains("q1: the checker refused the proof"), "{why}"),
+        other => panic!("a corrupted proof passed: {other:?}"),
+    }
+    for wrong in ["Sometimes", "Always"] {
+        let r = certify_verdict("SB", wrong, &cnf, B::L(p), B::T, req);
+        assert!(matches!(&r, Err(Failure::NotChecked(why)) if why.contains("q1: no witness")), "{wrong}: {r:?}");
+    }
+    // Claiming Never for what is Sometimes: no proof of a satisfiable query.
+    let r = certify_verdict("SB", "Never", &cnf, B::L(!p), B::T, req);
+    assert!(matches!(&r, Err(Failure::NotChecked(why)) if why.contains("satisfiable")), "{r:?}");
+
+    let d = Failure::NotChecked("q1: x".into()).diag("t.litmus");
+    assert_eq!((d.kind, d.message.as_str()), (DiagKind::Error, "certificate not checked: q1: x"));
+}
+
+/// Through the binary, a test whose certification fails (here: its proof cannot be
+/// written) is an error: `check` and `run` exit with 1, and the other tests are answered.
+#[test]
+fn a_failed_certification_fails_the_run() {
+    let dir = scratch("unwritable");
+    std::fs::create_dir_all(dir.join("SB.q1.drat")).expect("a folder where the proof goes");
+    let check = Command::new(env!("CARGO_BIN_EXE_litsat"))
+        .args(["check", "-m", "sc", "--certify", "litmus/x86/SB.litmus", "litmus/x86/MP.litmus", "--dimacs"])
+        .arg(&dir)
+        .current_dir(root())
+        .output()
+        .expect("runs");
+    let (stdout, stderr) = (String::from_utf8_lossy(&check.stdout), String::from_utf8_lossy(&check.stderr));
+    assert_eq!(check.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stderr.contains("SB.q1.drat"), "{stderr}");
+    assert!(!stdout.contains("Observation SB") && stdout.contains("Certificate MP DRAT checked"), "{stdout}");
+
+    let run = Command::new(env!("CARGO_BIN_EXE_litsat"))
+        .args(["run", "-m", "sc", "--certify", "litmus/x86/SB.litmus", "litmus/x86/MP.litmus", "--dimacs"])
+        .arg(&dir)
+        .current_dir(root())
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("Summary: 2 tests: 0 passed, 0 failed, 1 answered without expectation, 1 errors"),
+        "{stdout}"
+    );
 }

@@ -246,3 +246,125 @@ fn unrolling_bounds_are_reported() {
     let out = litsat().args(["check", "--unroll", "many", "litmus/c11/MP+spin.litmus"]).output().expect("runs");
     assert_eq!(out.status.code(), Some(2), "a bad --unroll is a bad argument");
 }
+
+/// Every file below `dir`, by its path relative to `dir`, with its bytes.
+fn tree(dir: &Path) -> std::collections::BTreeMap<PathBuf, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("folder").map(|e| e.expect("entry").path()) {
+            if e.is_dir() {
+                stack.push(e);
+            } else {
+                let rel = e.strip_prefix(dir).expect("below").to_path_buf();
+                out.insert(rel, std::fs::read(&e).expect("file"));
+            }
+        }
+    }
+    out
+}
+
+/// A fresh, empty folder under the system's temporary folder.
+fn scratch(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("litsat-cli-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("temp dir");
+    d
+}
+
+/// Two runs of `--dimacs` (two processes, one and two workers) write byte-identical files:
+/// nothing in the encoding depends on hashing or scheduling. Tests of every ISA with a
+/// default model and C, loops and branches (whose paths merge) included.
+#[test]
+fn dimacs_files_are_the_same_on_every_run() {
+    let tests = [
+        "litmus/x86/SB.litmus",
+        "litmus/x86_64",
+        "litmus/riscv/LB+fence.r.ws.litmus",
+        "litmus/aarch64/LB+ctrls.litmus",
+        "litmus/aarch64/SB+ldxr-stxrs.litmus",
+        "litmus/ppc/INC+retry.litmus",
+        "litmus/ppc/MP+sync+ctrlisync.litmus",
+        "litmus/arm/MP+dmb+addr+symbolic.litmus",
+        "litmus/arm/2+inc+ldrex-strex.litmus",
+        "litmus/c11",
+    ];
+    let dirs = [scratch("det1"), scratch("det2")];
+    for (dir, jobs) in dirs.iter().zip(["1", "2"]) {
+        let out = litsat().args(["check", "-j", jobs, "--dimacs"]).arg(dir).args(tests).current_dir(root()).output();
+        let out = out.expect("runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let (a, b) = (tree(&dirs[0]), tree(&dirs[1]));
+    assert!(a.len() >= 2 * 20, "{} files", a.len());
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    for (name, bytes) in &a {
+        assert!(&b[name] == bytes, "{} differs between two runs", name.display());
+    }
+}
+
+/// Tests of one name in different folders get files of their own: the name keeps as many
+/// folders as tell them apart, and a name no other input shares stays bare.
+#[test]
+fn dimacs_names_do_not_collide_across_folders() {
+    let src = scratch("same-name");
+    for (sub, header) in [("ATOM", "\"first\""), ("LDAR", "\"second\"")] {
+        std::fs::create_dir_all(src.join(sub)).expect("folder");
+        sb_with(&src.join(sub), "SB.litmus", header);
+    }
+    // The second SB asks for another outcome, so its queries differ from the first's.
+    let second = src.join("LDAR/SB.litmus");
+    let text = std::fs::read_to_string(&second).expect("SB").replace("exists (", "exists (0:EAX=1 /\\ ");
+    std::fs::write(&second, text).expect("write");
+    std::fs::copy(root().join("litmus/x86/MP.litmus"), src.join("MP.litmus")).expect("copy");
+    let dir = scratch("same-name-out");
+    let out = litsat().args(["check", "-m", "tso", "--dimacs"]).arg(&dir).arg(&src).output().expect("runs");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let files: Vec<String> = tree(&dir).keys().map(|p| p.to_string_lossy().to_string()).collect();
+    let want = ["ATOM/SB.q1.cnf", "ATOM/SB.q2.cnf", "LDAR/SB.q1.cnf", "LDAR/SB.q2.cnf", "MP.q1.cnf", "MP.q2.cnf"];
+    assert_eq!(files, want);
+    // Each is the file its test writes when run alone.
+    for sub in ["ATOM", "LDAR"] {
+        let alone = scratch(&format!("alone-{sub}"));
+        let mut cmd = litsat();
+        cmd.args(["check", "-m", "tso", "--dimacs"]).arg(&alone).arg(src.join(sub).join("SB.litmus"));
+        assert!(cmd.output().expect("runs").status.success());
+        for q in ["q1", "q2"] {
+            let mine = std::fs::read(dir.join(sub).join(format!("SB.{q}.cnf"))).expect("written");
+            assert_eq!(mine, std::fs::read(alone.join(format!("SB.{q}.cnf"))).expect("alone"), "{sub} {q}");
+        }
+    }
+    let differ = |q: &str| {
+        std::fs::read(dir.join(format!("ATOM/SB.{q}"))).ok() != std::fs::read(dir.join(format!("LDAR/SB.{q}"))).ok()
+    };
+    assert!(differ("q1.cnf"), "the two tests' queries differ");
+}
+
+/// The `Flag` lines of a log.
+fn flag_lines(log: &str) -> Vec<&str> {
+    log.lines().filter(|l| l.starts_with("Flag ")).collect()
+}
+
+/// `--fast` prints herd's `Flag` lines, as the full log does: a C test with a data race is
+/// undefined (`Flag *undef*`, the verdict `Undef`) whichever way it is answered.
+#[test]
+fn fast_logs_carry_the_flags() {
+    let dir = scratch("flags");
+    let race = "C RACE\n{ }\nP0 (int* x) {\n  *x = 1;\n}\nP1 (int* x) {\n  int r0 = *x;\n}\nexists (1:r0=1)\n";
+    std::fs::write(dir.join("RACE.litmus"), race).expect("write");
+    std::fs::copy(root().join("litmus/c11/MP+rel+acq.litmus"), dir.join("MP+rel+acq.litmus")).expect("copy");
+    let log = |fast: bool| {
+        let mut cmd = litsat();
+        cmd.args(["check", "-m", "c11"]).arg(&dir);
+        if fast {
+            cmd.arg("--fast");
+        }
+        let out = cmd.output().expect("runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let (full, fast) = (log(false), log(true));
+    assert_eq!(flag_lines(&full), ["Flag *undef*"], "{full}");
+    assert_eq!(flag_lines(&fast), flag_lines(&full), "{fast}");
+    assert!(fast.contains("\nUndef\n"), "{fast}");
+}

@@ -38,22 +38,28 @@ pub struct ModelArgs {
     /// Checks (by `as` name) to skip, comma-separated.
     #[arg(long, value_delimiter = ',')]
     pub skipchecks: Vec<String>,
-    /// Stop a test after this many seconds (it is reported as a timeout).
-    #[arg(long, value_name = "S")]
+    /// Stop a test after this many seconds (it is reported as a timeout). Every phase
+    /// looks at the clock: building events, evaluating the model, solving (between solver
+    /// calls) and certifying.
+    #[arg(long, value_name = "S", value_parser = parse_seconds)]
     pub timeout: Option<f64>,
     /// Refuse tests with more events than this.
     #[arg(long, value_name = "N")]
     pub max_events: Option<usize>,
-    /// Answer only the verdict (the Observation) with at most two solver calls; counts
-    /// are printed `0 0`, as herd's -speedcheck does.
+    /// Answer only the verdict (the Observation) with two solver calls, and the flags
+    /// the model raises (one more call per flag not raised by then); counts are printed
+    /// `0 0`, as herd's -speedcheck does.
     #[arg(long)]
     pub fast: bool,
     /// Check a proof of every UNSAT answer behind each verdict, and a model of every SAT one,
-    /// apart from the solver; the log gets a `Certificate` line.
+    /// apart from the solver; the log gets a `Certificate` line. A verdict whose
+    /// certificate does not check is an error (exit status 1), not an answer.
     #[arg(long)]
     pub certify: bool,
     /// Write each test's two queries (condition, negated condition) as DIMACS CNF files
-    /// DIR/NAME.q1.cnf and DIR/NAME.q2.cnf.
+    /// DIR/NAME.q1.cnf and DIR/NAME.q2.cnf. NAME is the test file's name without .litmus;
+    /// where inputs share it, it keeps as many of its folders as tell them apart
+    /// (DIR/ATOM/SB.q1.cnf and DIR/LDAR/SB.q1.cnf), so no test overwrites another's.
     #[arg(long, value_name = "DIR")]
     pub dimacs: Option<PathBuf>,
     /// Enter each loop's body at most N times (herd's -unroll, default 2); an execution
@@ -72,6 +78,13 @@ pub struct ModelArgs {
 pub enum Unroll {
     Bound(usize),
     Auto,
+}
+
+/// A number of seconds that makes a [`Duration`]: not negative, not NaN, not too large
+/// (where `Duration::from_secs_f64` would panic).
+pub fn parse_seconds(s: &str) -> Result<f64, String> {
+    let x: f64 = s.parse().map_err(|_| format!("expected a number of seconds, found `{s}`"))?;
+    Duration::try_from_secs_f64(x).map(|_| x).map_err(|_| format!("expected a number of seconds, found `{s}`"))
 }
 
 fn parse_unroll(s: &str) -> Result<Unroll, String> {
@@ -106,6 +119,7 @@ pub fn setup(m: &ModelArgs) -> Result<(Models, Options), Diag> {
         fast: m.fast,
         certify: m.certify,
         dimacs: m.dimacs.clone(),
+        dimacs_name: None,
         unroll: match m.unroll {
             Some(Unroll::Bound(n)) => Some(n),
             _ => None,

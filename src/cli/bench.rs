@@ -11,7 +11,7 @@ mod loops;
 use crate::cli::generate::{self, Family};
 use crate::driver::{check_file, collect_inputs};
 use litsat::cat::{Program, compile_model_with, load_program};
-use litsat::diag::{Diag, DiagKind};
+use litsat::diag::{Deadline, Diag, DiagKind};
 use litsat::encode::exec;
 use litsat::litmus::parse_test;
 use litsat::logic::Logic;
@@ -51,7 +51,7 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub reps: usize,
     /// Stop a full-log answer after this many seconds (reported as a timeout).
-    #[arg(long, value_name = "S", default_value_t = 15.0)]
+    #[arg(long, value_name = "S", default_value_t = 15.0, value_parser = crate::cli::args::parse_seconds)]
     pub budget: f64,
     /// Worker threads for the parallel corpus pass (default: all cores).
     #[arg(short = 'j', long)]
@@ -204,7 +204,8 @@ fn build_cnf(name: &str, text: &str, prog: &Program, opts: &Options) -> Result<(
     let mut lg = Logic::new();
     let x = exec::encode(&ev, &mut lg).map_err(|m| Diag::file(name, m))?;
     let b = exec::builtins(&ev, &x, &mut lg);
-    let checks = compile_model_with(prog, &mut lg, b, &prog.variants_with(&opts.variants), true)?.checks;
+    let checks =
+        compile_model_with(prog, &mut lg, b, &prog.variants_with(&opts.variants), true, Deadline::NONE)?.checks;
     for c in &checks {
         if !c.flag {
             lg.assert(c.ok);

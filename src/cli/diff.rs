@@ -28,7 +28,7 @@ pub struct Args {
     #[arg(long, value_delimiter = ',')]
     pub skipchecks: Vec<String>,
     /// Stop a test after this many seconds (it is reported as an error).
-    #[arg(long, value_name = "S")]
+    #[arg(long, value_name = "S", value_parser = crate::cli::args::parse_seconds)]
     pub timeout: Option<f64>,
     /// Refuse tests with more events than this.
     #[arg(long, value_name = "N")]

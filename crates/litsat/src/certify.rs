@@ -14,6 +14,8 @@
 //! shares no code with the solver, replays it against the formula given to it here. A DRAT
 //! proof carries no input clauses, so it is accepted only for a formula it really refutes.
 //! Each SAT answer is certified by a model, evaluated clause by clause against the formula.
+//! Evidence that does not check (a refused proof, a missing witness) makes the test an
+//! error: a verdict that `--certify` cannot back is not reported as an answer.
 //!
 //! (`varisat-checker` checks varisat's native proofs, but a corrupted native proof can make
 //! it abort the process on an absurd allocation; the DRAT checker here refuses any malformed
@@ -21,13 +23,15 @@
 //!
 //! `--dimacs DIR` writes q1 and q2 as `DIR/NAME.q1.cnf` and `DIR/NAME.q2.cnf`, for other
 //! solvers and checkers (with `--certify`, also each checked proof as `NAME.qK.drat`, for
-//! drat-trim and the like). Tests of one name in different folders share these files: the
-//! last one written wins.
+//! drat-trim and the like). NAME is the test file's name without `.litmus`; where several
+//! inputs of a run share it, it keeps as many folders as tell them apart (see
+//! [`crate::driver::dimacs_names`]), so no test overwrites another's files.
 
+use crate::diag::{Deadline, Diag, TIMEOUT};
 use crate::logic::{B, Logic};
 use crate::query::{Options, Outcome};
 use std::io::{self, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use varisat::{CnfFormula, ExtendFormula, Lit, ProofFormat, Solver, Var};
 
 /// What the checker saw in an accepted proof.
@@ -74,6 +78,19 @@ pub fn certify_unsat(cnf: &CnfFormula, units: &[Lit]) -> Result<CertReport, Stri
 /// lacks is refused, so that no input can make the checker allocate beyond the formula's size.
 /// Any byte string is safe to check: malformed proofs are refused, never a panic.
 pub fn check_drat(cnf: &CnfFormula, units: &[Lit], proof: &[u8]) -> Result<CertReport, String> {
+    check_drat_until(cnf, units, proof, Deadline::NONE).map_err(|f| match f {
+        Failure::NotChecked(why) | Failure::Io(why) => why,
+        Failure::Timeout => TIMEOUT.to_string(),
+    })
+}
+
+/// How many lemmas [`check_drat_until`] checks between two looks at the clock.
+const LEMMAS_PER_LOOK: u64 = 256;
+
+/// [`check_drat`], giving up with [`Failure::Timeout`] once `deadline` passes (a long
+/// proof takes as long to check as to find).
+fn check_drat_until(cnf: &CnfFormula, units: &[Lit], proof: &[u8], deadline: Deadline) -> Result<CertReport, Failure> {
+    let refuse = Failure::NotChecked;
     let vars = units.iter().map(|l| l.index() + 1).fold(cnf.var_count(), usize::max);
     let mut db = Rup::new(vars);
     for c in cnf.iter() {
@@ -83,7 +100,7 @@ pub fn check_drat(cnf: &CnfFormula, units: &[Lit], proof: &[u8]) -> Result<CertR
         db.add(&[u]);
     }
     let mut report = CertReport { proof_bytes: proof.len(), ..CertReport::default() };
-    let text = std::str::from_utf8(proof).map_err(|_| "the proof is not text".to_string())?;
+    let text = std::str::from_utf8(proof).map_err(|_| refuse("the proof is not text".to_string()))?;
     let mut clause: Vec<Lit> = Vec::new();
     let mut delete = false;
     let mut open = false;
@@ -93,11 +110,12 @@ pub fn check_drat(cnf: &CnfFormula, units: &[Lit], proof: &[u8]) -> Result<CertR
             open = true;
             continue;
         }
-        let n: isize = tok.parse().map_err(|_| format!("lemma {}: not a literal: '{tok}'", report.lemmas + 1))?;
+        let n: isize =
+            tok.parse().map_err(|_| refuse(format!("lemma {}: not a literal: '{tok}'", report.lemmas + 1)))?;
         open = true;
         if n != 0 {
             if n.unsigned_abs() > vars {
-                return Err(format!("lemma {}: variable {} is not in the formula", report.lemmas + 1, n.abs()));
+                return Err(refuse(format!("lemma {}: variable {} is not in the formula", report.lemmas + 1, n.abs())));
             }
             clause.push(Lit::from_dimacs(n));
             continue;
@@ -107,12 +125,15 @@ pub fn check_drat(cnf: &CnfFormula, units: &[Lit], proof: &[u8]) -> Result<CertR
             db.delete(&clause);
         } else {
             report.lemmas += 1;
+            if report.lemmas.is_multiple_of(LEMMAS_PER_LOOK) && deadline.passed() {
+                return Err(Failure::Timeout);
+            }
             if !db.implied(&clause) {
-                return Err(format!(
+                return Err(refuse(format!(
                     "lemma {} ({}) does not follow by unit propagation",
                     report.lemmas,
                     dimacs(&clause)
-                ));
+                )));
             }
             db.add(&clause);
         }
@@ -121,10 +142,10 @@ pub fn check_drat(cnf: &CnfFormula, units: &[Lit], proof: &[u8]) -> Result<CertR
         open = false;
     }
     if open {
-        return Err("the proof ends inside a clause".to_string());
+        return Err(refuse("the proof ends inside a clause".to_string()));
     }
     if !db.conflict {
-        return Err("the proof does not derive the empty clause".to_string());
+        return Err(refuse("the proof does not derive the empty clause".to_string()));
     }
     Ok(report)
 }
@@ -402,29 +423,115 @@ pub fn units_of(bs: &[B], nvars: usize) -> Vec<Lit> {
     units
 }
 
-/// The `--certify` line and `--dimacs` files for an Outcome whose Observation is decided.
-/// The whole CNF is only written out when a certificate or DIMACS files are asked for.
-pub fn for_outcome(out: &Outcome, lg: &mut Logic, p: B, filter: B, opts: &Options) -> Result<Option<String>, String> {
-    let req = Request { certify: opts.certify, dimacs: opts.dimacs.as_deref() };
+/// The `--certify` line and `--dimacs` files for an Outcome whose Observation is decided,
+/// for the test in `file`. The whole CNF is only written out when a certificate or DIMACS
+/// files are asked for. A certificate that does not check is an error, not a log line:
+/// a verdict `--certify` cannot back must not pass for an answer.
+pub fn for_outcome(
+    out: &Outcome,
+    file: &str,
+    lg: &mut Logic,
+    p: B,
+    filter: B,
+    opts: &Options,
+    deadline: Deadline,
+) -> Result<Option<String>, Diag> {
+    let base = opts.dimacs.as_ref().map(|dir| dir.join(dimacs_name(file, &out.test.name, opts)));
+    let req = Request { certify: opts.certify, dimacs: base.as_deref(), deadline, ..Request::default() };
     if !req.certify && req.dimacs.is_none() {
         return Ok(None);
     }
-    certify_verdict(&out.test.name, out.observation(), &lg.full_cnf(), p, filter, req)
+    deadline.check(file)?;
+    certify_verdict(&out.test.name, out.observation(), &lg.full_cnf(), p, filter, req).map_err(|f| f.diag(file))
 }
 
+/// The name of a test's `--dimacs` files: the one the driver chose for it, else its file's
+/// name without `.litmus` (else its test name).
+fn dimacs_name(file: &str, test_name: &str, opts: &Options) -> String {
+    if let Some(n) = &opts.dimacs_name {
+        return n.clone();
+    }
+    match Path::new(file).file_stem() {
+        Some(s) => s.to_string_lossy().to_string(),
+        None => safe_name(test_name),
+    }
+}
+
+/// Makes a DRAT proof (text) that `cnf ∧ units` is unsatisfiable.
+pub type Prover = fn(&CnfFormula, &[Lit]) -> Result<Vec<u8>, String>;
+
 /// What `--certify` and `--dimacs` ask for one test.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct Request<'a> {
     pub certify: bool,
+    /// Where the files go, without their extensions: `DIR/NAME` writes `DIR/NAME.q1.cnf`.
     pub dimacs: Option<&'a Path>,
+    /// Where the proofs come from: [`prove_unsat`]. The checker trusts nothing about them,
+    /// so another source (a corrupting one, in the tests) can only be refused.
+    pub prove: Prover,
+    /// `--timeout`'s, looked at before each solver call and while checking a proof.
+    pub deadline: Deadline,
+}
+
+impl Default for Request<'_> {
+    fn default() -> Self {
+        Request { certify: false, dimacs: None, prove: prove_unsat, deadline: Deadline::NONE }
+    }
+}
+
+/// Why a verdict got no certificate. Each makes the test an error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// The evidence did not check: a proof refused, a witness missing, a solver error.
+    NotChecked(String),
+    /// A `--dimacs` file could not be written.
+    Io(String),
+    /// The deadline passed first: the test is a timeout, as in any other phase.
+    Timeout,
+}
+
+impl Failure {
+    /// The diagnostic for the test in `file`.
+    pub fn diag(&self, file: &str) -> Diag {
+        match self {
+            Failure::NotChecked(why) => Diag::file(file, format!("certificate not checked: {why}")),
+            Failure::Io(m) => Diag::file(file, m.clone()),
+            Failure::Timeout => Diag::limit(file, TIMEOUT),
+        }
+    }
+}
+
+/// `base` with `.qK.EXT` appended (`DIR/SB` gives `DIR/SB.q1.cnf`).
+fn query_file(base: &Path, k: usize, ext: &str) -> PathBuf {
+    let mut f = base.as_os_str().to_owned();
+    f.push(format!(".q{k}.{ext}"));
+    PathBuf::from(f)
+}
+
+/// Writes `path` with `write`, naming the file in any error.
+fn save(path: &Path, write: &dyn Fn(&mut dyn Write) -> io::Result<()>) -> Result<(), Failure> {
+    let fail = |e: io::Error| Failure::Io(format!("cannot write {}: {e}", path.display()));
+    let mut w = io::BufWriter::new(std::fs::File::create(path).map_err(fail)?);
+    write(&mut w).and_then(|()| w.flush()).map_err(fail)
+}
+
+/// Writes q1 and q2 as `BASE.q1.cnf` and `BASE.q2.cnf`, creating BASE's folder.
+fn write_queries(name: &str, cnf: &CnfFormula, q: &[Vec<Lit>; 2], base: &Path) -> Result<(), Failure> {
+    if let Some(dir) = base.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| Failure::Io(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    for (k, units, what) in [(1, &q[0], "satisfying"), (2, &q[1], "not satisfying")] {
+        let comments = [format!("litsat: {name}, an allowed execution {what} the condition (UNSAT: there is none)")];
+        save(&query_file(base, k, "cnf"), &|w| dimacs_to(w, cnf, units, &comments))?;
+    }
+    Ok(())
 }
 
 /// Certifies the Observation `observation` of test `name`, whose CNF is `cnf`, condition
 /// literal `p` and filter literal `filter` (`B::T` when there is none, or when the filter is
 /// already asserted in `cnf`). Writes the two queries when asked (and, with `--certify`, the
-/// DRAT proof of each certified UNSAT query beside it, as `NAME.qK.drat`). Returns the log
-/// line, if `--certify` asked for one; a certificate that cannot be had is a line saying why,
-/// and only a file that cannot be written is an error.
+/// DRAT proof of each certified UNSAT query beside them, as `BASE.qK.drat`). Returns the log
+/// line, if `--certify` asked for one.
 pub fn certify_verdict(
     name: &str,
     observation: &str,
@@ -432,60 +539,62 @@ pub fn certify_verdict(
     p: B,
     filter: B,
     req: Request,
-) -> Result<Option<String>, String> {
+) -> Result<Option<String>, Failure> {
     let n = cnf.var_count();
-    let q1 = units_of(&[filter, p], n);
-    let q2 = units_of(&[filter, p.negate()], n);
-    let file = |k: usize, ext: &str| req.dimacs.map(|d| d.join(format!("{}.q{k}.{ext}", safe_name(name))));
-    let save = |path: &Path, write: &dyn Fn(&mut dyn Write) -> io::Result<()>| -> Result<(), String> {
-        let mut w = io::BufWriter::new(
-            std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?,
-        );
-        write(&mut w).and_then(|()| w.flush()).map_err(|e| format!("cannot write {}: {e}", path.display()))
-    };
-    if let Some(dir) = req.dimacs {
-        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-        for (k, units, what) in [(1, &q1, "satisfying"), (2, &q2, "not satisfying")] {
-            let comments =
-                [format!("litsat: {name}, an allowed execution {what} the condition (UNSAT: there is none)")];
-            if let Some(path) = file(k, "cnf") {
-                save(&path, &|w| dimacs_to(w, cnf, units, &comments))?;
-            }
-        }
+    let q = [units_of(&[filter, p], n), units_of(&[filter, p.negate()], n)];
+    if let Some(base) = req.dimacs {
+        write_queries(name, cnf, &q, base)?;
     }
     if !req.certify {
         return Ok(None);
     }
-    let mut failed_write = None;
-    let mut proof = |k: usize, units: &[Lit]| -> Result<CertReport, String> {
-        let drat = prove_unsat(cnf, units).map_err(|e| format!("q{k}: {e}"))?;
-        if let Some(path) = file(k, "drat")
-            && let Err(e) = save(&path, &|w| w.write_all(&drat))
-        {
-            failed_write = Some(e);
-        }
-        check_drat(cnf, units, &drat).map_err(|e| format!("q{k}: the checker refused the proof: {e}"))
-    };
-    let witness = |k: usize, units: &[Lit]| -> Result<(), String> {
-        match checked_model(cnf, units) {
-            Ok(Some(_)) => Ok(()),
-            Ok(None) => Err(format!("q{k}: no witness, the query is unsatisfiable")),
-            Err(e) => Err(format!("q{k}: {e}")),
-        }
-    };
-    let verdict = match observation {
-        "Never" => proof(1, &q1).map(|r| format!("DRAT checked ({} lemmas)", r.lemmas)),
-        "Always" => witness(1, &q1)
-            .and_then(|()| proof(2, &q2))
+    let c = Certifier { cnf, q: &q, req };
+    let what = match observation {
+        "Never" => c.proof(1).map(|r| format!("DRAT checked ({} lemmas)", r.lemmas)),
+        "Always" => c
+            .witness(1)
+            .and_then(|()| c.proof(2))
             .map(|r| format!("DRAT checked ({} lemmas), witness checked", r.lemmas)),
-        "Sometimes" => witness(1, &q1).and_then(|()| witness(2, &q2)).map(|()| "witnesses checked".to_string()),
-        other => Err(format!("no certificate for an Observation '{other}'")),
-    };
-    if let Some(e) = failed_write {
-        return Err(e);
+        "Sometimes" => c.witness(1).and_then(|()| c.witness(2)).map(|()| "witnesses checked".to_string()),
+        other => Err(Failure::NotChecked(format!("no certificate for an Observation '{other}'"))),
+    }?;
+    Ok(Some(format!("Certificate {name} {what}")))
+}
+
+/// The evidence for one verdict: q1 and q2 over `cnf`.
+struct Certifier<'a> {
+    cnf: &'a CnfFormula,
+    q: &'a [Vec<Lit>; 2],
+    req: Request<'a>,
+}
+
+impl Certifier<'_> {
+    /// Query `k` is UNSAT: its proof, written beside the query under `--dimacs`, checks.
+    fn proof(&self, k: usize) -> Result<CertReport, Failure> {
+        let units = &self.q[k - 1];
+        self.in_time()?;
+        let drat = (self.req.prove)(self.cnf, units).map_err(|e| Failure::NotChecked(format!("q{k}: {e}")))?;
+        if let Some(base) = self.req.dimacs {
+            save(&query_file(base, k, "drat"), &|w| w.write_all(&drat))?;
+        }
+        check_drat_until(self.cnf, units, &drat, self.req.deadline).map_err(|f| match f {
+            Failure::NotChecked(e) => Failure::NotChecked(format!("q{k}: the checker refused the proof: {e}")),
+            other => other,
+        })
     }
-    Ok(Some(match verdict {
-        Ok(what) => format!("Certificate {name} {what}"),
-        Err(why) => format!("Certificate {name} not checked: {why}"),
-    }))
+
+    /// Query `k` is SAT: a model of it checks.
+    fn witness(&self, k: usize) -> Result<(), Failure> {
+        self.in_time()?;
+        match checked_model(self.cnf, &self.q[k - 1]) {
+            Ok(Some(_)) => Ok(()),
+            Ok(None) => Err(Failure::NotChecked(format!("q{k}: no witness, the query is unsatisfiable"))),
+            Err(e) => Err(Failure::NotChecked(format!("q{k}: {e}"))),
+        }
+    }
+
+    /// Before a solver call, which cannot be interrupted: the deadline has not passed.
+    fn in_time(&self) -> Result<(), Failure> {
+        if self.req.deadline.passed() { Err(Failure::Timeout) } else { Ok(()) }
+    }
 }

@@ -65,6 +65,34 @@ impl Diag {
     }
 }
 
+/// When a test must stop (`--timeout`). A solver call cannot be interrupted, so every phase
+/// of answering a test (building events, evaluating the model, solving, certifying) checks
+/// it between its steps, and a test stops within one step of its deadline.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Deadline(Option<std::time::Instant>);
+
+/// What a test stopped by its deadline reports.
+pub const TIMEOUT: &str = "timeout: the test ran past --timeout";
+
+impl Deadline {
+    /// No deadline.
+    pub const NONE: Deadline = Deadline(None);
+
+    /// `timeout` from now (none without one, or when it is too far to represent).
+    pub fn after(timeout: Option<std::time::Duration>) -> Deadline {
+        Deadline(timeout.and_then(|t| std::time::Instant::now().checked_add(t)))
+    }
+
+    pub fn passed(&self) -> bool {
+        self.0.is_some_and(|d| std::time::Instant::now() >= d)
+    }
+
+    /// A [`DiagKind::Limit`] diagnostic about `file` once the deadline has passed.
+    pub fn check(&self, file: &str) -> Result<(), Diag> {
+        if self.passed() { Err(Diag::limit(file, TIMEOUT)) } else { Ok(()) }
+    }
+}
+
 fn kind_of(message: &str) -> DiagKind {
     if message.starts_with("unsupported") { DiagKind::Unsupported } else { DiagKind::Error }
 }

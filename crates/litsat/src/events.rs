@@ -5,7 +5,7 @@
 //! solver decides values through rf while po, locations, dependencies and fences are fixed
 //! here.
 
-use crate::diag::{Diag, Pos};
+use crate::diag::{Deadline, Diag, Pos};
 use crate::isa::{Addr, BinOp, Isa, LockOp, Op, Operand, Reg, Src};
 use crate::litmus::{Loc, Test, Val, code_label, elem_name};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -671,13 +671,15 @@ fn merge(ev: &mut Events, a: PathState, b: PathState) -> PathState {
 
 /// Parses every instruction and interprets the threads into an event structure. `macros`
 /// is the model's macro file `(path, text)`, for languages that have macros (C); loops
-/// are unrolled `unroll` times (herd's `-unroll`).
+/// are unrolled `unroll` times (herd's `-unroll`). Past `deadline`, stops with a timeout
+/// (unrolled code can be long).
 pub fn build(
     test: &Test,
     isa: &dyn Isa,
     src: &SourceRef<'_>,
     macros: Option<(&str, &str)>,
     unroll: usize,
+    deadline: Deadline,
 ) -> Result<Events, Diag> {
     let code = match isa.lower(test, src, macros, unroll) {
         Some(code) => code?,
@@ -692,7 +694,8 @@ pub fn build(
         })?;
         flat.push(unrolled);
     }
-    interpret(test, &flat, isa, src)
+    deadline.check(src.file)?;
+    interpret(test, &flat, isa, src, deadline)
 }
 
 /// Makes each computed branch ([`Op::Jump`]) a branch to the label its register holds: the
@@ -775,7 +778,13 @@ fn is_code_value(v: &str) -> bool {
 }
 
 /// Interprets the threads' instructions into an event structure.
-fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Events, Diag> {
+fn interpret(
+    test: &Test,
+    code: &[Vec<Instr>],
+    isa: &dyn Isa,
+    src: &SourceRef<'_>,
+    deadline: Deadline,
+) -> Result<Events, Diag> {
     let mut names: BTreeSet<String> = BTreeSet::new();
     for it in &test.init {
         if let Loc::Mem(x) = &it.loc {
@@ -908,7 +917,9 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
             }
         }
         let mut cur = PathState { guard: one, regs };
-        let mut pending: HashMap<String, Vec<PathState>> = HashMap::new();
+        // Paths waiting at a label (or the thread's end). Ordered, so that the paths left
+        // at the end merge in one order and the encoding comes out the same on every run.
+        let mut pending: BTreeMap<String, Vec<PathState>> = BTreeMap::new();
         let labels: Vec<Option<String>> = code[ti].iter().map(|i| i.label.clone()).collect();
         // Reads that some earlier branch depended on: every later event depends on them.
         let mut ctrl_src: BTreeSet<Eid> = BTreeSet::new();
@@ -924,6 +935,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
         let first_of_thread = ev.events.len();
         let mut operand_paths: Vec<Vec<(usize, usize)>> = Vec::new();
         for (instr_idx, ins) in code[ti].iter().enumerate() {
+            deadline.check(src.file)?;
             let pos = ins.pos;
             if let Some(l) = &ins.label
                 && let Some(states) = pending.remove(l)
@@ -1400,7 +1412,7 @@ fn interpret(test: &Test, code: &[Vec<Instr>], isa: &dyn Isa, src: &SourceRef<'_
             ev.unsequenced.extend(unsequenced(&operand_paths, first_of_thread));
         }
         // Branches to a label on no instruction jump to the end.
-        for (_, states) in pending.drain() {
+        for states in pending.into_values() {
             for s in states {
                 cur = merge(&mut ev, cur, s);
             }

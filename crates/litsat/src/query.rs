@@ -1,7 +1,7 @@
 //! Questions asked of the solver: the final states and execution counts herd reports.
 
 use crate::cat::{CheckOut, Compiled, Program, compile_model_with};
-use crate::diag::Diag;
+use crate::diag::{Deadline, Diag};
 use crate::encode::exec::{self, Exec};
 use crate::events::{self, Events, SourceRef, Value};
 use crate::isa::{self, Isa};
@@ -22,18 +22,24 @@ pub struct Options {
     pub variants: Vec<String>,
     /// Checks (by `as` name) to skip.
     pub skipchecks: Vec<String>,
-    /// Stop with a limit diagnostic after this long (checked between solver calls: a
-    /// varisat solve cannot be interrupted, and litmus-sized ones are short).
+    /// Stop with a limit diagnostic after this long, from the start of the test (see
+    /// [`Deadline`]: checked in every phase, between solver calls, as a varisat solve
+    /// cannot be interrupted, and litmus-sized ones are short).
     pub timeout: Option<std::time::Duration>,
     /// Refuse tests with more events than this.
     pub max_events: Option<usize>,
-    /// Decide only the Observation, by at most two solver calls.
+    /// Decide only the Observation (by two solver calls) and the flags (see `run_fast`).
     pub fast: bool,
     /// Certify the verdict: a proof of each UNSAT answer behind it and a model of each
     /// SAT one are checked apart from the solver (see [`crate::Outcome::certificate`]).
     pub certify: bool,
     /// Write each query's CNF into this folder.
     pub dimacs: Option<std::path::PathBuf>,
+    /// The name of this test's files there (`NAME.q1.cnf`; it may hold `/`, for
+    /// subfolders); `None`: the test file's name without `.litmus`. Set per input by
+    /// [`crate::driver::per_input`], so that tests of one name in different folders do
+    /// not overwrite each other's files.
+    pub dimacs_name: Option<String>,
     /// How many times a loop's body may be entered (herd's `-unroll`; `None`: herd's
     /// default, 2).
     pub unroll: Option<usize>,
@@ -170,11 +176,23 @@ pub fn prepare(test: Test, file: &str, text: &str) -> Result<(Test, &'static dyn
 /// [`prepare`], with the model's macro file `(path, text)` for C tests and herd's
 /// `-unroll`.
 pub fn prepare_with(
+    test: Test,
+    file: &str,
+    text: &str,
+    macros: Option<(&str, &str)>,
+    unroll: usize,
+) -> Result<(Test, &'static dyn Isa, Events), Diag> {
+    prepare_until(test, file, text, macros, unroll, Deadline::NONE)
+}
+
+/// [`prepare_with`], stopping with a timeout once `deadline` passes.
+pub fn prepare_until(
     mut test: Test,
     file: &str,
     text: &str,
     macros: Option<(&str, &str)>,
     unroll: usize,
+    deadline: Deadline,
 ) -> Result<(Test, &'static dyn Isa, Events), Diag> {
     let isa = isa::for_arch(&test.arch)
         .ok_or_else(|| Diag::file(file, format!("unsupported architecture '{}'", test.arch)))?;
@@ -198,7 +216,7 @@ pub fn prepare_with(
     if let Some(f) = &test.filter {
         test.filter = Some(narrow_constants(f, &wide));
     }
-    let ev = events::build(&test, isa, &SourceRef { file, text }, macros, unroll)?;
+    let ev = events::build(&test, isa, &SourceRef { file, text }, macros, unroll, deadline)?;
     Ok((test, isa, ev))
 }
 
@@ -363,13 +381,14 @@ pub struct Encoding {
     pub loops: Vec<(String, B)>,
 }
 
-/// Prepares the test, encodes its candidate executions and compiles the model.
+/// Prepares the test, encodes its candidate executions and compiles the model, within
+/// `opts.timeout`.
 pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Encoding, Diag> {
-    encode_with(test, file, text, prog, opts, false)
+    encode_with(test, file, text, prog, opts, false, Deadline::after(opts.timeout))
 }
 
 /// [`encode`]; with `defer`, see [`crate::cat::compile_model_with`]: the CNF is exact where
-/// `lg.guard()` holds.
+/// `lg.guard()` holds. Each phase stops with a timeout once `deadline` passes.
 fn encode_with(
     test: Test,
     file: &str,
@@ -377,8 +396,9 @@ fn encode_with(
     prog: &Program,
     opts: &Options,
     defer: bool,
+    deadline: Deadline,
 ) -> Result<Encoding, Diag> {
-    let (test, isa, ev) = prepare_with(test, file, text, prog.macro_file(), opts.unroll())?;
+    let (test, isa, ev) = prepare_until(test, file, text, prog.macro_file(), opts.unroll(), deadline)?;
     if let Some(max) = opts.max_events
         && ev.len() > max
     {
@@ -387,9 +407,11 @@ fn encode_with(
     let mut lg = Logic::new();
     let mut x = exec::encode(&ev, &mut lg)
         .map_err(|m| if m.starts_with("limit") { Diag::limit(file, m) } else { Diag::file(file, m) })?;
+    deadline.check(file)?;
     let b = exec::builtins(&ev, &x, &mut lg);
+    deadline.check(file)?;
     let variants = prog.variants_with(&opts.variants);
-    let Compiled { checks, primaries, own_orders } = compile_model_with(prog, &mut lg, b, &variants, defer)?;
+    let Compiled { checks, primaries, own_orders } = compile_model_with(prog, &mut lg, b, &variants, defer, deadline)?;
     if ev.co_from_model && own_orders {
         final_writes_choose(&mut x);
     }
@@ -434,8 +456,10 @@ fn final_writes_choose(x: &mut exec::Exec) {
 /// call proves that the unrolling went far enough); if some solution is an execution where
 /// a cut came too early, again from the exact encoding.
 pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Outcome, Diag> {
+    // One deadline for the whole test, however many bounds `--unroll auto` tries.
+    let deadline = Deadline::after(opts.timeout);
     if !opts.auto_unroll {
-        return run_bounded(test, file, text, prog, opts);
+        return run_bounded(test, file, text, prog, opts, deadline);
     }
     // `--unroll auto`: a Never then means never, not "never within the bound". Each bound
     // is answered afresh: the unrolled code, hence the encoding, differs.
@@ -445,7 +469,7 @@ pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -
     let mut last: Option<Outcome> = None;
     loop {
         let o = Options { unroll: Some(bound), auto_unroll: false, ..opts.clone() };
-        let mut out = match (run_bounded(test.clone(), file, text, prog, &o), last) {
+        let mut out = match (run_bounded(test.clone(), file, text, prog, &o, deadline), last) {
             (Ok(out), _) => out,
             (Err(d), Some(prev)) if d.kind == crate::diag::DiagKind::Limit => {
                 return Ok(prev);
@@ -462,12 +486,19 @@ pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -
 }
 
 /// [`run`] with the bound the options give.
-fn run_bounded(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Outcome, Diag> {
+fn run_bounded(
+    test: Test,
+    file: &str,
+    text: &str,
+    prog: &Program,
+    opts: &Options,
+    deadline: Deadline,
+) -> Result<Outcome, Diag> {
     let defer = !opts.certify && opts.dimacs.is_none();
-    if defer && let Some(out) = run_with(test.clone(), file, text, prog, opts, true)? {
+    if defer && let Some(out) = run_with(test.clone(), file, text, prog, opts, true, deadline)? {
         return Ok(out);
     }
-    run_with(test, file, text, prog, opts, false)?
+    run_with(test, file, text, prog, opts, false, deadline)?
         .ok_or_else(|| Diag::file(file, "internal error: the exact encoding left an execution undecided"))
 }
 
@@ -489,10 +520,10 @@ fn run_with(
     prog: &Program,
     opts: &Options,
     defer: bool,
+    deadline: Deadline,
 ) -> Result<Option<Outcome>, Diag> {
-    let started = std::time::Instant::now();
     let Encoding { test, isa, ev, x, mut lg, checks, shown, places, cut, loops } =
-        encode_with(test, file, text, prog, opts, defer)?;
+        encode_with(test, file, text, prog, opts, defer, deadline)?;
     // herd's names for unsolved values, where executions may have them.
     let herd = if x.val.iter().flatten().any(|(v, _)| *v == Value::Sym) {
         isa.herd_vars(&test, &SourceRef { file, text }, prog.macro_file())
@@ -538,64 +569,19 @@ fn run_with(
         cut_at: BTreeSet::new(),
         unroll: None,
     };
+    let view = View {
+        places: &places,
+        shown: &shown,
+        casts: &casts,
+        flag_lits: &flag_lits,
+        cut,
+        loops: &loops,
+        ev: &ev,
+        x: &x,
+        herd: herd.as_ref(),
+    };
     if opts.fast {
-        let p = prop_lit(&out.test.cond.prop, &places, &ev, &mut lg);
-        if let Some(f) = &out.test.filter {
-            let fl = prop_lit(f, &places, &ev, &mut lg);
-            lg.assert(fl);
-        }
-        // Executions cut off by the unrolling bound decide only the `Loop` prefix.
-        let uncut = cut.negate();
-        let (p_in, not_p_in) = (lg.and2(p, uncut), lg.and2(p.negate(), uncut));
-        let mut roots = vec![p_in, not_p_in, cut, exact];
-        roots.extend(loops.iter().map(|l| l.1));
-        let cone = lg.pruned(&roots);
-        let mut solver = Solver::new();
-        solver.add_formula(&cone.cnf);
-        // Some execution where `b` holds; `None` if the only solutions are where the
-        // encoding is not exact.
-        let mut sat_with = |b: B| -> Result<Option<bool>, Diag> {
-            let mut assume: Vec<varisat::Lit> = match b {
-                B::T => vec![],
-                B::F => return Ok(Some(false)),
-                B::L(l) => vec![cone.lit(l)],
-            };
-            solver.assume(&assume);
-            if !solver.solve().map_err(|e| err(format!("solver error: {e}")))? {
-                return Ok(Some(false));
-            }
-            let B::L(g) = exact else { return Ok(Some(true)) };
-            let g = cone.lit(g);
-            if holds(&solver, B::L(g)) {
-                return Ok(Some(true));
-            }
-            assume.push(g);
-            solver.assume(&assume);
-            let sat = solver.solve().map_err(|e| err(format!("solver error: {e}")))?;
-            Ok(sat.then_some(true))
-        };
-        let Some(some_p) = sat_with(p_in)? else { return Ok(None) };
-        let some_not_p = if some_p {
-            let Some(s) = sat_with(not_p_in)? else { return Ok(None) };
-            s
-        } else {
-            true
-        };
-        let Some(looped) = sat_with(cut)? else { return Ok(None) };
-        out.looped = looped;
-        for (name, b) in loops.iter().filter(|_| looped) {
-            if sat_with(*b)? == Some(true) {
-                out.cut_at.insert(name.clone());
-            }
-        }
-        lg.assert(uncut);
-        out.fast = Some(match (some_p, some_not_p) {
-            (false, _) => "Never",
-            (true, false) => "Always",
-            (true, true) => "Sometimes",
-        });
-        out.certificate = crate::certify::for_outcome(&out, &mut lg, p, B::T, opts).map_err(err)?;
-        return Ok(Some(out));
+        return run_fast(out, &mut lg, &view, exact, file, opts, deadline);
     }
     // herd drops the executions the filter rejects before counting anything, so the
     // solver need not visit them (the filter reads only final values).
@@ -615,29 +601,16 @@ fn run_with(
         roots.extend(x.rf.m.values().copied());
         roots.extend(x.val.iter().flatten().map(|p| p.1));
     }
+    deadline.check(file)?;
     let cone = lg.pruned(&roots);
     // Executions are assignments to the primaries (each once, in the pruned numbering).
     let mut seen = std::collections::HashSet::new();
     let order: Vec<varisat::Lit> = x.primaries.iter().filter(|p| seen.insert(p.var())).map(|&p| cone.lit(p)).collect();
     let mut truth = vec![false; vars.max(1)];
     let mut inexact = false;
-    let view = View {
-        places: &places,
-        shown: &shown,
-        casts: &casts,
-        flag_lits: &flag_lits,
-        cut,
-        loops: &loops,
-        ev: &ev,
-        x: &x,
-        herd: herd.as_ref(),
-    };
     let sources: Vec<Vec<varisat::Lit>> = x.sources.iter().map(|g| g.iter().map(|&l| cone.lit(l)).collect()).collect();
     let mut lister = enumerate::Lister::new(&cone.cnf, order, &sources);
-    let tick = || match opts.timeout {
-        Some(t) if started.elapsed() > t => Err(Diag::limit(file, "timeout: the test ran past --timeout")),
-        _ => Ok(()),
-    };
+    let tick = || deadline.check(file);
     lister.run(
         tick,
         |model| {
@@ -658,9 +631,137 @@ fn run_with(
         lg.assert(cut.negate());
         let p = prop_lit(&out.test.cond.prop, &places, &ev, &mut lg);
         let fl = out.test.filter.as_ref().map_or(B::T, |f| prop_lit(f, &places, &ev, &mut lg));
-        out.certificate = crate::certify::for_outcome(&out, &mut lg, p, fl, opts).map_err(err)?;
+        out.certificate = crate::certify::for_outcome(&out, file, &mut lg, p, fl, opts, deadline)?;
     }
     Ok(Some(out))
+}
+
+/// `--fast`: the Observation by two solver calls, then one for the `Loop` prefix, one per
+/// loop cut off, and one per flag no earlier solution raised, as herd's flags come from
+/// every execution (an execution cut off by the unrolling bound raises none). `None`
+/// where some answer rests on solutions outside the exact encoding (see [`run`]).
+fn run_fast(
+    mut out: Outcome,
+    lg: &mut Logic,
+    view: &View,
+    exact: B,
+    file: &str,
+    opts: &Options,
+    deadline: Deadline,
+) -> Result<Option<Outcome>, Diag> {
+    let p = prop_lit(&out.test.cond.prop, view.places, view.ev, lg);
+    if let Some(f) = &out.test.filter {
+        let fl = prop_lit(f, view.places, view.ev, lg);
+        lg.assert(fl);
+    }
+    // Executions cut off by the unrolling bound decide only the `Loop` prefix.
+    let uncut = view.cut.negate();
+    let (p_in, not_p_in) = (lg.and2(p, uncut), lg.and2(p.negate(), uncut));
+    let flags: Vec<(&String, B)> = view.flag_lits.iter().map(|(n, b)| (n, lg.and2(*b, uncut))).collect();
+    let mut roots = vec![p_in, not_p_in, view.cut, exact];
+    roots.extend(view.loops.iter().map(|l| l.1));
+    roots.extend(flags.iter().map(|f| f.1));
+    deadline.check(file)?;
+    let cone = lg.pruned(&roots);
+    deadline.check(file)?;
+    let mut q = Incremental::new(&cone, exact, file, deadline);
+    let raised = |q: &Incremental, out: &mut Outcome| {
+        out.flags.extend(flags.iter().filter(|f| q.holds(f.1)).map(|f| f.0.clone()));
+    };
+    let Some(some_p) = q.sat_with(p_in)? else { return Ok(None) };
+    raised(&q, &mut out);
+    let some_not_p = if some_p {
+        let Some(s) = q.sat_with(not_p_in)? else { return Ok(None) };
+        raised(&q, &mut out);
+        s
+    } else {
+        true
+    };
+    for (name, f) in &flags {
+        if !out.flags.contains(*name) {
+            let Some(sat) = q.sat_with(*f)? else { return Ok(None) };
+            if sat {
+                out.flags.insert((*name).clone());
+            }
+        }
+    }
+    let Some(looped) = q.sat_with(view.cut)? else { return Ok(None) };
+    out.looped = looped;
+    for (name, b) in view.loops.iter().filter(|_| looped) {
+        if q.sat_with(*b)? == Some(true) {
+            out.cut_at.insert(name.clone());
+        }
+    }
+    lg.assert(uncut);
+    out.fast = Some(match (some_p, some_not_p) {
+        (false, _) => "Never",
+        (true, false) => "Always",
+        (true, true) => "Sometimes",
+    });
+    out.certificate = crate::certify::for_outcome(&out, file, lg, p, B::T, opts, deadline)?;
+    Ok(Some(out))
+}
+
+/// One incremental solver over a pruned CNF, asked under assumptions.
+struct Incremental<'a> {
+    solver: Solver<'a>,
+    cone: &'a crate::logic::Pruned,
+    /// Where the encoding is exact (see `Logic::guard`).
+    exact: B,
+    /// Whether the last call found a solution where the encoding is exact.
+    found: bool,
+    file: &'a str,
+    deadline: Deadline,
+}
+
+impl<'a> Incremental<'a> {
+    fn new(cone: &'a crate::logic::Pruned, exact: B, file: &'a str, deadline: Deadline) -> Self {
+        let mut solver = Solver::new();
+        solver.add_formula(&cone.cnf);
+        Incremental { solver, cone, exact, found: false, file, deadline }
+    }
+
+    /// Some execution where `b` holds; `None` if the only solutions are where the encoding
+    /// is not exact. The deadline is looked at before each solver call.
+    fn sat_with(&mut self, b: B) -> Result<Option<bool>, Diag> {
+        self.found = false;
+        let mut assume: Vec<varisat::Lit> = match b {
+            B::T => vec![],
+            B::F => return Ok(Some(false)),
+            B::L(l) => vec![self.cone.lit(l)],
+        };
+        if !self.solve(&assume)? {
+            return Ok(Some(false));
+        }
+        let B::L(g) = self.exact else {
+            self.found = true;
+            return Ok(Some(true));
+        };
+        let g = self.cone.lit(g);
+        if !holds(&self.solver, B::L(g)) {
+            assume.push(g);
+            if !self.solve(&assume)? {
+                return Ok(None);
+            }
+        }
+        self.found = true;
+        Ok(Some(true))
+    }
+
+    fn solve(&mut self, assume: &[varisat::Lit]) -> Result<bool, Diag> {
+        self.deadline.check(self.file)?;
+        self.solver.assume(assume);
+        self.solver.solve().map_err(|e| Diag::file(self.file, format!("solver error: {e}")))
+    }
+
+    /// Whether `b` holds in the solution the last call found (false without one).
+    fn holds(&self, b: B) -> bool {
+        match b {
+            B::L(l) => self.found && holds(&self.solver, B::L(self.cone.lit(l))),
+            B::T => self.found,
+            B::F => false,
+        }
+    }
 }
 
 /// What an execution's entry in the log is read from.

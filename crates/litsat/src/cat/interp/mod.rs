@@ -6,7 +6,7 @@
 
 use super::ast::*;
 use super::load::Program;
-use crate::diag::{Diag, Pos};
+use crate::diag::{Deadline, Diag, DiagKind, Pos, TIMEOUT};
 use crate::events::Value;
 use crate::logic::{B, Logic};
 use crate::rel::{Rel, Set};
@@ -189,7 +189,13 @@ pub struct Interp<'a> {
     depth: usize,
     /// Evaluation steps so far, bounded by [`MAX_STEPS`].
     steps: usize,
+    /// `--timeout`'s: checked at the first step and every [`DEADLINE_EVERY`] after (a
+    /// `let rec` over a large test can take long).
+    deadline: Deadline,
 }
+
+/// How many evaluation steps pass between two looks at the clock.
+const DEADLINE_EVERY: usize = 256;
 
 type R<T> = Result<T, Diag>;
 
@@ -249,6 +255,9 @@ impl<'a> Interp<'a> {
         if self.steps > MAX_STEPS {
             return self
                 .err(pos, format!("evaluation took more than {MAX_STEPS} steps (a recursion that does not end?)"));
+        }
+        if self.steps % DEADLINE_EVERY == 1 && self.deadline.passed() {
+            return self.err(pos, TIMEOUT).map_err(|d| Diag { kind: DiagKind::Limit, ..d });
         }
         self.depth += 1;
         let r = f(self);
@@ -692,11 +701,12 @@ fn expr_pos(e: &Expr) -> Pos {
 /// Runs the model (after the implicit stdlib and the bell file, if any) on one test, returning its checks and the
 /// choice literals it adds: block on those with `Exec::primaries` when counting executions.
 pub fn compile_model(prog: &Program, lg: &mut Logic, b: Builtins, variants: &[String]) -> R<Compiled> {
-    compile_model_with(prog, lg, b, variants, false)
+    compile_model_with(prog, lg, b, variants, false, Deadline::NONE)
 }
 
-/// [`compile_model`]; with `defer`, a monotone `let rec` whose unrolling has stopped
-/// growing is cut there without proving that every execution has reached its fixpoint:
+/// [`compile_model`], stopping with a timeout once `deadline` passes; with `defer`, a
+/// monotone `let rec` whose unrolling has stopped growing is cut there without proving
+/// that every execution has reached its fixpoint:
 /// the constraints after it (and the checks asserted later) are guarded by the literal
 /// saying it has, `lg.guard()`. A solution where the guard fails is an execution this
 /// encoding cannot judge, to be answered by an exact encoding.
@@ -706,8 +716,10 @@ pub fn compile_model_with(
     b: Builtins,
     variants: &[String],
     defer: bool,
+    deadline: Deadline,
 ) -> R<Compiled> {
     let mut it = Interp {
+        deadline,
         defer,
         prog,
         lg,

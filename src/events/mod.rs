@@ -8,6 +8,8 @@
 mod code;
 mod interp;
 mod layout;
+mod paths;
+mod thread;
 
 pub use layout::{Layout, OffsetError};
 

@@ -184,7 +184,7 @@ impl Exec {
 
     /// The value of `v` under a model.
     pub fn value_in(&self, v: ValId, model: &[bool]) -> Option<Value> {
-        self.val[v].iter().find(|(_, b)| b.value(model)).map(|(x, _)| *x)
+        crate::logic::holding(&self.val[v], model)
     }
 
     /// Literals for "the final value of location `l` is x", for every possible x.

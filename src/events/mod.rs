@@ -268,30 +268,31 @@ impl Events {
         self.intern(VExpr::Ite(c, a, b))
     }
 
+    /// Conjunction of 0/1 values.
     pub fn and(&mut self, a: ValId, b: ValId) -> ValId {
-        if self.is_const(a, 0) || self.is_const(b, 0) {
-            return self.constant(Value::Int(0));
-        }
-        if self.is_const(a, 1) {
-            return b;
-        }
-        if self.is_const(b, 1) {
-            return a;
-        }
-        self.intern(VExpr::Bin(BinOp::And, a, b))
+        self.connective(BinOp::And, a, b, 0)
     }
 
+    /// Disjunction of 0/1 values.
     pub fn or(&mut self, a: ValId, b: ValId) -> ValId {
-        if self.is_const(a, 1) || self.is_const(b, 1) {
-            return self.constant(Value::Int(1));
+        self.connective(BinOp::Or, a, b, 1)
+    }
+
+    /// `a op b` for a connective of 0/1 values whose absorbing constant is `absorbing`
+    /// (0 for and, 1 for or) and whose identity is the other: folded where a side is
+    /// constant, so that path conditions of unconditional code stay constants.
+    fn connective(&mut self, op: BinOp, a: ValId, b: ValId, absorbing: i64) -> ValId {
+        if self.is_const(a, absorbing) || self.is_const(b, absorbing) {
+            return self.constant(Value::Int(absorbing));
         }
-        if self.is_const(a, 0) {
+        let identity = 1 - absorbing;
+        if self.is_const(a, identity) {
             return b;
         }
-        if self.is_const(b, 0) {
+        if self.is_const(b, identity) {
             return a;
         }
-        self.intern(VExpr::Bin(BinOp::Or, a, b))
+        self.intern(VExpr::Bin(op, a, b))
     }
 
     /// Negation of a 0/1 value.

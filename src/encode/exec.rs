@@ -1,5 +1,6 @@
 //! Symbolic candidate executions: rf, co and values as literals over the event structure.
 
+use super::one_event::View;
 use crate::cat::{Builtins, Env, V};
 use crate::events::{Eid, Events, Kind, VExpr, ValId, Value};
 use crate::logic::{B, Logic};
@@ -645,12 +646,39 @@ fn observed_co(
 
 /// The names a model can use without defining them.
 pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
-    let n = ev.len();
-    let g = &x.exists;
-    let e = &ev.events;
-    let set = |f: &dyn Fn(usize) -> bool| Set((0..n).map(|i| if f(i) { g[i] } else { B::F }).collect());
-    // Static pairs, present when both events happen.
-    let rel = |lg: &mut Logic, f: &dyn Fn(usize, usize) -> bool| {
+    // herd's one-event read-modify-writes: what follows is built over the encoder's
+    // events, and each name is bound as the model sees it.
+    let view = super::one_event::View::new(ev, &x.exists);
+    let mut b = Base { ev, x, view, env: Env::default() };
+    let universe = b.set(&|_| true);
+    let universe = b.view.set(universe, lg);
+    b.env = b.env.bind("_", V::Set(Rc::new(universe.clone())));
+    b.event_sets(lg);
+    b.tag_sets(lg);
+    let (loc, ww_loc) = b.relations(lg);
+    let vals = ev.events.iter().map(|e| x.val[e.val].clone()).collect();
+    Builtins { env: b.env, universe, co: x.co.clone(), loc, ww_loc, vals }
+}
+
+/// The built-in names being bound: the events, their encoding, the view the model has of
+/// them, and the environment so far.
+struct Base<'a> {
+    ev: &'a Events,
+    x: &'a Exec,
+    view: View,
+    env: Env,
+}
+
+impl Base<'_> {
+    /// A set the event structure fixes: the events `f` picks, where they happen.
+    fn set(&self, f: &dyn Fn(usize) -> bool) -> Set {
+        let g = &self.x.exists;
+        Set((0..self.ev.len()).map(|i| if f(i) { g[i] } else { B::F }).collect())
+    }
+
+    /// Static pairs, present when both events happen.
+    fn rel(&self, lg: &mut Logic, f: &dyn Fn(usize, usize) -> bool) -> Rel {
+        let (n, g) = (self.ev.len(), &self.x.exists);
         let mut m = Vec::new();
         for i in 0..n {
             if g[i].is_false() {
@@ -663,123 +691,144 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
             }
         }
         Rel::from_sorted(n, m)
-    };
-    // herd's one-event read-modify-writes: what follows is built over the encoder's
-    // events, and each name is bound as the model sees it.
-    let view = super::one_event::View::new(ev, g);
-    let universe = set(&|_| true);
-    let universe = view.set(universe, lg);
-    let mem = |i: usize| e[i].is_read() || e[i].is_write();
-    let mut env = Env::default();
-    let put_set = |env: &mut Env, lg: &mut Logic, name: &str, s: Set| {
-        let s = view.set(s, lg);
-        *env = env.bind(name, V::Set(Rc::new(s)))
-    };
-    env = env.bind("_", V::Set(Rc::new(universe.clone())));
-    let atomic_write = |i: usize| ev.amo_as_one && e[i].kind == Kind::Write && e[i].tags.iter().any(|t| t == "X");
-    put_set(&mut env, lg, "R", set(&|i| e[i].is_read() || atomic_write(i)));
-    put_set(&mut env, lg, "W", set(&|i| e[i].is_write()));
-    put_set(&mut env, lg, "M", set(&mem));
-    put_set(&mut env, lg, "F", set(&|i| e[i].kind == Kind::Fence));
-    put_set(&mut env, lg, "B", set(&|i| e[i].kind == Kind::Branch));
-    put_set(&mut env, lg, "BCC", set(&|i| e[i].kind == Kind::Branch));
-    put_set(&mut env, lg, "IW", set(&|i| ev.is_init(i)));
-    put_set(&mut env, lg, "FW", x.fw.clone());
-    put_set(&mut env, lg, "Exp", set(&mem));
-    put_set(&mut env, lg, "NExp", Set::empty(n));
-    // Register events and herd's dependency marker sets: litsat has no register events.
-    for name in ["ADDR", "DATA", "Rreg", "Wreg", "SPEC", "SPURIOUS", "PRED"] {
-        put_set(&mut env, lg, name, Set::empty(n));
     }
-    let mut tags: BTreeSet<String> = ev.known_sets.iter().cloned().collect();
-    for ev in e {
-        tags.extend(ev.tags.iter().cloned());
-        tags.extend(ev.tags_if.iter().map(|(t, _)| t.clone()));
+
+    /// Binds a set under `name`, as the model sees it.
+    fn put_set(&mut self, lg: &mut Logic, name: &str, s: Set) {
+        let s = self.view.set(s, lg);
+        self.env = self.env.bind(name, V::Set(Rc::new(s)));
     }
-    for t in &tags {
-        let mut s = set(&|i| e[i].tags.contains(t));
-        for (i, ev) in e.iter().enumerate() {
-            for (_, v) in ev.tags_if.iter().filter(|(u, _)| u == t) {
-                let holds = x.lit_of(*v, Value::Int(1));
-                let b = lg.and2(g[i], holds);
-                s.0[i] = lg.or2(s.0[i], b);
-            }
+
+    /// Binds a relation under `name`.
+    fn put(&mut self, name: &str, r: Rel) {
+        self.env = self.env.bind(name, V::Rel(Rc::new(r)));
+    }
+
+    /// herd's sets of events by kind (R, W, M, F, B, IW, FW, …), and the register and
+    /// marker sets litsat never fills.
+    fn event_sets(&mut self, lg: &mut Logic) {
+        let ev = self.ev;
+        let e = &ev.events;
+        let n = ev.len();
+        let mem = |i: usize| e[i].is_read() || e[i].is_write();
+        let atomic_write = |i: usize| ev.amo_as_one && e[i].kind == Kind::Write && e[i].tags.iter().any(|t| t == "X");
+        self.put_set(lg, "R", self.set(&|i| e[i].is_read() || atomic_write(i)));
+        self.put_set(lg, "W", self.set(&|i| e[i].is_write()));
+        self.put_set(lg, "M", self.set(&mem));
+        self.put_set(lg, "F", self.set(&|i| e[i].kind == Kind::Fence));
+        self.put_set(lg, "B", self.set(&|i| e[i].kind == Kind::Branch));
+        self.put_set(lg, "BCC", self.set(&|i| e[i].kind == Kind::Branch));
+        self.put_set(lg, "IW", self.set(&|i| ev.is_init(i)));
+        self.put_set(lg, "FW", self.x.fw.clone());
+        self.put_set(lg, "Exp", self.set(&mem));
+        self.put_set(lg, "NExp", Set::empty(n));
+        // Register events and herd's dependency marker sets: litsat has no register events.
+        for name in ["ADDR", "DATA", "Rreg", "Wreg", "SPEC", "SPURIOUS", "PRED"] {
+            self.put_set(lg, name, Set::empty(n));
         }
-        // An annotation `'rcu-lock` also names the set `Rcu-lock`, as herd's bell files
-        // use it.
-        let cap = capitalised(t);
-        if cap != *t && !tags.contains(&cap) {
-            put_set(&mut env, lg, &cap, s.clone());
+    }
+
+    /// A set per tag the ISA knows or an event carries (where a `tags_if` condition
+    /// holds, for those), also under herd's capitalised name; then the lock events' sets.
+    fn tag_sets(&mut self, lg: &mut Logic) {
+        let (ev, x) = (self.ev, self.x);
+        let e = &ev.events;
+        let mut tags: BTreeSet<String> = ev.known_sets.iter().cloned().collect();
+        for ev in e {
+            tags.extend(ev.tags.iter().cloned());
+            tags.extend(ev.tags_if.iter().map(|(t, _)| t.clone()));
         }
-        put_set(&mut env, lg, t, s);
-    }
-    // After the tags: the C ISA names these sets among its known ones, and lock events
-    // carry no tag.
-    for role in crate::events::LockRole::ALL {
-        put_set(&mut env, lg, role.set_name(), set(&|i| e[i].lock == Some(role)));
-    }
-    let same_thread = |i: usize, j: usize| e[i].thread == e[j].thread;
-    let po = rel(lg, &|i, j| ev.po_before(i, j));
-    let mut sl = SameLoc::default();
-    let mut same = |lg: &mut Logic, kinds: &dyn Fn(usize, usize) -> bool| {
-        let mut m = Vec::new();
-        for i in 0..n {
-            for j in 0..n {
-                if kinds(i, j) && !g[i].is_false() && !g[j].is_false() {
-                    let b = sl.get(&x.locs, i, j, lg);
-                    m.push(((i, j), lg.and(&[b, g[i], g[j]])));
+        for t in &tags {
+            let mut s = self.set(&|i| e[i].tags.contains(t));
+            for (i, ev) in e.iter().enumerate() {
+                for (_, v) in ev.tags_if.iter().filter(|(u, _)| u == t) {
+                    let holds = x.lit_of(*v, Value::Int(1));
+                    let b = lg.and2(x.exists[i], holds);
+                    s.0[i] = lg.or2(s.0[i], b);
                 }
             }
+            // An annotation `'rcu-lock` also names the set `Rcu-lock`, as herd's bell files
+            // use it.
+            let cap = capitalised(t);
+            if cap != *t && !tags.contains(&cap) {
+                self.put_set(lg, &cap, s.clone());
+            }
+            self.put_set(lg, t, s);
         }
-        Rel::from_sorted(n, m)
-    };
-    let loc = same(lg, &|i, j| e[i].has_loc() && e[j].has_loc());
-    let int = rel(lg, &|i, j| same_thread(i, j));
-    let ext = rel(lg, &|i, j| !same_thread(i, j));
-    let id = rel(lg, &|i, j| i == j);
-    let same_instr = rel(lg, &|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr / 2 == e[j].instr / 2);
-    let mut addr = rel(lg, &|i, j| ev.addr.contains(&(i, j)));
-    let mut data = rel(lg, &|i, j| ev.data.contains(&(i, j)));
-    // A dependency through a register joined from two paths holds on its own path only.
-    for (r, when) in [(&mut addr, &ev.addr_when), (&mut data, &ev.data_when)] {
-        for (&(i, j), &c) in when {
-            let on = x.lit_of(c, Value::Int(1));
-            let b = lg.and2(r.get(i, j), on);
-            r.set(i, j, b);
+        // After the tags: the C ISA names these sets among its known ones, and lock events
+        // carry no tag.
+        for role in crate::events::LockRole::ALL {
+            self.put_set(lg, role.set_name(), self.set(&|i| e[i].lock == Some(role)));
         }
     }
-    let ctrl = rel(lg, &|i, j| ev.ctrl.contains(&(i, j)));
-    let ww_loc = same(lg, &|i, j| i != j && e[i].in_co() && e[j].in_co());
-    let [po, loc, int, ext, id, same_instr, addr, data, ctrl, rf] =
-        [po, loc, int, ext, id, same_instr, addr, data, ctrl, x.rf.clone()].map(|r| view.rel(r, lg));
-    let fr = rf.inverse().seq(&x.co, lg).diff(&id, lg);
-    let put = |env: &mut Env, name: &str, r: Rel| *env = env.bind(name, V::Rel(Rc::new(r)));
-    put(&mut env, "po-loc", po.inter(&loc, lg));
-    put(&mut env, "rfe", rf.inter(&ext, lg));
-    put(&mut env, "rfi", rf.inter(&int, lg));
-    put(&mut env, "coe", x.co.inter(&ext, lg));
-    put(&mut env, "coi", x.co.inter(&int, lg));
-    put(&mut env, "fre", fr.inter(&ext, lg));
-    put(&mut env, "fri", fr.inter(&int, lg));
-    put(&mut env, "po", po);
-    put(&mut env, "loc", loc.clone());
-    put(&mut env, "int", int);
-    put(&mut env, "ext", ext);
-    put(&mut env, "id", id.clone());
-    put(&mut env, "sm", id.clone());
-    put(&mut env, "si", id);
-    put(&mut env, "rf", rf);
-    put(&mut env, "co", x.co.clone());
-    put(&mut env, "fr", fr);
-    put(&mut env, "addr", addr);
-    put(&mut env, "data", data);
-    put(&mut env, "ctrl", ctrl);
-    put(&mut env, "same-instance", same_instr.clone());
-    put(&mut env, "same-instr", same_instr);
-    put(&mut env, "iico_data", Rel::empty(n));
-    put(&mut env, "iico_ctrl", Rel::empty(n));
-    let vals = e.iter().map(|ev| x.val[ev.val].clone()).collect();
-    Builtins { env, universe, co: x.co.clone(), loc, ww_loc, vals }
+
+    /// herd's base relations (po, loc, int, ext, id, addr, data, ctrl, rf, co, fr and
+    /// their parts); returns `loc` and the same-location pairs of co's writes.
+    fn relations(&mut self, lg: &mut Logic) -> (Rel, Rel) {
+        let (ev, x) = (self.ev, self.x);
+        let (n, g, e) = (ev.len(), &x.exists, &ev.events);
+        let same_thread = |i: usize, j: usize| e[i].thread == e[j].thread;
+        let po = self.rel(lg, &|i, j| ev.po_before(i, j));
+        let mut sl = SameLoc::default();
+        let mut same = |lg: &mut Logic, kinds: &dyn Fn(usize, usize) -> bool| {
+            let mut m = Vec::new();
+            for i in 0..n {
+                for j in 0..n {
+                    if kinds(i, j) && !g[i].is_false() && !g[j].is_false() {
+                        let b = sl.get(&x.locs, i, j, lg);
+                        m.push(((i, j), lg.and(&[b, g[i], g[j]])));
+                    }
+                }
+            }
+            Rel::from_sorted(n, m)
+        };
+        let loc = same(lg, &|i, j| e[i].has_loc() && e[j].has_loc());
+        let int = self.rel(lg, &|i, j| same_thread(i, j));
+        let ext = self.rel(lg, &|i, j| !same_thread(i, j));
+        let id = self.rel(lg, &|i, j| i == j);
+        let same_instr =
+            self.rel(lg, &|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr / 2 == e[j].instr / 2);
+        let mut addr = self.rel(lg, &|i, j| ev.addr.contains(&(i, j)));
+        let mut data = self.rel(lg, &|i, j| ev.data.contains(&(i, j)));
+        // A dependency through a register joined from two paths holds on its own path only.
+        for (r, when) in [(&mut addr, &ev.addr_when), (&mut data, &ev.data_when)] {
+            for (&(i, j), &c) in when {
+                let on = x.lit_of(c, Value::Int(1));
+                let b = lg.and2(r.get(i, j), on);
+                r.set(i, j, b);
+            }
+        }
+        let ctrl = self.rel(lg, &|i, j| ev.ctrl.contains(&(i, j)));
+        let ww_loc = same(lg, &|i, j| i != j && e[i].in_co() && e[j].in_co());
+        let [po, loc, int, ext, id, same_instr, addr, data, ctrl, rf] =
+            [po, loc, int, ext, id, same_instr, addr, data, ctrl, x.rf.clone()].map(|r| self.view.rel(r, lg));
+        let fr = rf.inverse().seq(&x.co, lg).diff(&id, lg);
+        self.put("po-loc", po.inter(&loc, lg));
+        self.put("rfe", rf.inter(&ext, lg));
+        self.put("rfi", rf.inter(&int, lg));
+        self.put("coe", x.co.inter(&ext, lg));
+        self.put("coi", x.co.inter(&int, lg));
+        self.put("fre", fr.inter(&ext, lg));
+        self.put("fri", fr.inter(&int, lg));
+        self.put("po", po);
+        self.put("loc", loc.clone());
+        self.put("int", int);
+        self.put("ext", ext);
+        self.put("id", id.clone());
+        self.put("sm", id.clone());
+        self.put("si", id);
+        self.put("rf", rf);
+        self.put("co", x.co.clone());
+        self.put("fr", fr);
+        self.put("addr", addr);
+        self.put("data", data);
+        self.put("ctrl", ctrl);
+        self.put("same-instance", same_instr.clone());
+        self.put("same-instr", same_instr);
+        self.put("iico_data", Rel::empty(n));
+        self.put("iico_ctrl", Rel::empty(n));
+        (loc, ww_loc)
+    }
 }
 
 /// `rcu-lock` → `Rcu-lock`: herd's set name for an annotation.

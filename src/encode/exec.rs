@@ -179,6 +179,7 @@ fn lit_of(val: &[Vec<(Value, B)>], v: ValId, x: Value) -> B {
 }
 
 impl Exec {
+    /// The literal saying value `v` is `x` in the execution.
     pub fn lit_of(&self, v: ValId, x: Value) -> B {
         lit_of(&self.val, v, x)
     }

@@ -123,6 +123,7 @@ struct Access {
 }
 
 impl<'a> Thread<'a> {
+    /// A thread at its start: one path, taken unconditionally, with the initial registers.
     fn new(
         ev: &'a mut Events,
         id: usize,

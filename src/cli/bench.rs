@@ -91,40 +91,38 @@ pub struct Measured {
     pub fast: Answer,
 }
 
-#[cfg(all(target_os = "linux", target_pointer_width = "64"))]
+/// CPU clocks through rustix, a safe interface that on Linux asks the kernel itself (its
+/// vDSO or a system call, from Rust), so that this crate declares no C function.
+#[cfg(target_os = "linux")]
 mod cpu_clock {
-    #[repr(C)]
-    struct Timespec {
-        sec: i64,
-        nsec: i64,
-    }
-    unsafe extern "C" {
-        fn clock_gettime(clock: i32, tp: *mut Timespec) -> i32;
-    }
-    /// Seconds of CPU time of a POSIX clock: 2 is the process's, 3 the calling thread's.
-    pub fn read(clock: i32) -> Option<f64> {
-        let mut t = Timespec { sec: 0, nsec: 0 };
-        // SAFETY: `t` is a valid, writable timespec; the call writes only into it.
-        let rc = unsafe { clock_gettime(clock, &mut t) };
-        (rc == 0).then_some(t.sec as f64 + t.nsec as f64 * 1e-9)
+    pub use rustix::time::ClockId;
+    /// Seconds of CPU time a clock has counted.
+    pub fn read(clock: ClockId) -> Option<f64> {
+        let t = rustix::time::clock_gettime(clock);
+        Some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
     }
 }
 
-#[cfg(not(all(target_os = "linux", target_pointer_width = "64")))]
+/// Elsewhere no CPU clock is read: the benchmark falls back to wall time.
+#[cfg(not(target_os = "linux"))]
 mod cpu_clock {
-    pub fn read(_clock: i32) -> Option<f64> {
+    pub enum ClockId {
+        ThreadCPUTime,
+        ProcessCPUTime,
+    }
+    pub fn read(_clock: ClockId) -> Option<f64> {
         None
     }
 }
 
 /// CPU seconds of the calling thread, where the system reports them.
 fn thread_cpu() -> Option<f64> {
-    cpu_clock::read(3)
+    cpu_clock::read(cpu_clock::ClockId::ThreadCPUTime)
 }
 
 /// CPU seconds of the whole process (all threads).
 fn process_cpu() -> Option<f64> {
-    cpu_clock::read(2)
+    cpu_clock::read(cpu_clock::ClockId::ProcessCPUTime)
 }
 
 /// Times one piece of work on this thread: its CPU time where Linux reports it (robust

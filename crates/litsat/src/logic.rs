@@ -43,6 +43,24 @@ impl B {
     }
 }
 
+/// Writes a solver's model into `truth`, the table [`B::value`] reads (indexed by the whole
+/// CNF's variables). The model's variable `i` is the whole CNF's `whole(i)`, where it is
+/// one: a pruned CNF numbers its variables afresh, the whole CNF keeps its own. Entries
+/// the model does not give are left as they were.
+pub fn fill_truth(model: &[Lit], truth: &mut [bool], whole: impl Fn(usize) -> Option<usize>) {
+    for l in model {
+        if let Some(v) = whole(l.var().index()) {
+            truth[v] = l.is_positive();
+        }
+    }
+}
+
+/// Which of a one-hot choice holds under `truth`: a value among its value literals, a
+/// location among an access's location literals. What an execution says it is.
+pub fn holding<T: Copy>(lits: &[(T, B)], truth: &[bool]) -> Option<T> {
+    lits.iter().find(|(_, b)| b.value(truth)).map(|(x, _)| *x)
+}
+
 /// A CNF under construction, with gate caches.
 ///
 /// Every clause is either a constraint or belongs to the definition of one variable (its
@@ -153,11 +171,7 @@ impl Pruned {
     /// CNF; dropped variables are left as they were.
     pub fn fill_truth(&self, model: &[Lit], truth: &mut Vec<bool>) {
         truth.resize(self.map.len().max(1), false);
-        for l in model {
-            if let Some(&v) = self.back.get(l.var().index()) {
-                truth[v as usize] = l.is_positive();
-            }
-        }
+        fill_truth(model, truth, |i| self.back.get(i).map(|&v| v as usize));
     }
 }
 

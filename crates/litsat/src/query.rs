@@ -6,7 +6,7 @@ use crate::encode::exec::{self, Exec};
 use crate::events::{self, Events, SourceRef, Value};
 use crate::isa::{self, Isa};
 use crate::litmus::{CondKind, Loc, Prop, Test, Val};
-use crate::logic::{B, Logic};
+use crate::logic::{B, Logic, holding};
 use std::collections::{BTreeMap, BTreeSet};
 use varisat::Solver;
 
@@ -794,7 +794,7 @@ fn record(out: &mut Outcome, truth: &[bool], view: &View) {
     let mut sym_name: Option<Option<usize>> = None;
     let mut values: BTreeMap<Loc, Val> = BTreeMap::new();
     for (l, lits) in places {
-        if let Some(&(v, _)) = lits.iter().find(|(_, b)| b.value(truth)) {
+        if let Some(v) = holding(lits, truth) {
             let shown = match (v, herd) {
                 (Value::Sym, Some(hv)) => match *sym_name.get_or_insert_with(|| herdsym::name(ev, x, truth, hv)) {
                     Some(n) => Val::Sym(format!("S{n}")),

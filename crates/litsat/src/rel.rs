@@ -140,6 +140,11 @@ impl Rel {
         Rel { n, m: entries.into_iter().filter(|(_, b)| !b.is_false()).collect() }
     }
 
+    /// The pairs the relation holds under `truth` (an execution's model), in order.
+    pub fn pairs_in(&self, truth: &[bool]) -> Vec<(usize, usize)> {
+        self.m.iter().filter(|(_, b)| b.value(truth)).map(|(&k, _)| k).collect()
+    }
+
     pub fn from_pairs(n: usize, pairs: impl IntoIterator<Item = (usize, usize)>) -> Rel {
         let mut r = Rel::empty(n);
         for (i, j) in pairs {

@@ -1,5 +1,6 @@
 //! Symbolic candidate executions: rf, co and values as literals over the event structure.
 
+use super::one_event::View;
 use crate::cat::{Builtins, Env, V};
 use crate::events::{Eid, Events, Kind, VExpr, ValId, Value};
 use crate::logic::{B, Logic};
@@ -171,14 +172,21 @@ fn copy_cycles(ev: &Events, dom: &[BTreeSet<Value>]) -> Vec<Eid> {
     (0..k).filter(|&i| reach[i][i]).map(|i| reads[i]).collect()
 }
 
+/// The literal saying value `v` is `x`, among the one-hot literals `val` (false where `x`
+/// is not among its possible values).
+fn lit_of(val: &[Vec<(Value, B)>], v: ValId, x: Value) -> B {
+    val[v].iter().find(|(y, _)| *y == x).map(|(_, b)| *b).unwrap_or(B::F)
+}
+
 impl Exec {
+    /// The literal saying value `v` is `x` in the execution.
     pub fn lit_of(&self, v: ValId, x: Value) -> B {
-        self.val[v].iter().find(|(y, _)| *y == x).map(|(_, b)| *b).unwrap_or(B::F)
+        lit_of(&self.val, v, x)
     }
 
     /// The value of `v` under a model.
     pub fn value_in(&self, v: ValId, model: &[bool]) -> Option<Value> {
-        self.val[v].iter().find(|(_, b)| b.value(model)).map(|(x, _)| *x)
+        crate::logic::holding(&self.val[v], model)
     }
 
     /// Literals for "the final value of location `l` is x", for every possible x.
@@ -193,16 +201,41 @@ impl Exec {
                 }
             }
         }
-        by_val.into_iter().map(|(x, bs)| (x, lg.or(&bs))).collect()
+        disjoin(by_val, lg)
     }
 }
 
+/// Encodes the candidate executions of an event structure: values, locations, rf, co and
+/// the final writes as literals, with the constraints every candidate meets.
 pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
     let n = ev.len();
     let domains = domains(ev)?;
     let mut primaries = Vec::new();
+    let val = value_literals(ev, &domains, &mut primaries, lg);
+    let exists: Vec<B> = ev.events.iter().map(|e| lit_of(&val, e.guard, Value::Int(1))).collect();
+    let locs = access_locations(ev, &val, &exists, lg);
+    let (rf, co, fw) = (Rel::empty(n), Rel::empty(n), Set::empty(n));
+    let mut x = Exec { n, locs, exists, rf, co, co_vars: Vec::new(), fw, domains, val, primaries, sources: Vec::new() };
+    let mut same_loc = SameLoc::default();
+    x.reads_from(ev, &mut same_loc, lg);
+    x.coherence(ev, &mut same_loc, lg);
+    x.branch_choices(ev, lg);
+    observed_co(ev, &x.exists, &x.locs, &mut same_loc, &x.rf, &x.co, lg);
+    solved(ev, &x.val, &x.exists, lg);
+    no_thin_air(ev, &x.rf, &x.val, lg);
+    x.fw = final_writes(ev, &x, lg);
+    Ok(x)
+}
 
-    // Values: reads get one-hot variables; expressions are gates over them.
+/// One-hot literals for every value expression, in order (an expression's operands come
+/// before it): reads get one-hot variables over their domains, choices a primary each,
+/// and the other expressions are gates over their operands' literals.
+fn value_literals(
+    ev: &Events,
+    domains: &[Vec<Value>],
+    primaries: &mut Vec<Lit>,
+    lg: &mut Logic,
+) -> Vec<Vec<(Value, B)>> {
     let mut val: Vec<Vec<(Value, B)>> = Vec::with_capacity(ev.vals.len());
     for (v, e) in ev.vals.iter().enumerate() {
         let lits = match e {
@@ -219,29 +252,11 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
             VExpr::Choice(k) => {
                 let c = lg.fresh();
                 primaries.push(c);
-                let g = ev.choice_guards[*k];
-                let reached = val[g].iter().find(|(x, _)| *x == Value::Int(1)).map(|p| p.1).unwrap_or(B::F);
+                let reached = lit_of(&val, ev.choice_guards[*k], Value::Int(1));
                 lg.implies(B::L(c), reached);
                 vec![(Value::Int(0), B::L(!c)), (Value::Int(1), B::L(c))]
             }
-            VExpr::Ite(c, a, b) => {
-                let c1 = val[*c].iter().find(|(x, _)| *x == Value::Int(1)).map(|p| p.1).unwrap_or(B::F);
-                // An unsolved condition selects neither side: the value is undefined.
-                let c0 = match val[*c].iter().find(|(x, _)| *x == Value::Sym) {
-                    Some(&(_, s)) => lg.and2(c1.negate(), s.negate()),
-                    None => c1.negate(),
-                };
-                let mut acc: BTreeMap<Value, Vec<B>> = BTreeMap::new();
-                for &(x, bx) in &val[*a] {
-                    let g = lg.and2(c1, bx);
-                    acc.entry(x).or_default().push(g);
-                }
-                for &(x, bx) in &val[*b] {
-                    let g = lg.and2(c0, bx);
-                    acc.entry(x).or_default().push(g);
-                }
-                acc.into_iter().map(|(z, bs)| (z, lg.or(&bs))).collect()
-            }
+            VExpr::Ite(c, a, b) => ite_literals(&val, *c, *a, *b, lg),
             VExpr::Bin(op, a, b) => {
                 let mut acc: BTreeMap<Value, Vec<B>> = BTreeMap::new();
                 for &(x, bx) in &val[*a] {
@@ -252,21 +267,43 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
                         }
                     }
                 }
-                acc.into_iter().map(|(z, bs)| (z, lg.or(&bs))).collect()
+                disjoin(acc, lg)
             }
         };
         val.push(lits);
     }
-    let lit_of = |val: &Vec<Vec<(Value, B)>>, v: ValId, x: Value| {
-        val[v].iter().find(|(y, _)| *y == x).map(|(_, b)| *b).unwrap_or(B::F)
+    val
+}
+
+/// The literals of `c ? a : b`: each value of a side, where the condition selects it.
+fn ite_literals(val: &[Vec<(Value, B)>], c: ValId, a: ValId, b: ValId, lg: &mut Logic) -> Vec<(Value, B)> {
+    let c1 = lit_of(val, c, Value::Int(1));
+    // An unsolved condition selects neither side: the value is undefined.
+    let c0 = match val[c].iter().find(|(x, _)| *x == Value::Sym) {
+        Some(&(_, s)) => lg.and2(c1.negate(), s.negate()),
+        None => c1.negate(),
     };
+    let mut acc: BTreeMap<Value, Vec<B>> = BTreeMap::new();
+    for &(x, bx) in &val[a] {
+        let g = lg.and2(c1, bx);
+        acc.entry(x).or_default().push(g);
+    }
+    for &(x, bx) in &val[b] {
+        let g = lg.and2(c0, bx);
+        acc.entry(x).or_default().push(g);
+    }
+    disjoin(acc, lg)
+}
 
-    let exists: Vec<B> = ev.events.iter().map(|e| lit_of(&val, e.guard, Value::Int(1))).collect();
+/// One literal per value: the disjunction of the ways it is reached.
+fn disjoin(by_val: BTreeMap<Value, Vec<B>>, lg: &mut Logic) -> Vec<(Value, B)> {
+    by_val.into_iter().map(|(x, bs)| (x, lg.or(&bs))).collect()
+}
 
-    // Locations: fixed for most accesses; for a computed address, one literal per location
-    // its value may name, and an access that happens must name one.
-    let locs: Vec<Vec<(usize, B)>> = ev
-        .events
+/// Locations: fixed for most accesses; for a computed address, one literal per location
+/// its value may name, and an access that happens must name one.
+fn access_locations(ev: &Events, val: &[Vec<(Value, B)>], exists: &[B], lg: &mut Logic) -> Vec<Vec<(usize, B)>> {
+    ev.events
         .iter()
         .enumerate()
         .map(|(i, e)| match (e.loc, e.addr) {
@@ -283,21 +320,59 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
             }
             _ => vec![],
         })
-        .collect();
-    let mut same_loc = SameLoc::default();
+        .collect()
+}
 
-    // rf: each read that happens reads from exactly one same-location write that happens,
-    // with an agreeing value.
-    let mut rf = Rel::empty(n);
-    let mut sources = Vec::new();
-    for (r, e) in ev.events.iter().enumerate() {
-        if !e.is_read() || exists[r].is_false() {
-            continue;
+impl Exec {
+    /// rf: each read that happens reads from exactly one same-location write that
+    /// happens, with an agreeing value. A read with more than one candidate gets a
+    /// primary per candidate.
+    fn reads_from(&mut self, ev: &Events, same_loc: &mut SameLoc, lg: &mut Logic) {
+        for (r, e) in ev.events.iter().enumerate() {
+            if !e.is_read() || self.exists[r].is_false() {
+                continue;
+            }
+            let choice = self.candidate_writes(ev, r, same_loc, lg);
+            let certain = choice.len() == 1 && self.exists[choice[0]] == B::T && self.exists[r] == B::T;
+            let lits: Vec<B> = if certain {
+                vec![B::T]
+            } else {
+                choice
+                    .iter()
+                    .map(|_| {
+                        let l = lg.fresh();
+                        self.primaries.push(l);
+                        B::L(l)
+                    })
+                    .collect()
+            };
+            self.sources.push(lits.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None }).collect());
+            let mut some = lits.clone();
+            some.push(self.exists[r].negate());
+            lg.clause(&some);
+            lg.at_most_one(&lits);
+            for (&w, &b) in choice.iter().zip(&lits) {
+                lg.implies(b, self.exists[r]);
+                lg.implies(b, self.exists[w]);
+                let sl = same_loc.get(&self.locs, w, r, lg);
+                lg.implies(b, sl);
+                self.rf.set(w, r, b);
+                for &(x, bx) in &self.val[ev.events[w].val] {
+                    let br = self.lit_of(e.val, x);
+                    lg.clause(&[b.negate(), bx.negate(), br]);
+                }
+            }
         }
+    }
+
+    /// The writes read `r` may read from: writes that may happen at its location, outside
+    /// its own instruction, with a value it may take.
+    fn candidate_writes(&self, ev: &Events, r: Eid, same_loc: &mut SameLoc, lg: &mut Logic) -> Vec<Eid> {
+        let e = &ev.events[r];
         let mut choice = Vec::new();
         for (w, we) in ev.events.iter().enumerate() {
-            let sl = same_loc.get(&locs, w, r, lg);
-            if !we.is_write() || sl.is_false() || exists[w].is_false() {
+            let sl = same_loc.get(&self.locs, w, r, lg);
+            if !we.is_write() || sl.is_false() || self.exists[w].is_false() {
                 continue;
             }
             // Within one instruction the read comes first (herd's iico order): an RMW does
@@ -305,77 +380,67 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
             if we.thread == e.thread && we.thread.is_some() && we.instr / 2 == e.instr / 2 {
                 continue;
             }
-            let possible = val[we.val].iter().any(|&(x, _)| !lit_of(&val, e.val, x).is_false());
+            let possible = self.val[we.val].iter().any(|&(x, _)| !self.lit_of(e.val, x).is_false());
             if possible {
                 choice.push(w);
             }
         }
-        let certain = choice.len() == 1 && exists[choice[0]] == B::T && exists[r] == B::T;
-        let lits: Vec<B> = if certain {
-            vec![B::T]
-        } else {
-            choice
-                .iter()
-                .map(|_| {
-                    let l = lg.fresh();
-                    primaries.push(l);
-                    B::L(l)
-                })
-                .collect()
-        };
-        sources.push(lits.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None }).collect());
-        let mut some = lits.clone();
-        some.push(exists[r].negate());
-        lg.clause(&some);
-        lg.at_most_one(&lits);
-        for (&w, &b) in choice.iter().zip(&lits) {
-            lg.implies(b, exists[r]);
-            lg.implies(b, exists[w]);
-            let sl = same_loc.get(&locs, w, r, lg);
-            lg.implies(b, sl);
-            rf.set(w, r, b);
-            for &(x, bx) in &val[ev.events[w].val] {
-                let br = lit_of(&val, e.val, x);
-                lg.clause(&[b.negate(), bx.negate(), br]);
-            }
-        }
+        choice
     }
 
-    // co: per location a strict total order on the writes that happen, with the initial
-    // write first. An orientation variable is false unless both writes happen at one
-    // location, so it stays a function of the execution.
-    let mut co = Rel::empty(n);
-    let mut co_vars = Vec::new();
-    let writes: Vec<Eid> = (0..n).filter(|&i| ev.events[i].in_co() && !exists[i].is_false()).collect();
-    for (a, &i) in writes.iter().enumerate() {
-        for &j in &writes[a + 1..] {
-            let sl = same_loc.get(&locs, i, j, lg);
-            if sl.is_false() {
-                continue;
+    /// co: per location a strict total order on the writes that happen, with the initial
+    /// write first. An orientation variable is false unless both writes happen at one
+    /// location, so it stays a function of the execution.
+    fn coherence(&mut self, ev: &Events, same_loc: &mut SameLoc, lg: &mut Logic) {
+        let writes: Vec<Eid> = (0..self.n).filter(|&i| ev.events[i].in_co() && !self.exists[i].is_false()).collect();
+        for (a, &i) in writes.iter().enumerate() {
+            for &j in &writes[a + 1..] {
+                let sl = same_loc.get(&self.locs, i, j, lg);
+                if sl.is_false() {
+                    continue;
+                }
+                let (ei, ej) = (self.exists[i], self.exists[j]);
+                if ev.is_init(i) {
+                    let b = lg.and(&[ej, sl]);
+                    self.co.set(i, j, b);
+                } else {
+                    let o = lg.fresh();
+                    self.primaries.push(o);
+                    self.co_vars.push(o);
+                    let o = B::L(o);
+                    lg.implies(o, ei);
+                    lg.implies(o, ej);
+                    lg.implies(o, sl);
+                    self.co.set(i, j, o);
+                    let back = lg.and(&[o.negate(), ei, ej, sl]);
+                    self.co.set(j, i, back);
+                }
             }
-            if ev.is_init(i) {
-                let b = lg.and(&[exists[j], sl]);
-                co.set(i, j, b);
-            } else {
-                let o = lg.fresh();
-                primaries.push(o);
-                co_vars.push(o);
-                let o = B::L(o);
-                lg.implies(o, exists[i]);
-                lg.implies(o, exists[j]);
-                lg.implies(o, sl);
-                co.set(i, j, o);
-                let back = lg.and(&[o.negate(), exists[i], exists[j], sl]);
-                co.set(j, i, back);
+        }
+        let nonit: Vec<Eid> = writes.iter().copied().filter(|&w| !ev.is_init(w)).collect();
+        transitive(&self.co, &nonit, lg);
+    }
+
+    /// The way each reached branch goes: a function of rf where values are, but a value
+    /// cycle through a branch condition alone (`if (READ_ONCE(*x) == 0) r = 0;` feeding x)
+    /// can go both ways, and herd counts each path.
+    fn branch_choices(&mut self, ev: &Events, lg: &mut Logic) {
+        for &(b, c) in &ev.branch_conds {
+            let taken = self.lit_of(c, Value::Int(1));
+            if let B::L(l) = lg.and2(self.exists[b], taken) {
+                self.primaries.push(l);
             }
         }
     }
-    let nonit: Vec<Eid> = writes.iter().copied().filter(|&w| !ev.is_init(w)).collect();
-    for &a in &nonit {
-        for &b in &nonit {
-            for &c in &nonit {
+}
+
+/// Makes `r` transitive over the events `among`: `a r b ∧ b r c ⇒ a r c`.
+fn transitive(r: &Rel, among: &[Eid], lg: &mut Logic) {
+    for &a in among {
+        for &b in among {
+            for &c in among {
                 if a != b && b != c && a != c {
-                    let (x, y, z) = (co.get(a, b), co.get(b, c), co.get(a, c));
+                    let (x, y, z) = (r.get(a, b), r.get(b, c), r.get(a, c));
                     if !x.is_false() && !y.is_false() {
                         lg.clause(&[x.negate(), y.negate(), z]);
                     }
@@ -383,30 +448,22 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
             }
         }
     }
-    // The way each reached branch goes: a function of rf where values are, but a value
-    // cycle through a branch condition alone (`if (READ_ONCE(*x) == 0) r = 0;` feeding x)
-    // can go both ways, and herd counts each path.
-    for &(b, c) in &ev.branch_conds {
-        let taken = lit_of(&val, c, Value::Int(1));
-        if let B::L(l) = lg.and2(exists[b], taken) {
-            primaries.push(l);
-        }
-    }
-    observed_co(ev, &exists, &locs, &mut same_loc, &rf, &co, lg);
-    solved(ev, &val, &exists, lg);
-    no_thin_air(ev, &rf, &val, lg);
-    // Final writes: the co-last write of each location a state shows. herd chooses final
-    // writes only there; elsewhere FW holds no write and co alone decides.
+}
+
+/// Final writes: the co-last write of each location a state shows. herd chooses final
+/// writes only there; elsewhere FW holds no write and co alone decides.
+fn final_writes(ev: &Events, x: &Exec, lg: &mut Logic) -> Set {
+    let n = x.n;
     let mut fw = Set::empty(n);
     for (w, e) in ev.events.iter().enumerate() {
-        let shown = locs[w].iter().any(|(l, _)| ev.observed.contains(l));
+        let shown = x.locs[w].iter().any(|(l, _)| ev.observed.contains(l));
         if e.in_co() && shown {
-            let later: Vec<B> = (0..n).filter(|&k| k != w).map(|k| co.get(w, k)).filter(|b| !b.is_false()).collect();
+            let later: Vec<B> = (0..n).filter(|&k| k != w).map(|k| x.co.get(w, k)).filter(|b| !b.is_false()).collect();
             let none_later = lg.or(&later).negate();
-            fw.0[w] = lg.and2(exists[w], none_later);
+            fw.0[w] = lg.and2(x.exists[w], none_later);
         }
     }
-    Ok(Exec { n, locs, exists, rf, co, co_vars, fw, domains, val, primaries, sources })
+    fw
 }
 
 /// The reads whose values an expression is computed from. A path join's condition is not
@@ -440,7 +497,7 @@ fn no_thin_air(ev: &Events, rf: &Rel, val: &[Vec<(Value, B)>], lg: &mut Logic) {
     // An unsolved value may go round: herd keeps that execution (see `solved`).
     let mut flow = Rel::empty(rf.n);
     for (&(w, r), &b) in &rf.m {
-        let sym = val[ev.events[r].val].iter().find(|(x, _)| *x == Value::Sym).map_or(B::F, |p| p.1);
+        let sym = lit_of(val, ev.events[r].val, Value::Sym);
         let b = lg.and2(b, sym.negate());
         flow.set(w, r, b);
     }
@@ -590,12 +647,39 @@ fn observed_co(
 
 /// The names a model can use without defining them.
 pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
-    let n = ev.len();
-    let g = &x.exists;
-    let e = &ev.events;
-    let set = |f: &dyn Fn(usize) -> bool| Set((0..n).map(|i| if f(i) { g[i] } else { B::F }).collect());
-    // Static pairs, present when both events happen.
-    let rel = |lg: &mut Logic, f: &dyn Fn(usize, usize) -> bool| {
+    // herd's one-event read-modify-writes: what follows is built over the encoder's
+    // events, and each name is bound as the model sees it.
+    let view = super::one_event::View::new(ev, &x.exists);
+    let mut b = Base { ev, x, view, env: Env::default() };
+    let universe = b.set(&|_| true);
+    let universe = b.view.set(universe, lg);
+    b.env = b.env.bind("_", V::Set(Rc::new(universe.clone())));
+    b.event_sets(lg);
+    b.tag_sets(lg);
+    let (loc, ww_loc) = b.relations(lg);
+    let vals = ev.events.iter().map(|e| x.val[e.val].clone()).collect();
+    Builtins { env: b.env, universe, co: x.co.clone(), loc, ww_loc, vals }
+}
+
+/// The built-in names being bound: the events, their encoding, the view the model has of
+/// them, and the environment so far.
+struct Base<'a> {
+    ev: &'a Events,
+    x: &'a Exec,
+    view: View,
+    env: Env,
+}
+
+impl Base<'_> {
+    /// A set the event structure fixes: the events `f` picks, where they happen.
+    fn set(&self, f: &dyn Fn(usize) -> bool) -> Set {
+        let g = &self.x.exists;
+        Set((0..self.ev.len()).map(|i| if f(i) { g[i] } else { B::F }).collect())
+    }
+
+    /// Static pairs, present when both events happen.
+    fn rel(&self, lg: &mut Logic, f: &dyn Fn(usize, usize) -> bool) -> Rel {
+        let (n, g) = (self.ev.len(), &self.x.exists);
         let mut m = Vec::new();
         for i in 0..n {
             if g[i].is_false() {
@@ -608,123 +692,144 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
             }
         }
         Rel::from_sorted(n, m)
-    };
-    // herd's one-event read-modify-writes: what follows is built over the encoder's
-    // events, and each name is bound as the model sees it.
-    let view = super::one_event::View::new(ev, g);
-    let universe = set(&|_| true);
-    let universe = view.set(universe, lg);
-    let mem = |i: usize| e[i].is_read() || e[i].is_write();
-    let mut env = Env::default();
-    let put_set = |env: &mut Env, lg: &mut Logic, name: &str, s: Set| {
-        let s = view.set(s, lg);
-        *env = env.bind(name, V::Set(Rc::new(s)))
-    };
-    env = env.bind("_", V::Set(Rc::new(universe.clone())));
-    let atomic_write = |i: usize| ev.amo_as_one && e[i].kind == Kind::Write && e[i].tags.iter().any(|t| t == "X");
-    put_set(&mut env, lg, "R", set(&|i| e[i].is_read() || atomic_write(i)));
-    put_set(&mut env, lg, "W", set(&|i| e[i].is_write()));
-    put_set(&mut env, lg, "M", set(&mem));
-    put_set(&mut env, lg, "F", set(&|i| e[i].kind == Kind::Fence));
-    put_set(&mut env, lg, "B", set(&|i| e[i].kind == Kind::Branch));
-    put_set(&mut env, lg, "BCC", set(&|i| e[i].kind == Kind::Branch));
-    put_set(&mut env, lg, "IW", set(&|i| ev.is_init(i)));
-    put_set(&mut env, lg, "FW", x.fw.clone());
-    put_set(&mut env, lg, "Exp", set(&mem));
-    put_set(&mut env, lg, "NExp", Set::empty(n));
-    // Register events and herd's dependency marker sets: litsat has no register events.
-    for name in ["ADDR", "DATA", "Rreg", "Wreg", "SPEC", "SPURIOUS", "PRED"] {
-        put_set(&mut env, lg, name, Set::empty(n));
     }
-    let mut tags: BTreeSet<String> = ev.known_sets.iter().cloned().collect();
-    for ev in e {
-        tags.extend(ev.tags.iter().cloned());
-        tags.extend(ev.tags_if.iter().map(|(t, _)| t.clone()));
+
+    /// Binds a set under `name`, as the model sees it.
+    fn put_set(&mut self, lg: &mut Logic, name: &str, s: Set) {
+        let s = self.view.set(s, lg);
+        self.env = self.env.bind(name, V::Set(Rc::new(s)));
     }
-    for t in &tags {
-        let mut s = set(&|i| e[i].tags.contains(t));
-        for (i, ev) in e.iter().enumerate() {
-            for (_, v) in ev.tags_if.iter().filter(|(u, _)| u == t) {
-                let holds = x.lit_of(*v, Value::Int(1));
-                let b = lg.and2(g[i], holds);
-                s.0[i] = lg.or2(s.0[i], b);
-            }
+
+    /// Binds a relation under `name`.
+    fn put(&mut self, name: &str, r: Rel) {
+        self.env = self.env.bind(name, V::Rel(Rc::new(r)));
+    }
+
+    /// herd's sets of events by kind (R, W, M, F, B, IW, FW, …), and the register and
+    /// marker sets litsat never fills.
+    fn event_sets(&mut self, lg: &mut Logic) {
+        let ev = self.ev;
+        let e = &ev.events;
+        let n = ev.len();
+        let mem = |i: usize| e[i].is_read() || e[i].is_write();
+        let atomic_write = |i: usize| ev.amo_as_one && e[i].kind == Kind::Write && e[i].tags.iter().any(|t| t == "X");
+        self.put_set(lg, "R", self.set(&|i| e[i].is_read() || atomic_write(i)));
+        self.put_set(lg, "W", self.set(&|i| e[i].is_write()));
+        self.put_set(lg, "M", self.set(&mem));
+        self.put_set(lg, "F", self.set(&|i| e[i].kind == Kind::Fence));
+        self.put_set(lg, "B", self.set(&|i| e[i].kind == Kind::Branch));
+        self.put_set(lg, "BCC", self.set(&|i| e[i].kind == Kind::Branch));
+        self.put_set(lg, "IW", self.set(&|i| ev.is_init(i)));
+        self.put_set(lg, "FW", self.x.fw.clone());
+        self.put_set(lg, "Exp", self.set(&mem));
+        self.put_set(lg, "NExp", Set::empty(n));
+        // Register events and herd's dependency marker sets: litsat has no register events.
+        for name in ["ADDR", "DATA", "Rreg", "Wreg", "SPEC", "SPURIOUS", "PRED"] {
+            self.put_set(lg, name, Set::empty(n));
         }
-        // An annotation `'rcu-lock` also names the set `Rcu-lock`, as herd's bell files
-        // use it.
-        let cap = capitalised(t);
-        if cap != *t && !tags.contains(&cap) {
-            put_set(&mut env, lg, &cap, s.clone());
+    }
+
+    /// A set per tag the ISA knows or an event carries (where a `tags_if` condition
+    /// holds, for those), also under herd's capitalised name; then the lock events' sets.
+    fn tag_sets(&mut self, lg: &mut Logic) {
+        let (ev, x) = (self.ev, self.x);
+        let e = &ev.events;
+        let mut tags: BTreeSet<String> = ev.known_sets.iter().cloned().collect();
+        for ev in e {
+            tags.extend(ev.tags.iter().cloned());
+            tags.extend(ev.tags_if.iter().map(|(t, _)| t.clone()));
         }
-        put_set(&mut env, lg, t, s);
-    }
-    // After the tags: the C ISA names these sets among its known ones, and lock events
-    // carry no tag.
-    for role in crate::events::LockRole::ALL {
-        put_set(&mut env, lg, role.set_name(), set(&|i| e[i].lock == Some(role)));
-    }
-    let same_thread = |i: usize, j: usize| e[i].thread == e[j].thread;
-    let po = rel(lg, &|i, j| ev.po_before(i, j));
-    let mut sl = SameLoc::default();
-    let mut same = |lg: &mut Logic, kinds: &dyn Fn(usize, usize) -> bool| {
-        let mut m = Vec::new();
-        for i in 0..n {
-            for j in 0..n {
-                if kinds(i, j) && !g[i].is_false() && !g[j].is_false() {
-                    let b = sl.get(&x.locs, i, j, lg);
-                    m.push(((i, j), lg.and(&[b, g[i], g[j]])));
+        for t in &tags {
+            let mut s = self.set(&|i| e[i].tags.contains(t));
+            for (i, ev) in e.iter().enumerate() {
+                for (_, v) in ev.tags_if.iter().filter(|(u, _)| u == t) {
+                    let holds = x.lit_of(*v, Value::Int(1));
+                    let b = lg.and2(x.exists[i], holds);
+                    s.0[i] = lg.or2(s.0[i], b);
                 }
             }
+            // An annotation `'rcu-lock` also names the set `Rcu-lock`, as herd's bell files
+            // use it.
+            let cap = capitalised(t);
+            if cap != *t && !tags.contains(&cap) {
+                self.put_set(lg, &cap, s.clone());
+            }
+            self.put_set(lg, t, s);
         }
-        Rel::from_sorted(n, m)
-    };
-    let loc = same(lg, &|i, j| e[i].has_loc() && e[j].has_loc());
-    let int = rel(lg, &|i, j| same_thread(i, j));
-    let ext = rel(lg, &|i, j| !same_thread(i, j));
-    let id = rel(lg, &|i, j| i == j);
-    let same_instr = rel(lg, &|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr / 2 == e[j].instr / 2);
-    let mut addr = rel(lg, &|i, j| ev.addr.contains(&(i, j)));
-    let mut data = rel(lg, &|i, j| ev.data.contains(&(i, j)));
-    // A dependency through a register joined from two paths holds on its own path only.
-    for (r, when) in [(&mut addr, &ev.addr_when), (&mut data, &ev.data_when)] {
-        for (&(i, j), &c) in when {
-            let on = x.lit_of(c, Value::Int(1));
-            let b = lg.and2(r.get(i, j), on);
-            r.set(i, j, b);
+        // After the tags: the C ISA names these sets among its known ones, and lock events
+        // carry no tag.
+        for role in crate::events::LockRole::ALL {
+            self.put_set(lg, role.set_name(), self.set(&|i| e[i].lock == Some(role)));
         }
     }
-    let ctrl = rel(lg, &|i, j| ev.ctrl.contains(&(i, j)));
-    let ww_loc = same(lg, &|i, j| i != j && e[i].in_co() && e[j].in_co());
-    let [po, loc, int, ext, id, same_instr, addr, data, ctrl, rf] =
-        [po, loc, int, ext, id, same_instr, addr, data, ctrl, x.rf.clone()].map(|r| view.rel(r, lg));
-    let fr = rf.inverse().seq(&x.co, lg).diff(&id, lg);
-    let put = |env: &mut Env, name: &str, r: Rel| *env = env.bind(name, V::Rel(Rc::new(r)));
-    put(&mut env, "po-loc", po.inter(&loc, lg));
-    put(&mut env, "rfe", rf.inter(&ext, lg));
-    put(&mut env, "rfi", rf.inter(&int, lg));
-    put(&mut env, "coe", x.co.inter(&ext, lg));
-    put(&mut env, "coi", x.co.inter(&int, lg));
-    put(&mut env, "fre", fr.inter(&ext, lg));
-    put(&mut env, "fri", fr.inter(&int, lg));
-    put(&mut env, "po", po);
-    put(&mut env, "loc", loc.clone());
-    put(&mut env, "int", int);
-    put(&mut env, "ext", ext);
-    put(&mut env, "id", id.clone());
-    put(&mut env, "sm", id.clone());
-    put(&mut env, "si", id);
-    put(&mut env, "rf", rf);
-    put(&mut env, "co", x.co.clone());
-    put(&mut env, "fr", fr);
-    put(&mut env, "addr", addr);
-    put(&mut env, "data", data);
-    put(&mut env, "ctrl", ctrl);
-    put(&mut env, "same-instance", same_instr.clone());
-    put(&mut env, "same-instr", same_instr);
-    put(&mut env, "iico_data", Rel::empty(n));
-    put(&mut env, "iico_ctrl", Rel::empty(n));
-    let vals = e.iter().map(|ev| x.val[ev.val].clone()).collect();
-    Builtins { env, universe, co: x.co.clone(), loc, ww_loc, vals }
+
+    /// herd's base relations (po, loc, int, ext, id, addr, data, ctrl, rf, co, fr and
+    /// their parts); returns `loc` and the same-location pairs of co's writes.
+    fn relations(&mut self, lg: &mut Logic) -> (Rel, Rel) {
+        let (ev, x) = (self.ev, self.x);
+        let (n, g, e) = (ev.len(), &x.exists, &ev.events);
+        let same_thread = |i: usize, j: usize| e[i].thread == e[j].thread;
+        let po = self.rel(lg, &|i, j| ev.po_before(i, j));
+        let mut sl = SameLoc::default();
+        let mut same = |lg: &mut Logic, kinds: &dyn Fn(usize, usize) -> bool| {
+            let mut m = Vec::new();
+            for i in 0..n {
+                for j in 0..n {
+                    if kinds(i, j) && !g[i].is_false() && !g[j].is_false() {
+                        let b = sl.get(&x.locs, i, j, lg);
+                        m.push(((i, j), lg.and(&[b, g[i], g[j]])));
+                    }
+                }
+            }
+            Rel::from_sorted(n, m)
+        };
+        let loc = same(lg, &|i, j| e[i].has_loc() && e[j].has_loc());
+        let int = self.rel(lg, &|i, j| same_thread(i, j));
+        let ext = self.rel(lg, &|i, j| !same_thread(i, j));
+        let id = self.rel(lg, &|i, j| i == j);
+        let same_instr =
+            self.rel(lg, &|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr / 2 == e[j].instr / 2);
+        let mut addr = self.rel(lg, &|i, j| ev.addr.contains(&(i, j)));
+        let mut data = self.rel(lg, &|i, j| ev.data.contains(&(i, j)));
+        // A dependency through a register joined from two paths holds on its own path only.
+        for (r, when) in [(&mut addr, &ev.addr_when), (&mut data, &ev.data_when)] {
+            for (&(i, j), &c) in when {
+                let on = x.lit_of(c, Value::Int(1));
+                let b = lg.and2(r.get(i, j), on);
+                r.set(i, j, b);
+            }
+        }
+        let ctrl = self.rel(lg, &|i, j| ev.ctrl.contains(&(i, j)));
+        let ww_loc = same(lg, &|i, j| i != j && e[i].in_co() && e[j].in_co());
+        let [po, loc, int, ext, id, same_instr, addr, data, ctrl, rf] =
+            [po, loc, int, ext, id, same_instr, addr, data, ctrl, x.rf.clone()].map(|r| self.view.rel(r, lg));
+        let fr = rf.inverse().seq(&x.co, lg).diff(&id, lg);
+        self.put("po-loc", po.inter(&loc, lg));
+        self.put("rfe", rf.inter(&ext, lg));
+        self.put("rfi", rf.inter(&int, lg));
+        self.put("coe", x.co.inter(&ext, lg));
+        self.put("coi", x.co.inter(&int, lg));
+        self.put("fre", fr.inter(&ext, lg));
+        self.put("fri", fr.inter(&int, lg));
+        self.put("po", po);
+        self.put("loc", loc.clone());
+        self.put("int", int);
+        self.put("ext", ext);
+        self.put("id", id.clone());
+        self.put("sm", id.clone());
+        self.put("si", id);
+        self.put("rf", rf);
+        self.put("co", x.co.clone());
+        self.put("fr", fr);
+        self.put("addr", addr);
+        self.put("data", data);
+        self.put("ctrl", ctrl);
+        self.put("same-instance", same_instr.clone());
+        self.put("same-instr", same_instr);
+        self.put("iico_data", Rel::empty(n));
+        self.put("iico_ctrl", Rel::empty(n));
+        (loc, ww_loc)
+    }
 }
 
 /// `rcu-lock` → `Rcu-lock`: herd's set name for an annotation.

@@ -20,7 +20,7 @@ use crate::diag::Diag;
 use crate::encode::exec::Exec;
 use crate::events::{Eid, Events, Kind, Value};
 use crate::litmus::{CondKind, Loc, Prop, Test, Val, parse_test};
-use crate::logic::{B, Logic};
+use crate::logic::{B, Logic, fill_truth, holding};
 use crate::query::{self, Options};
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap, VecDeque};
@@ -172,13 +172,11 @@ fn solve(solver: &mut Solver, assume: &[Lit], file: &str) -> Result<bool, Diag> 
     solver.solve().map_err(|e| Diag::file(file, format!("solver error: {e}")))
 }
 
+/// The solver's model of the whole CNF as the table [`B::value`] reads.
 fn truth_of(solver: &Solver, vars: usize) -> Vec<bool> {
     let mut truth = vec![false; vars.max(1)];
-    for l in solver.model().unwrap_or_default() {
-        if l.var().index() < truth.len() {
-            truth[l.var().index()] = l.is_positive();
-        }
-    }
+    let len = truth.len();
+    fill_truth(&solver.model().unwrap_or_default(), &mut truth, |i| (i < len).then_some(i));
     truth
 }
 
@@ -315,8 +313,7 @@ fn concrete(enc: &Encoded, truth: &[bool]) -> Concrete {
     let e = &ev.events;
     let n = ev.len();
     let exists: Vec<bool> = x.exists.iter().map(|b| b.value(truth)).collect();
-    let loc: Vec<Option<usize>> =
-        (0..n).map(|i| e[i].loc.or_else(|| x.locs[i].iter().find(|(_, b)| b.value(truth)).map(|p| p.0))).collect();
+    let loc: Vec<Option<usize>> = (0..n).map(|i| e[i].loc.or_else(|| holding(&x.locs[i], truth))).collect();
     let mut names = vec![String::new(); n];
     let mut k = 0;
     let mem = |i: usize| matches!(e[i].kind, Kind::Read | Kind::Write);
@@ -336,12 +333,9 @@ fn concrete(enc: &Encoded, truth: &[bool]) -> Concrete {
     let values: Vec<Option<Val>> = (0..n)
         .map(|i| if mem(i) && exists[i] { x.value_in(e[i].val, truth).map(|v| ev.show_value(v)) } else { None })
         .collect();
-    let on = |r: &crate::rel::Rel| -> Vec<(Eid, Eid)> {
-        r.m.iter().filter(|(_, b)| b.value(truth)).map(|(&k, _)| k).collect()
-    };
-    let mut rf = on(&x.rf);
+    let mut rf = x.rf.pairs_in(truth);
     rf.sort_by_key(|&(w, r)| (r, w));
-    let co = on(&x.co);
+    let co = x.co.pairs_in(truth);
     let mut fr = Vec::new();
     for &(w, r) in &rf {
         for &(w1, w2) in &co {
@@ -433,8 +427,8 @@ fn concrete(enc: &Encoded, truth: &[bool]) -> Concrete {
     let mut state = Vec::new();
     for l in &enc.shown {
         let lits = enc.places.iter().find(|(q, _)| q == l).map(|p| &p.1);
-        if let Some(v) = lits.and_then(|ls| ls.iter().find(|(_, b)| b.value(truth))) {
-            state.push((l.clone(), ev.show_value(v.0)));
+        if let Some(v) = lits.and_then(|ls| holding(ls, truth)) {
+            state.push((l.clone(), ev.show_value(v)));
         }
     }
     let mut adj: BTreeMap<Eid, Vec<Edge>> = BTreeMap::new();
@@ -491,7 +485,7 @@ fn base_path(ex: &Concrete, i: Eid, j: Eid, direct: bool) -> Option<Vec<Edge>> {
 
 /// What breaks one check on the execution.
 fn broken(c: &CheckOut, ex: &Concrete, truth: &[bool]) -> Broken {
-    let pairs: Vec<(Eid, Eid)> = c.rel.m.iter().filter(|(_, b)| b.value(truth)).map(|(&k, _)| k).collect();
+    let pairs: Vec<(Eid, Eid)> = c.rel.pairs_in(truth);
     if c.negated {
         let what = match c.kind {
             CheckKind::Acyclic => "a cycle; this execution's relation has none",

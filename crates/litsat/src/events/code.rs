@@ -1,0 +1,111 @@
+//! A test's threads as instructions, ready to interpret: each cell through the ISA's
+//! parser (where the ISA does not lower whole threads), computed branches resolved to
+//! labels, loops unrolled.
+
+use super::{Instr, SourceRef};
+use crate::diag::{Diag, Pos};
+use crate::isa::{Isa, Op, Reg};
+use crate::litmus::{Loc, Test, Val, code_label};
+use std::collections::BTreeSet;
+
+/// Splits a leading `LABEL:` off a cell.
+fn split_label(s: &str) -> (Option<&str>, &str, usize) {
+    if let Some(k) = s.find(':') {
+        let lab = s[..k].trim();
+        if !lab.is_empty()
+            && lab.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+            && !lab.chars().all(|c| c.is_ascii_digit())
+        {
+            let rest = &s[k + 1..];
+            let skipped = k + 1 + (rest.len() - rest.trim_start().len());
+            return (Some(lab), rest.trim_start(), skipped);
+        }
+    }
+    (None, s, 0)
+}
+
+/// Makes each computed branch ([`Op::Jump`]) a branch to the label its register holds: the
+/// initial state binds the register to a code label of the same thread (`P0:foo`), and no
+/// instruction of the thread writes it, so the target is known before interpretation (and
+/// before unrolling, which reads branch targets).
+pub(super) fn resolve_jumps(test: &Test, code: &mut [Vec<Instr>], src: &SourceRef<'_>) -> Result<(), Diag> {
+    for (th, instrs) in test.threads.iter().zip(code.iter_mut()) {
+        let written: BTreeSet<Reg> = instrs.iter().flat_map(|i| i.ops.iter()).filter_map(written_reg).collect();
+        let labels: BTreeSet<&str> = instrs.iter().filter_map(|i| i.label.as_deref()).collect();
+        let mut targets: Vec<(usize, usize, String)> = Vec::new();
+        for (k, ins) in instrs.iter().enumerate() {
+            for (j, op) in ins.ops.iter().enumerate() {
+                let Op::Jump(r) = op else { continue };
+                let refuse = |why: &str| src.err(ins.pos, format!("unsupported: computed branch on '{r}': {why}"));
+                let bound = test.init.iter().find_map(|it| match (&it.loc, &it.value) {
+                    (Loc::Reg(t, x), Val::Sym(v)) if *t == th.id && x == r => Some(v.as_str()),
+                    _ => None,
+                });
+                let label = bound.and_then(code_label).filter(|&(t, _)| t == th.id).map(|(_, l)| l);
+                let Some(label) = label else {
+                    return Err(refuse("the initial state binds it to no code label of this thread"));
+                };
+                if written.contains(r) {
+                    return Err(refuse("the thread writes it, so its label is not fixed"));
+                }
+                if !labels.contains(label) {
+                    return Err(refuse(&format!("no label '{label}' in this thread")));
+                }
+                targets.push((k, j, label.to_string()));
+            }
+        }
+        for (k, j, target) in targets {
+            instrs[k].ops[j] = Op::Branch { cond: None, target };
+        }
+    }
+    Ok(())
+}
+
+/// The register an op writes, if any.
+fn written_reg(op: &Op) -> Option<Reg> {
+    match op {
+        Op::Load { dst, .. }
+        | Op::Mov { dst, .. }
+        | Op::Bin { dst, .. }
+        | Op::Select { dst, .. }
+        | Op::Choose { dst, .. } => Some(dst.clone()),
+        Op::StoreCond { status, .. } => status.clone(),
+        Op::Lock { dst, .. } => dst.clone(),
+        _ => None,
+    }
+}
+
+/// Each cell of the code table through the ISA's instruction parser.
+pub(super) fn parse_cells(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Result<Vec<Vec<Instr>>, Diag> {
+    let mut code: Vec<Vec<Instr>> = Vec::new();
+    for th in &test.threads {
+        let mut instrs = Vec::new();
+        for cell in &th.cells {
+            let (label, text, skip) = split_label(&cell.text);
+            let pos = Pos(cell.pos.0 + skip);
+            if text.is_empty() {
+                if let Some(l) = label {
+                    instrs.push(Instr { label: Some(l.to_string()), ops: Vec::new(), text: String::new(), pos });
+                }
+                continue;
+            }
+            let ops = isa.parse(text).map_err(|e| src.err(Pos(pos.0 + e.offset), e.message))?;
+            instrs.push(Instr { label: label.map(str::to_string), ops, text: text.to_string(), pos });
+        }
+        code.push(instrs);
+    }
+    Ok(code)
+}
+
+/// Each thread with its backward branches unrolled `unroll` times (`crate::unroll`), so
+/// that interpretation only ever branches forward.
+pub(super) fn unrolled(code: Vec<Vec<Instr>>, unroll: usize, src: &SourceRef<'_>) -> Result<Vec<Vec<Instr>>, Diag> {
+    let mut flat = Vec::with_capacity(code.len());
+    for th in code {
+        let unrolled = crate::unroll::thread(th, unroll).map_err(|n| {
+            Diag::limit(src.file, format!("limit: unrolling the loops gives {n} instructions in one thread"))
+        })?;
+        flat.push(unrolled);
+    }
+    Ok(flat)
+}

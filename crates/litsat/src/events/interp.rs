@@ -1,0 +1,190 @@
+//! Interpreting the threads into an event structure: the locations, one initial write per
+//! location, then each thread in turn (`thread.rs`).
+
+use super::thread;
+use super::{Event, Events, Instr, Kind, Layout, SourceRef, ValId, Value};
+use crate::diag::{Deadline, Diag, Pos};
+use crate::isa::{Addr, Isa, Op, Src};
+use crate::litmus::{Loc, Prop, Test, Val, elem_name};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Interprets the threads' instructions into an event structure.
+pub(super) fn interpret(
+    test: &Test,
+    code: &[Vec<Instr>],
+    isa: &dyn Isa,
+    src: &SourceRef<'_>,
+    deadline: Deadline,
+) -> Result<Events, Diag> {
+    let places = places_read(test);
+    check_elements(test, &places, src)?;
+    let mut ev = Events::empty(test, isa, location_names(test, code, &places));
+    ev.layout = Layout::of(test, &ev, src)?;
+    for l in &places {
+        if let Loc::Mem(x) = l
+            && let Some(i) = ev.loc_index(x)
+        {
+            ev.observed.insert(i);
+        }
+    }
+    // The constants 1 and 0 take the first value numbers, in this order, before the
+    // initial values: the encoding numbers its variables in value order.
+    let one = ev.constant(Value::Int(1));
+    ev.constant(Value::Int(0));
+    initial_writes(&mut ev, test, src, one)?;
+    for (th, instrs) in test.threads.iter().zip(code) {
+        thread::interpret(&mut ev, test, th.id, instrs, isa, src, deadline)?;
+    }
+    Ok(ev)
+}
+
+/// The places the test's final state reads: the condition's, the filter's and those of
+/// `locations`. Their memory locations are the ones herd chooses a final write for.
+fn places_read(test: &Test) -> Vec<Loc> {
+    let mut places = Vec::new();
+    test.cond.prop.locs(&mut places);
+    if let Some(f) = &test.filter {
+        f.locs(&mut places);
+    }
+    places.extend(test.locations.iter().cloned());
+    places
+}
+
+/// Refuses a place `x[i]` that is no element of an array the initial state declares: it
+/// would otherwise be taken for a location of its own.
+fn check_elements(test: &Test, places: &[Loc], src: &SourceRef<'_>) -> Result<(), Diag> {
+    for l in places {
+        if let Loc::Mem(x) = l
+            && x.ends_with(']')
+            && !test.arrays.iter().any(|a| (1..a.len).any(|i| elem_name(&a.name, i) == *x))
+        {
+            let at = src.text.rfind(x.as_str()).unwrap_or(0);
+            return Err(src.err(Pos(at), format!("`{x}` is no element of an array the initial state declares")));
+        }
+    }
+    Ok(())
+}
+
+/// Every location the test names, sorted: those the initial state sets or gives as values,
+/// the code accesses or takes the address of, and the final state reads or compares with.
+/// Each gets an initial write, and its index is its [`Value::Addr`].
+fn location_names(test: &Test, code: &[Vec<Instr>], places: &[Loc]) -> BTreeSet<String> {
+    let mut names: BTreeSet<String> = BTreeSet::new();
+    for it in &test.init {
+        if let Loc::Mem(x) = &it.loc {
+            names.insert(x.clone());
+        }
+        if let Val::Sym(s) = &it.value {
+            names.insert(s.clone());
+        }
+    }
+    for op in code.iter().flatten().flat_map(|ins| &ins.ops) {
+        op_locations(op, &mut names);
+    }
+    for l in places {
+        if let Loc::Mem(x) = l {
+            names.insert(x.clone());
+        }
+    }
+    // Values in conditions that name locations are addresses too.
+    let mut cond_vals = Vec::new();
+    collect_syms(&test.cond.prop, &mut cond_vals);
+    names.extend(cond_vals);
+    names
+}
+
+/// The locations an op names: the one it accesses, and those whose address it takes.
+fn op_locations(op: &Op, names: &mut BTreeSet<String>) {
+    if let Op::Load { addr: Addr::Sym(x), .. }
+    | Op::Store { addr: Addr::Sym(x), .. }
+    | Op::StoreCond { addr: Addr::Sym(x), .. }
+    | Op::Lock { addr: Addr::Sym(x), .. }
+    | Op::Marker { addr: Addr::Sym(x), .. } = op
+    {
+        names.insert(x.clone());
+    }
+    let srcs: Vec<&Src> = match op {
+        Op::Store { src, .. } | Op::StoreCond { src, .. } | Op::Mov { src, .. } => vec![src],
+        Op::Bin { a, b, .. } | Op::Select { a, b, .. } => vec![a, b],
+        _ => vec![],
+    };
+    for s in srcs {
+        if let Src::Addr(x) = s {
+            names.insert(x.clone());
+        }
+    }
+}
+
+/// The symbols a proposition compares places with (`0:r1=x`): they may name locations.
+fn collect_syms(p: &Prop, out: &mut Vec<String>) {
+    match p {
+        Prop::Eq(_, Val::Sym(s)) => out.push(s.clone()),
+        Prop::Not(q) => collect_syms(q, out),
+        Prop::And(ps) | Prop::Or(ps) => ps.iter().for_each(|q| collect_syms(q, out)),
+        Prop::Implies(a, b) => {
+            collect_syms(a, out);
+            collect_syms(b, out);
+        }
+        _ => {}
+    }
+}
+
+impl Events {
+    /// An event structure with its locations and what the ISA says of it, and nothing
+    /// interpreted yet.
+    fn empty(test: &Test, isa: &dyn Isa, names: BTreeSet<String>) -> Events {
+        Events {
+            events: Vec::new(),
+            locs: names.into_iter().collect(),
+            threads: test.threads.iter().map(|t| t.id).collect(),
+            vals: Vec::new(),
+            val_ids: HashMap::new(),
+            final_regs: BTreeMap::new(),
+            addr: BTreeSet::new(),
+            data: BTreeSet::new(),
+            ctrl: BTreeSet::new(),
+            addr_when: BTreeMap::new(),
+            data_when: BTreeMap::new(),
+            iico: BTreeSet::new(),
+            known_sets: isa.known_sets().iter().map(|s| s.to_string()).collect(),
+            choice_guards: Vec::new(),
+            amo_as_one: isa.amo_is_one_operation(),
+            co_from_model: isa.co_from_model(),
+            observed: BTreeSet::new(),
+            joins: BTreeSet::new(),
+            branch_conds: Vec::new(),
+            cuts: Vec::new(),
+            one_event: Vec::new(),
+            unsequenced: BTreeSet::new(),
+            layout: Layout::default(),
+        }
+    }
+}
+
+/// One initial write per location, of the value the initial state gives it (0 where it
+/// gives none): the first write of each location in co.
+fn initial_writes(ev: &mut Events, test: &Test, src: &SourceRef<'_>, one: ValId) -> Result<(), Diag> {
+    for l in 0..ev.locs.len() {
+        let mut v = Value::Int(0);
+        for it in &test.init {
+            if it.loc == Loc::Mem(ev.locs[l].clone()) {
+                v = ev.value_of(&it.value).ok_or_else(|| src.err(it.pos, "unknown location in initial value"))?;
+            }
+        }
+        let val = ev.constant(v);
+        ev.events.push(Event {
+            thread: None,
+            instr: 0,
+            kind: Kind::Write,
+            loc: Some(l),
+            addr: None,
+            val,
+            tags: vec![],
+            tags_if: Vec::new(),
+            text: String::new(),
+            guard: one,
+            lock: None,
+        });
+    }
+    Ok(())
+}

@@ -1,0 +1,481 @@
+//! The event structure of a test: what every candidate execution shares.
+//!
+//! Threads are interpreted once, symbolically: a read's value is a variable
+//! ([`VExpr::Read`]), and register contents are expressions over such variables, so the
+//! solver decides values through rf while po, locations, dependencies and fences are fixed
+//! here.
+
+mod code;
+mod interp;
+mod layout;
+mod paths;
+mod thread;
+
+pub use layout::{Layout, OffsetError};
+
+use crate::diag::{Deadline, Diag, Pos};
+use crate::isa::{BinOp, Isa, Op, Reg};
+use crate::litmus::{Test, Val};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+pub type Eid = usize;
+pub type ValId = usize;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Value {
+    Int(i64),
+    /// The address of location `locs[i]`.
+    Addr(usize),
+    /// A value herd's equation solver leaves unsolved: read along an rf cycle of plain
+    /// copies that no constant enters. It differs from every constant, and any arithmetic
+    /// or branch on it leaves an equation unsolved, which drops the execution.
+    Sym,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum VExpr {
+    Const(Value),
+    /// The value read by a read event.
+    Read(Eid),
+    Bin(BinOp, ValId, ValId),
+    /// `c ? a : b`, with `c` valued 0 or 1: register contents where paths join.
+    Ite(ValId, ValId, ValId),
+    /// A free choice of 0 or 1 (store-conditional success), numbered per test.
+    Choice(usize),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Read,
+    Write,
+    Fence,
+    /// A conditional branch: herd's `B` events, which ctrl dependencies go through.
+    Branch,
+}
+
+/// herd's lock events (C spin locks): accesses to the lock's location that stay out of
+/// the built-in rf, of co (all but LKW) and of the sets R and W; `lock.cat` relates them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LockRole {
+    /// The read of a lock acquisition.
+    Lkr,
+    /// The write of a lock acquisition: in co, with the plain writes.
+    Lkw,
+    /// An unlock.
+    Ul,
+    /// A failed try-lock.
+    Lf,
+    /// An is-locked test that found the lock held.
+    Rl,
+    /// An is-locked test that found it free.
+    Ru,
+}
+
+impl LockRole {
+    /// herd's name for the set of such events.
+    pub fn set_name(self) -> &'static str {
+        match self {
+            LockRole::Lkr => "LKR",
+            LockRole::Lkw => "LKW",
+            LockRole::Ul => "UL",
+            LockRole::Lf => "LF",
+            LockRole::Rl => "RL",
+            LockRole::Ru => "RU",
+        }
+    }
+    pub const ALL: [LockRole; 6] =
+        [LockRole::Lkr, LockRole::Lkw, LockRole::Ul, LockRole::Lf, LockRole::Rl, LockRole::Ru];
+}
+
+#[derive(Clone, Debug)]
+pub struct Event {
+    /// `None` for initial writes.
+    pub thread: Option<usize>,
+    /// Position of the event's instruction within its thread, twice the instruction's
+    /// index (a lock acquisition's write takes the odd slot after its read): po compares
+    /// these.
+    pub instr: usize,
+    pub kind: Kind,
+    /// The location, when the event structure fixes it.
+    pub loc: Option<usize>,
+    /// For an access whose address is computed from loaded values (pointer chasing): the
+    /// address, a value the solver decides with the rest. `loc` is then `None`.
+    pub addr: Option<ValId>,
+    /// The value written, or the read's own variable.
+    pub val: ValId,
+    /// Architecture sets the event belongs to (`MFENCE`, `Fence.rw.rw`, …).
+    pub tags: Vec<String>,
+    /// Sets the event belongs to where a 0/1 value is 1 ([`Op::TagIf`]).
+    pub tags_if: Vec<(String, ValId)>,
+    /// The instruction's text, for explanations and graphs.
+    pub text: String,
+    /// 1 when the event happens: a 0/1-valued expression over values read (the path
+    /// condition of its instruction, and the success of a store-conditional).
+    pub guard: ValId,
+    /// For herd's C lock events, which one.
+    pub lock: Option<LockRole>,
+}
+
+impl Event {
+    /// In herd's built-in set R: a read that is no lock event.
+    pub fn is_read(&self) -> bool {
+        self.kind == Kind::Read && self.lock.is_none()
+    }
+    /// In herd's built-in set W.
+    pub fn is_write(&self) -> bool {
+        self.kind == Kind::Write && self.lock.is_none()
+    }
+    /// Among the writes that the built-in co orders: W and lock acquisitions' writes.
+    pub fn in_co(&self) -> bool {
+        self.is_write() || self.lock == Some(LockRole::Lkw)
+    }
+    /// Whether the event has a location (memory accesses, lock events, markers).
+    pub fn has_loc(&self) -> bool {
+        self.loc.is_some() || self.addr.is_some()
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Events {
+    pub events: Vec<Event>,
+    pub locs: Vec<String>,
+    /// Thread numbers in column order.
+    pub threads: Vec<usize>,
+    pub vals: Vec<VExpr>,
+    val_ids: HashMap<VExpr, ValId>,
+    /// Final register contents, for every register of every thread that was written or
+    /// initialised.
+    pub final_regs: BTreeMap<(usize, Reg), ValId>,
+    pub addr: BTreeSet<(Eid, Eid)>,
+    pub data: BTreeSet<(Eid, Eid)>,
+    pub ctrl: BTreeSet<(Eid, Eid)>,
+    /// The pairs of `addr` and `data` that hold on some paths only (a register joined
+    /// from two paths depends on each path's reads only where that path is taken, as
+    /// herd's event structures are one per path), each with that condition (0/1).
+    pub addr_when: BTreeMap<(Eid, Eid), ValId>,
+    pub data_when: BTreeMap<(Eid, Eid), ValId>,
+    /// Intra-instruction order from a read to a write (herd's iico): the write's value,
+    /// address or condition depends on the read, or the ISA sequences its atomics.
+    pub iico: BTreeSet<(Eid, Eid)>,
+    /// Set names the ISA may use; models see unused ones as empty.
+    pub known_sets: Vec<String>,
+    /// The ISA's atomics are one memory operation (see [`Isa::amo_is_one_operation`]).
+    pub amo_as_one: bool,
+    /// co is the model's to choose (see [`Isa::co_from_model`]).
+    pub co_from_model: bool,
+    /// For each [`VExpr::Choice`], the path condition of its store-conditional: a choice
+    /// is only made on a path that reaches it, or skipped stores would count twice.
+    pub choice_guards: Vec<ValId>,
+    /// Locations whose final value a state shows: herd chooses a final write (FW) only
+    /// for these.
+    pub observed: BTreeSet<usize>,
+    /// The `Ite` values that join two control-flow paths: their condition is a path
+    /// condition, which herd resolves by taking one path, not a value it must compute.
+    pub joins: BTreeSet<ValId>,
+    /// Each conditional branch event with its condition (a 0/1 value): which way a branch
+    /// goes is part of an execution, as herd's event structures are one per path.
+    pub branch_conds: Vec<(Eid, ValId)>,
+    /// The path conditions under which a thread reaches a cut-off ([`Op::Cut`]), each
+    /// with its loop's name: an execution where one holds went past the unrolling bound.
+    pub cuts: Vec<(ValId, String)>,
+    /// Read and write pairs that the model sees as one event ([`Op::OneEvent`]).
+    pub one_event: Vec<(Eid, Eid)>,
+    /// Pairs `(i, j)`, `i` earlier, from different operands of one C operator: po does
+    /// not order them ([`Op::Operand`]).
+    pub unsequenced: BTreeSet<(Eid, Eid)>,
+    /// The arrays: which addresses an offset from another names.
+    pub layout: Layout,
+}
+
+impl Events {
+    /// A 0/1 value the solver chooses, made only where `reach` (a path condition) holds
+    /// and 0 elsewhere, so that an execution that does not reach it is counted once.
+    fn choice_where(&mut self, reach: ValId) -> ValId {
+        if self.is_const(reach, 0) {
+            return self.constant(Value::Int(0));
+        }
+        let k = self.choice_guards.len();
+        self.choice_guards.push(reach);
+        self.intern(VExpr::Choice(k))
+    }
+
+    /// Whether po orders event `i` before event `j`.
+    pub fn po_before(&self, i: Eid, j: Eid) -> bool {
+        let (a, b) = (&self.events[i], &self.events[j]);
+        a.thread.is_some() && a.thread == b.thread && a.instr < b.instr && !self.unsequenced.contains(&(i, j))
+    }
+    pub fn len(&self) -> usize {
+        self.events.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.events.is_empty()
+    }
+
+    pub fn intern(&mut self, e: VExpr) -> ValId {
+        if let Some(&id) = self.val_ids.get(&e) {
+            return id;
+        }
+        let id = self.vals.len();
+        self.vals.push(e.clone());
+        self.val_ids.insert(e, id);
+        id
+    }
+
+    pub fn constant(&mut self, v: Value) -> ValId {
+        self.intern(VExpr::Const(v))
+    }
+
+    /// Builds `a op b`, folding constants and the `xor r,r` / `sub r,r` idioms to zero (the
+    /// dependency is tracked separately, as herd does).
+    pub fn bin(&mut self, op: BinOp, a: ValId, b: ValId) -> ValId {
+        if a == b && matches!(op, BinOp::Xor | BinOp::Sub | BinOp::Ne | BinOp::Lt | BinOp::Gt | BinOp::Ltu) {
+            return self.constant(Value::Int(0));
+        }
+        if a == b && matches!(op, BinOp::Eq | BinOp::Ge | BinOp::Le | BinOp::Geu) {
+            return self.constant(Value::Int(1));
+        }
+        if let (VExpr::Const(x), VExpr::Const(y)) = (&self.vals[a], &self.vals[b])
+            && let Some(v) = self.layout.apply(op, *x, *y)
+        {
+            return self.constant(v);
+        }
+        if let VExpr::Const(Value::Int(0)) = self.vals[b]
+            && matches!(op, BinOp::Add | BinOp::Sub | BinOp::Xor | BinOp::Or)
+        {
+            return a;
+        }
+        if let VExpr::Const(Value::Int(0)) = self.vals[a]
+            && matches!(op, BinOp::Add | BinOp::Xor | BinOp::Or)
+        {
+            return b;
+        }
+        self.intern(VExpr::Bin(op, a, b))
+    }
+
+    pub fn is_const(&self, v: ValId, x: i64) -> bool {
+        self.vals[v] == VExpr::Const(Value::Int(x))
+    }
+
+    /// `c ? a : b`, folded when `c` is constant or both sides agree.
+    pub fn ite(&mut self, c: ValId, a: ValId, b: ValId) -> ValId {
+        if a == b || self.is_const(c, 1) {
+            return a;
+        }
+        if self.is_const(c, 0) {
+            return b;
+        }
+        self.intern(VExpr::Ite(c, a, b))
+    }
+
+    /// Conjunction of 0/1 values.
+    pub fn and(&mut self, a: ValId, b: ValId) -> ValId {
+        self.connective(BinOp::And, a, b, 0)
+    }
+
+    /// Disjunction of 0/1 values.
+    pub fn or(&mut self, a: ValId, b: ValId) -> ValId {
+        self.connective(BinOp::Or, a, b, 1)
+    }
+
+    /// `a op b` for a connective of 0/1 values whose absorbing constant is `absorbing`
+    /// (0 for and, 1 for or) and whose identity is the other: folded where a side is
+    /// constant, so that path conditions of unconditional code stay constants.
+    fn connective(&mut self, op: BinOp, a: ValId, b: ValId, absorbing: i64) -> ValId {
+        if self.is_const(a, absorbing) || self.is_const(b, absorbing) {
+            return self.constant(Value::Int(absorbing));
+        }
+        let identity = 1 - absorbing;
+        if self.is_const(a, identity) {
+            return b;
+        }
+        if self.is_const(b, identity) {
+            return a;
+        }
+        self.intern(VExpr::Bin(op, a, b))
+    }
+
+    /// Negation of a 0/1 value.
+    pub fn not(&mut self, a: ValId) -> ValId {
+        let z = self.constant(Value::Int(0));
+        self.bin(BinOp::Eq, a, z)
+    }
+
+    /// Where an access with address value `v` goes: a fixed location, or an address the
+    /// solver decides.
+    pub fn place(&self, v: ValId) -> (Option<usize>, Option<ValId>) {
+        match self.vals[v] {
+            VExpr::Const(Value::Addr(l)) => (Some(l), None),
+            _ => (None, Some(v)),
+        }
+    }
+
+    pub fn loc_index(&self, name: &str) -> Option<usize> {
+        self.locs.iter().position(|l| l == name)
+    }
+
+    /// Converts a test's value (a number or a symbol) into a [`Value`].
+    pub fn value_of(&self, v: &Val) -> Option<Value> {
+        match v {
+            Val::Int(i) => Some(Value::Int(*i)),
+            Val::Sym(s) => self.loc_index(s).map(Value::Addr),
+        }
+    }
+
+    /// herd's way of printing a value.
+    pub fn show_value(&self, v: Value) -> Val {
+        match v {
+            Value::Int(i) => Val::Int(i),
+            Value::Addr(l) => Val::Sym(self.locs[l].clone()),
+            Value::Sym => Val::Sym(SYM_NAME.into()),
+        }
+    }
+
+    /// Why `x op y` has no value, for a diagnostic: arithmetic on an address that names
+    /// no array element.
+    pub fn arith_message(&self, op: BinOp, x: Value, y: Value) -> String {
+        match (op, x, y) {
+            (BinOp::Add, Value::Addr(l), Value::Int(k)) | (BinOp::Add, Value::Int(k), Value::Addr(l)) => {
+                self.offset_message(l, k)
+            }
+            (BinOp::Sub, Value::Addr(l), Value::Int(k)) => self.offset_message(l, k.wrapping_neg()),
+            _ => "unsupported: arithmetic on an address".into(),
+        }
+    }
+
+    /// Why location `l` plus `bytes` names no location, for a diagnostic.
+    fn offset_message(&self, l: usize, bytes: i64) -> String {
+        let x = &self.locs[l];
+        match self.layout.offset(l, bytes) {
+            Ok(_) => format!("address {x}{bytes:+} is an array element"),
+            Err(OffsetError::NoArray) => {
+                format!("unsupported: offset {bytes} from '{x}', which is no array element (mixed-size access)")
+            }
+            Err(OffsetError::Misaligned(size)) => {
+                format!(
+                    "unsupported: address {x}{bytes:+} is not at an element of its array (elements of {size} bytes)"
+                )
+            }
+            Err(OffsetError::Outside(n)) => {
+                format!("unsupported: address {x}{bytes:+} is outside its array ({n} elements)")
+            }
+        }
+    }
+
+    pub fn is_init(&self, e: Eid) -> bool {
+        self.events[e].thread.is_none()
+    }
+}
+
+/// How a state shows an unsolved value ([`Value::Sym`]) whose herd name is not known.
+pub const SYM_NAME: &str = "S";
+
+/// herd's numbers for the variables of an unsolved value, from an ISA plug-in
+/// ([`crate::isa::Isa::herd_vars`]).
+///
+/// herd prints an unsolved value as `S<n>`, `n` the root of the union-find its solver
+/// (`valconstraint`, `partition`: union by rank, the first argument's root on a tie)
+/// builds twice: first over the register equations (a register read equals the value last
+/// written to it), then, with those substituted, over the memory equations `read = write`,
+/// taken from the last read to the first. A plug-in gives for each read its number and
+/// the number of its root after the register phase; the memory phase is replayed per
+/// execution ([`crate::query`]).
+#[derive(Clone, Debug)]
+pub struct HerdVars {
+    pub threads: Vec<HerdThreadVars>,
+}
+
+#[derive(Clone, Debug)]
+pub struct HerdThreadVars {
+    /// The thread's id.
+    pub thread: usize,
+    /// Indexed by the thread's path: bit `i` set when its `i`-th conditional branch fell
+    /// through (herd's then-arm). For each read event of the path, in po order: herd's
+    /// number for it and that of its register-phase root (`None`: not modelled).
+    pub paths: Vec<Vec<(usize, Option<usize>)>>,
+}
+
+/// Concrete semantics of [`BinOp`] on values; `None` for arithmetic on addresses (see
+/// [`Layout::apply`] for array elements).
+pub fn apply(op: BinOp, x: Value, y: Value) -> Option<Value> {
+    let b = |c: bool| Some(Value::Int(c as i64));
+    if x == Value::Sym || y == Value::Sym {
+        return None;
+    }
+    match (op, x, y) {
+        (BinOp::Eq, _, _) => return b(x == y),
+        (BinOp::Ne, _, _) => return b(x != y),
+        _ => {}
+    }
+    match (x, y) {
+        (Value::Int(a), Value::Int(c)) => Some(Value::Int(match op {
+            BinOp::Add => a.wrapping_add(c),
+            BinOp::Sub => a.wrapping_sub(c),
+            BinOp::Xor => a ^ c,
+            BinOp::And => a & c,
+            BinOp::Or => a | c,
+            BinOp::Shl => a.wrapping_shl(c as u32),
+            BinOp::Shr => ((a as u64).wrapping_shr(c as u32)) as i64,
+            BinOp::Mul => a.wrapping_mul(c),
+            BinOp::Lt => (a < c) as i64,
+            BinOp::Ge => (a >= c) as i64,
+            BinOp::Gt => (a > c) as i64,
+            BinOp::Le => (a <= c) as i64,
+            BinOp::Ltu => ((a as u64) < (c as u64)) as i64,
+            BinOp::Geu => ((a as u64) >= (c as u64)) as i64,
+            BinOp::Sext if (1..64).contains(&c) => (a << (64 - c)) >> (64 - c),
+            BinOp::Zext if (1..64).contains(&c) => a & ((1i64 << c) - 1),
+            BinOp::Sext | BinOp::Zext => a,
+            BinOp::Eq | BinOp::Ne => unreachable!("handled above"),
+        })),
+        (Value::Addr(l), Value::Int(0)) | (Value::Int(0), Value::Addr(l))
+            if matches!(op, BinOp::Add | BinOp::Or | BinOp::Xor) =>
+        {
+            Some(Value::Addr(l))
+        }
+        _ => None,
+    }
+}
+
+/// Where in the source a failure is, for diagnostics.
+pub struct SourceRef<'a> {
+    pub file: &'a str,
+    pub text: &'a str,
+}
+
+impl SourceRef<'_> {
+    fn err(&self, pos: Pos, msg: impl Into<String>) -> Diag {
+        Diag::at(self.file, self.text, pos, msg)
+    }
+}
+
+/// One parsed instruction of a thread: what an ISA plug-in (or a language's lowering)
+/// hands the interpreter.
+pub struct Instr {
+    pub label: Option<String>,
+    pub ops: Vec<Op>,
+    pub text: String,
+    pub pos: Pos,
+}
+
+/// Parses every instruction and interprets the threads into an event structure. `macros`
+/// is the model's macro file `(path, text)`, for languages that have macros (C); loops
+/// are unrolled `unroll` times (herd's `-unroll`). Past `deadline`, stops with a timeout
+/// (unrolled code can be long).
+pub fn build(
+    test: &Test,
+    isa: &dyn Isa,
+    src: &SourceRef<'_>,
+    macros: Option<(&str, &str)>,
+    unroll: usize,
+    deadline: Deadline,
+) -> Result<Events, Diag> {
+    let mut code = match isa.lower(test, src, macros, unroll) {
+        Some(code) => code?,
+        None => code::parse_cells(test, isa, src)?,
+    };
+    code::resolve_jumps(test, &mut code, src)?;
+    let code = code::unrolled(code, unroll, src)?;
+    deadline.check(src.file)?;
+    interp::interpret(test, &code, isa, src, deadline)
+}

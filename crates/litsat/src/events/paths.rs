@@ -1,0 +1,117 @@
+//! What a thread's interpretation carries along a path: each register's value with the
+//! reads it depends on (and under which path condition), and the joining of two paths
+//! where a branch meets the code it skipped.
+
+use super::{Eid, Events, VExpr, ValId, Value};
+use crate::isa::Reg;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// The reads a value depends on, each with the path condition under which it does (the
+/// constant 1 for always).
+pub(super) type Deps = BTreeMap<Eid, ValId>;
+
+/// The register contents during interpretation: a value and the reads it depends on.
+#[derive(Clone, Debug)]
+pub(super) struct Content {
+    pub(super) val: ValId,
+    pub(super) deps: Deps,
+}
+
+impl Content {
+    /// A value that depends on no read (a constant, or a register never written).
+    pub(super) fn of(val: ValId) -> Content {
+        Content { val, deps: Deps::new() }
+    }
+}
+
+/// The dependencies of a value computed from two others.
+pub(super) fn dep_union(ev: &mut Events, a: &Deps, b: &Deps) -> Deps {
+    let mut out = a.clone();
+    for (&d, &g) in b {
+        let h = match out.get(&d) {
+            Some(&f) => ev.or(f, g),
+            None => g,
+        };
+        out.insert(d, h);
+    }
+    out
+}
+
+/// Dependencies that always hold.
+pub(super) fn always(ev: &mut Events, ds: impl IntoIterator<Item = Eid>) -> Deps {
+    let one = ev.constant(Value::Int(1));
+    ds.into_iter().map(|d| (d, one)).collect()
+}
+
+impl Events {
+    /// Records the dependency `(d, e)` of `addr` (or, `data`) holding where `g` is 1.
+    pub(super) fn add_dep(&mut self, data: bool, d: Eid, e: Eid, g: ValId) {
+        let (set, when) =
+            if data { (&mut self.data, &mut self.data_when) } else { (&mut self.addr, &mut self.addr_when) };
+        let known = set.contains(&(d, e));
+        set.insert((d, e));
+        if self.vals[g] == VExpr::Const(Value::Int(1)) || (known && !when.contains_key(&(d, e))) {
+            when.remove(&(d, e));
+            return;
+        }
+        match when.get(&(d, e)).copied() {
+            Some(f) => {
+                let h = self.or(f, g);
+                let when = if data { &mut self.data_when } else { &mut self.addr_when };
+                if self.vals[h] == VExpr::Const(Value::Int(1)) {
+                    when.remove(&(d, e));
+                } else {
+                    when.insert((d, e), h);
+                }
+            }
+            None => {
+                when.insert((d, e), g);
+            }
+        }
+    }
+}
+
+/// One control-flow path's state: its condition and registers.
+#[derive(Clone, Debug)]
+pub(super) struct PathState {
+    pub(super) guard: ValId,
+    pub(super) regs: HashMap<Reg, Content>,
+}
+
+/// Joins two paths: the guard is the disjunction, registers that differ become
+/// `ite(g1, v1, v2)`.
+pub(super) fn merge(ev: &mut Events, a: PathState, b: PathState) -> PathState {
+    if ev.is_const(a.guard, 0) {
+        return b;
+    }
+    if ev.is_const(b.guard, 0) {
+        return a;
+    }
+    let guard = ev.or(a.guard, b.guard);
+    let zero = ev.constant(Value::Int(0));
+    let mut regs = HashMap::new();
+    let names: BTreeSet<Reg> = a.regs.keys().chain(b.regs.keys()).cloned().collect();
+    for r in names {
+        let ca = a.regs.get(&r).cloned().unwrap_or(Content::of(zero));
+        let cb = b.regs.get(&r).cloned().unwrap_or(Content::of(zero));
+        let val = ev.ite(a.guard, ca.val, cb.val);
+        ev.joins.insert(val);
+        // Each path's dependencies hold where it is taken; one both paths share (with
+        // the same condition) holds as it did.
+        let mut deps = Deps::new();
+        for d in ca.deps.keys().chain(cb.deps.keys()).copied().collect::<BTreeSet<Eid>>() {
+            let (ga, gb) = (ca.deps.get(&d).copied(), cb.deps.get(&d).copied());
+            let g = match (ga, gb) {
+                (Some(x), Some(y)) if x == y => x,
+                _ => {
+                    let za = ga.map_or(zero, |x| ev.and(a.guard, x));
+                    let zb = gb.map_or(zero, |y| ev.and(b.guard, y));
+                    ev.or(za, zb)
+                }
+            };
+            deps.insert(d, g);
+        }
+        regs.insert(r, Content { val, deps });
+    }
+    PathState { guard, regs }
+}

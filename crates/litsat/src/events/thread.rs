@@ -1,0 +1,695 @@
+//! Interpreting one thread: its instructions' ops in order, into events, with each
+//! register's symbolic contents and the reads it depends on, one path condition per
+//! forward branch, and the paths joined at labels.
+
+use super::paths::{Content, Deps, PathState, always, dep_union, merge};
+use super::{Eid, Event, Events, Instr, Kind, LockRole, SourceRef, VExpr, ValId, Value};
+use crate::diag::{Deadline, Diag, Pos};
+use crate::isa::{Addr, BinOp, Cond, Isa, LockOp, Op, Operand, Reg, Src};
+use crate::litmus::{Loc, Test};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Where [`Op::Exit`] paths wait for the thread's end: no label is spelt so.
+const EXIT: &str = "%exit";
+
+/// The pairs of a thread's events (numbered from `first`) that lie in different operands
+/// of one operator, given the operands each was created in.
+fn unsequenced(paths: &[Vec<(usize, usize)>], first: Eid) -> Vec<(Eid, Eid)> {
+    let apart = |a: &[(usize, usize)], b: &[(usize, usize)]| {
+        a.iter().zip(b).take_while(|(x, y)| x.0 == y.0).any(|(x, y)| x.1 != y.1)
+    };
+    let mut out = Vec::new();
+    for (i, a) in paths.iter().enumerate() {
+        for (j, b) in paths.iter().enumerate().skip(i + 1) {
+            if apart(a, b) {
+                out.push((first + i, first + j));
+            }
+        }
+    }
+    out
+}
+
+/// Interprets the thread `id` (its instructions `code`) into `ev`: its events, their
+/// dependencies, and its registers' final contents.
+pub(super) fn interpret(
+    ev: &mut Events,
+    test: &Test,
+    id: usize,
+    code: &[Instr],
+    isa: &dyn Isa,
+    src: &SourceRef<'_>,
+    deadline: Deadline,
+) -> Result<(), Diag> {
+    let regs = initial_regs(ev, test, id, src)?;
+    let mut t = Thread::new(ev, id, code, isa, src, regs);
+    for (idx, ins) in code.iter().enumerate() {
+        deadline.check(src.file)?;
+        t.instruction(idx, ins)?;
+    }
+    t.finish();
+    Ok(())
+}
+
+/// The registers the initial state sets for thread `id`; the others hold 0.
+fn initial_regs(ev: &mut Events, test: &Test, id: usize, src: &SourceRef<'_>) -> Result<HashMap<Reg, Content>, Diag> {
+    let mut regs = HashMap::new();
+    for it in &test.init {
+        if let Loc::Reg(t, r) = &it.loc
+            && *t == id
+        {
+            let v = ev.value_of(&it.value).ok_or_else(|| src.err(it.pos, "unknown location in initial value"))?;
+            let val = ev.constant(v);
+            regs.insert(r.clone(), Content::of(val));
+        }
+    }
+    Ok(regs)
+}
+
+/// A thread being interpreted: the path followed, the paths waiting at labels, and what
+/// later instructions depend on.
+struct Thread<'a> {
+    ev: &'a mut Events,
+    isa: &'a dyn Isa,
+    src: &'a SourceRef<'a>,
+    /// The thread's id.
+    id: usize,
+    /// The register that always reads 0, where the ISA has one.
+    zero_reg: Option<&'a str>,
+    /// The constant 0.
+    zero: ValId,
+    /// Each instruction's label: a branch may only go forward.
+    labels: Vec<Option<&'a str>>,
+    /// The path being followed.
+    cur: PathState,
+    /// The paths that branched to a label ahead (or left for [`EXIT`]), to join there.
+    /// Ordered, so that the paths left at the end join in one order and the encoding
+    /// comes out the same on every run.
+    pending: BTreeMap<String, Vec<PathState>>,
+    /// Reads that some earlier branch depended on: every later event depends on them.
+    ctrl_src: BTreeSet<Eid>,
+    /// Saved control sources of the enclosing [`Op::CtrlScope`]s.
+    ctrl_saved: Vec<BTreeSet<Eid>>,
+    /// The location reserved by the latest exclusive load: a store-conditional can only
+    /// succeed on it, and consumes it.
+    reservation: Option<ValId>,
+    /// The operands being evaluated ([`Op::Operand`]), outermost first, as (group,
+    /// operand) pairs; the number of groups opened so far; and for each event of the
+    /// thread, the operands at its creation.
+    operands: Vec<(usize, usize)>,
+    groups: usize,
+    operand_paths: Vec<Vec<(usize, usize)>>,
+    /// The thread's first event.
+    first_of_thread: Eid,
+    /// The instruction being interpreted.
+    at: At<'a>,
+}
+
+/// The instruction being interpreted: where its events stand in po, where a failure is
+/// reported, and what its earlier ops have said.
+#[derive(Default)]
+struct At<'a> {
+    /// Its index in the thread.
+    idx: usize,
+    pos: Pos,
+    text: &'a str,
+    /// Its first event: dependencies on its own reads are iico, not addr/data/ctrl.
+    first: Eid,
+    /// The width of its accesses ([`Op::Width`]), where the ISA says it.
+    width: Option<usize>,
+}
+
+/// Where an access goes: its address value, the location when that is fixed (else the
+/// address is the solver's), and the reads the address depends on.
+struct Access {
+    val: ValId,
+    place: (Option<usize>, Option<ValId>),
+    deps: Deps,
+}
+
+impl<'a> Thread<'a> {
+    /// A thread at its start: one path, taken unconditionally, with the initial registers.
+    fn new(
+        ev: &'a mut Events,
+        id: usize,
+        code: &'a [Instr],
+        isa: &'a dyn Isa,
+        src: &'a SourceRef<'a>,
+        regs: HashMap<Reg, Content>,
+    ) -> Thread<'a> {
+        let one = ev.constant(Value::Int(1));
+        let zero = ev.constant(Value::Int(0));
+        let first_of_thread = ev.events.len();
+        Thread {
+            ev,
+            isa,
+            src,
+            id,
+            zero_reg: isa.zero_reg(),
+            zero,
+            labels: code.iter().map(|i| i.label.as_deref()).collect(),
+            cur: PathState { guard: one, regs },
+            pending: BTreeMap::new(),
+            ctrl_src: BTreeSet::new(),
+            ctrl_saved: Vec::new(),
+            reservation: None,
+            operands: Vec::new(),
+            groups: 0,
+            operand_paths: Vec::new(),
+            first_of_thread,
+            at: At::default(),
+        }
+    }
+
+    /// Interprets one instruction, after joining the paths that branched to its label.
+    fn instruction(&mut self, idx: usize, ins: &'a Instr) -> Result<(), Diag> {
+        if let Some(l) = &ins.label
+            && let Some(states) = self.pending.remove(l)
+        {
+            for s in states {
+                self.join(s);
+            }
+        }
+        self.at = At { idx, pos: ins.pos, text: &ins.text, first: self.ev.events.len(), width: None };
+        for op in &ins.ops {
+            self.op(op)?;
+        }
+        Ok(())
+    }
+
+    /// The thread's end: the operand pairs po leaves unordered, the paths still waiting
+    /// joined (a branch to a label on no instruction goes to the end), and the registers'
+    /// final contents.
+    fn finish(mut self) {
+        if self.groups > 0 {
+            self.note_operands();
+            self.ev.unsequenced.extend(unsequenced(&self.operand_paths, self.first_of_thread));
+        }
+        for states in std::mem::take(&mut self.pending).into_values() {
+            for s in states {
+                self.join(s);
+            }
+        }
+        for (r, c) in self.cur.regs {
+            self.ev.final_regs.insert((self.id, r), c.val);
+        }
+    }
+
+    /// Joins the path `s` into the one being followed.
+    fn join(&mut self, s: PathState) {
+        let cur = std::mem::replace(&mut self.cur, PathState { guard: self.zero, regs: HashMap::new() });
+        self.cur = merge(self.ev, cur, s);
+    }
+
+    /// The current path goes to `label`: it waits there, and no op after this one runs
+    /// on it until then.
+    fn leave_for(&mut self, label: &str) {
+        self.pending.entry(label.to_string()).or_default().push(self.cur.clone());
+        self.cur.guard = self.zero;
+    }
+
+    /// Notes, for each event made since the last note, the operands it was made in.
+    fn note_operands(&mut self) {
+        self.operand_paths.resize(self.ev.events.len() - self.first_of_thread, self.operands.clone());
+    }
+
+    /// Interprets one op of the current instruction.
+    fn op(&mut self, op: &Op) -> Result<(), Diag> {
+        if self.groups > 0 || matches!(op, Op::Operand(_)) {
+            self.note_operands();
+        }
+        let guard = self.cur.guard;
+        match op {
+            Op::Operand(o) => self.operand(o),
+            Op::Load { dst, addr, tags } => self.load(dst, addr, tags)?,
+            Op::Store { addr, src, tags, when } => self.store(addr, src, tags, when.as_ref())?,
+            Op::Choose { dst, when } => self.choose(dst, when)?,
+            Op::StoreCond { addr, src, tags, status, ok, fail } => {
+                self.store_cond(addr, src, tags, status.as_ref(), (*ok, *fail))?
+            }
+            Op::Fence { tags } => {
+                let e = self.event(Kind::Fence, 0, (None, None), self.zero, tags.clone(), guard);
+                self.push(e);
+            }
+            // Joined with the other paths at the thread's end.
+            Op::Exit => self.leave_for(EXIT),
+            Op::TagIf { tags, when } => self.tag_if(tags, when)?,
+            Op::OneEvent => self.one_event(),
+            Op::Cut(name) => {
+                if !self.ev.is_const(guard, 0) {
+                    self.ev.cuts.push((guard, name.clone()));
+                }
+            }
+            Op::Width(w) => self.at.width = Some(*w),
+            // `resolve_jumps` has made every jump a branch, or refused it.
+            Op::Jump(r) => return Err(self.err(format!("unsupported: computed branch on '{r}'"))),
+            Op::CtrlScope(true) => self.ctrl_saved.push(self.ctrl_src.clone()),
+            Op::CtrlScope(false) => self.ctrl_src = self.ctrl_saved.pop().unwrap_or_default(),
+            Op::Marker { addr, tags } => {
+                let a = self.access(addr)?;
+                let e = self.event(Kind::Fence, 0, a.place, self.zero, tags.clone(), guard);
+                self.push_access(e, &a.deps);
+            }
+            Op::Lock { addr, op, dst } => self.lock(addr, *op, dst.as_ref())?,
+            Op::Mov { dst, src } => self.mov(dst, src)?,
+            Op::Bin { dst, op, a, b } => self.bin(dst, *op, a, b)?,
+            Op::Select { dst, cond, a, b } => self.select(dst, cond, a, b)?,
+            Op::Branch { cond, target } => self.branch(cond.as_ref(), target)?,
+        }
+        Ok(())
+    }
+
+    /// A C operator's operands begin, follow one another or end: events in different
+    /// operands of one operator are unordered by po.
+    fn operand(&mut self, o: &Operand) {
+        match o {
+            Operand::First => {
+                self.groups += 1;
+                self.operands.push((self.groups, 0));
+            }
+            Operand::Next => {
+                if let Some(o) = self.operands.last_mut() {
+                    o.1 += 1;
+                }
+            }
+            Operand::Done => {
+                self.operands.pop();
+            }
+        }
+    }
+
+    /// A solver's choice of 0 or 1 where a condition holds ([`Op::Choose`]), 0 elsewhere.
+    fn choose(&mut self, dst: &Reg, when: &Cond) -> Result<(), Diag> {
+        let cv = self.cond(when)?;
+        let reach = self.ev.and(self.cur.guard, cv.val);
+        let choice = self.ev.choice_where(reach);
+        self.set_reg(dst, Content { val: choice, deps: cv.deps });
+        Ok(())
+    }
+
+    /// Puts the instruction's latest event in sets where a condition holds
+    /// ([`Op::TagIf`]).
+    fn tag_if(&mut self, tags: &[String], when: &Cond) -> Result<(), Diag> {
+        let cv = self.cond(when)?;
+        if let Some(e) = self.ev.events[self.at.first..].last_mut() {
+            e.tags_if.extend(tags.iter().map(|t| (t.clone(), cv.val)));
+        }
+        Ok(())
+    }
+
+    /// The instruction's latest read and write are one event to the model
+    /// ([`Op::OneEvent`]).
+    fn one_event(&mut self) {
+        let ev = &self.ev;
+        let last = |k: Kind| self.own_events().rev().find(|&e| ev.events[e].kind == k);
+        if let (Some(r), Some(w)) = (last(Kind::Read), last(Kind::Write)) {
+            self.ev.one_event.push((r, w));
+        }
+    }
+
+    /// A read: its value is a variable of its own, which the solver decides through rf.
+    fn load(&mut self, dst: &Reg, addr: &Addr, tags: &[String]) -> Result<(), Diag> {
+        let a = self.access(addr)?;
+        let id = self.ev.events.len();
+        let val = self.ev.intern(VExpr::Read(id));
+        let e = self.event(Kind::Read, 0, a.place, val, tags.to_vec(), self.cur.guard);
+        self.push_access(e, &a.deps);
+        let deps = always(self.ev, [id]);
+        self.set_reg(dst, Content { val, deps });
+        if tags.iter().any(|t| t == "EX") {
+            self.reservation = Some(a.val);
+        }
+        Ok(())
+    }
+
+    /// A write, made only where its condition (if any) holds on the current path.
+    fn store(&mut self, addr: &Addr, s: &Src, tags: &[String], when: Option<&Cond>) -> Result<(), Diag> {
+        let guard = self.cur.guard;
+        let a = self.access(addr)?;
+        let c = self.read_src(s)?;
+        let mut inner = dep_union(self.ev, &c.deps, &a.deps);
+        let g = match when {
+            None => guard,
+            Some(w) => {
+                let cv = self.cond(w)?;
+                inner = dep_union(self.ev, &inner, &cv.deps);
+                self.ev.and(guard, cv.val)
+            }
+        };
+        if self.ev.is_const(g, 0) {
+            return Ok(());
+        }
+        // Where the ISA orders an RMW's read before its write in po, the write takes
+        // the slot after the read's.
+        let after_read = self.isa.rmw_in_po() && self.own_events().any(|r| self.ev.events[r].kind == Kind::Read);
+        let w = self.event(Kind::Write, usize::from(after_read), a.place, c.val, tags.to_vec(), g);
+        let id = self.write(w, &a.deps, &c.deps);
+        self.iico(&inner, id);
+        Ok(())
+    }
+
+    /// A store-conditional: whether it succeeds is a choice, made only where the
+    /// reservation is on its address; its status register says which way it went.
+    fn store_cond(
+        &mut self,
+        addr: &Addr,
+        s: &Src,
+        tags: &[String],
+        status: Option<&Reg>,
+        (ok, fail): (i64, i64),
+    ) -> Result<(), Diag> {
+        let guard = self.cur.guard;
+        let a = self.access(addr)?;
+        let c = self.read_src(s)?;
+        // Success needs the reservation to be on this address: folded when both are
+        // fixed, a condition on values when either is not.
+        let same = match self.reservation.take() {
+            Some(r) => self.ev.bin(BinOp::Eq, r, a.val),
+            None => self.zero,
+        };
+        let reach = self.ev.and(guard, same);
+        let choice = self.ev.choice_where(reach);
+        let g = self.ev.and(guard, choice);
+        if let Some(st) = status {
+            let okv = self.ev.constant(Value::Int(ok));
+            let failv = self.ev.constant(Value::Int(fail));
+            let val = self.ev.ite(choice, okv, failv);
+            // In herd's RISC-V semantics the status register depends on the store
+            // itself (a dependency through success); in its AArch64 semantics it does not.
+            let deps = if self.ev.is_const(g, 0) || !self.isa.status_depends_on_store() {
+                Deps::new()
+            } else {
+                let next = self.ev.events.len();
+                always(self.ev, [next])
+            };
+            self.set_reg(st, Content { val, deps });
+        }
+        if self.ev.is_const(g, 0) {
+            return Ok(());
+        }
+        let w = self.event(Kind::Write, 0, a.place, c.val, tags.to_vec(), g);
+        self.write(w, &a.deps, &c.deps);
+        Ok(())
+    }
+
+    /// herd's C lock events: an acquisition is a read and a write of the lock, a
+    /// try-lock or an is-locked test a choice between its outcomes' events.
+    fn lock(&mut self, addr: &Addr, op: LockOp, dst: Option<&Reg>) -> Result<(), Diag> {
+        let guard = self.cur.guard;
+        let a = self.access(addr)?;
+        // A try-lock or an is-locked test has two outcomes: a choice, made only where the
+        // operation is reached.
+        let choice = match op {
+            LockOp::Try | LockOp::IsLocked => Some(self.ev.choice_where(guard)),
+            _ => None,
+        };
+        for (kind, role, g, slot) in self.lock_events(op, choice) {
+            if self.ev.is_const(g, 0) {
+                continue;
+            }
+            // Lock events carry no value the test can see: a lock write writes 1 (held),
+            // an unlock 0.
+            let v = i64::from(role == LockRole::Lkw);
+            let val = self.ev.constant(Value::Int(v));
+            let e = Event { lock: Some(role), ..self.event(kind, slot, a.place, val, vec![], g) };
+            self.push_access(e, &a.deps);
+        }
+        if let (Some(d), Some(c)) = (dst, choice) {
+            self.set_reg(d, Content::of(c));
+        }
+        Ok(())
+    }
+
+    /// The events of a lock operation, given its outcome's choice: each with its kind,
+    /// role, condition and po slot.
+    fn lock_events(&mut self, op: LockOp, choice: Option<ValId>) -> Vec<(Kind, LockRole, ValId, usize)> {
+        let guard = self.cur.guard;
+        let not_choice = choice.map(|c| self.ev.not(c));
+        let on = |ev: &mut Events, c: Option<ValId>| c.map_or(guard, |c| ev.and(guard, c));
+        let mut events = Vec::new();
+        match op {
+            LockOp::Acquire | LockOp::Try => {
+                let g = on(self.ev, choice);
+                events.push((Kind::Read, LockRole::Lkr, g, 0));
+                events.push((Kind::Write, LockRole::Lkw, g, 1));
+                if let Some(nc) = not_choice {
+                    let g = on(self.ev, Some(nc));
+                    events.push((Kind::Read, LockRole::Lf, g, 0));
+                }
+            }
+            LockOp::Release => events.push((Kind::Write, LockRole::Ul, guard, 0)),
+            LockOp::IsLocked => {
+                let g = on(self.ev, choice);
+                events.push((Kind::Read, LockRole::Rl, g, 0));
+                let g = on(self.ev, not_choice);
+                events.push((Kind::Read, LockRole::Ru, g, 0));
+            }
+        }
+        events
+    }
+
+    /// A register copy. Where the ISA's atomics are one operation, a value its read
+    /// returned also depends on its write.
+    fn mov(&mut self, dst: &Reg, s: &Src) -> Result<(), Diag> {
+        let mut c = self.read_src(s)?;
+        if self.ev.amo_as_one && c.deps.keys().any(|&d| d >= self.at.first) {
+            let writes: Vec<Eid> = self.own_events().filter(|&w| self.ev.events[w].kind == Kind::Write).collect();
+            let more = always(self.ev, writes);
+            c.deps = dep_union(self.ev, &c.deps, &more);
+        }
+        self.set_reg(dst, c);
+        Ok(())
+    }
+
+    /// `dst = a op b`, depending on both.
+    fn bin(&mut self, dst: &Reg, op: BinOp, a: &Src, b: &Src) -> Result<(), Diag> {
+        let ca = self.read_src(a)?;
+        let cb = self.read_src(b)?;
+        let val = self.ev.bin(op, ca.val, cb.val);
+        let deps = dep_union(self.ev, &ca.deps, &cb.deps);
+        self.set_reg(dst, Content { val, deps });
+        Ok(())
+    }
+
+    /// `dst = cond ? a : b`, depending on all three.
+    fn select(&mut self, dst: &Reg, cond: &Cond, a: &Src, b: &Src) -> Result<(), Diag> {
+        let c = self.cond(cond)?;
+        let ca = self.read_src(a)?;
+        let cb = self.read_src(b)?;
+        let val = self.ev.ite(c.val, ca.val, cb.val);
+        let deps = dep_union(self.ev, &c.deps, &ca.deps);
+        let deps = dep_union(self.ev, &deps, &cb.deps);
+        self.set_reg(dst, Content { val, deps });
+        Ok(())
+    }
+
+    /// A forward branch: the taken path waits at the target, the current one falls
+    /// through. A conditional one is a branch event, and what follows is ctrl-dependent
+    /// on the reads its condition depends on.
+    fn branch(&mut self, cond: Option<&Cond>, target: &str) -> Result<(), Diag> {
+        // Backward branches were unrolled away (`crate::unroll`).
+        let later = self.labels[self.at.idx + 1..].contains(&Some(target));
+        if !later {
+            return Err(self.err(format!("unknown label '{target}'")));
+        }
+        let Some(c) = cond else {
+            self.leave_for(target);
+            return Ok(());
+        };
+        let guard = self.cur.guard;
+        let cv = self.cond(c)?;
+        self.ev.branch_conds.push((self.ev.events.len(), cv.val));
+        let e = self.event(Kind::Branch, 0, (None, None), self.zero, vec![], guard);
+        self.push(e);
+        let taken = self.ev.and(guard, cv.val);
+        let nc = self.ev.not(cv.val);
+        let fall = self.ev.and(guard, nc);
+        let regs = self.cur.regs.clone();
+        self.pending.entry(target.to_string()).or_default().push(PathState { guard: taken, regs });
+        self.cur.guard = fall;
+        let from = self.outside(&cv.deps);
+        self.ctrl_src.extend(from.into_iter().map(|(d, _)| d));
+        Ok(())
+    }
+
+    /// A located failure at the current instruction.
+    fn err(&self, msg: impl Into<String>) -> Diag {
+        self.src.err(self.at.pos, msg)
+    }
+
+    /// The index of a location the code names.
+    fn loc_named(&self, x: &str) -> Result<usize, Diag> {
+        self.ev.loc_index(x).ok_or_else(|| self.err(format!("unknown location '{x}'")))
+    }
+
+    /// A register's contents on the current path (0 where never written).
+    fn reg(&self, r: &Reg) -> Content {
+        self.cur.regs.get(r).cloned().unwrap_or(Content::of(self.zero))
+    }
+
+    /// Sets a register on the current path; writes to the zero register are lost.
+    fn set_reg(&mut self, r: &Reg, c: Content) {
+        if Some(r.as_str()) != self.zero_reg {
+            self.cur.regs.insert(r.clone(), c);
+        }
+    }
+
+    /// The value of an operand: a register (the zero register reads 0), a constant, or a
+    /// location's address.
+    fn read_src(&mut self, s: &Src) -> Result<Content, Diag> {
+        Ok(match s {
+            Src::Reg(r) if Some(r.as_str()) == self.zero_reg => Content::of(self.zero),
+            Src::Reg(r) => self.reg(r),
+            Src::Imm(i) => Content::of(self.ev.constant(Value::Int(*i))),
+            Src::Addr(x) => {
+                let l = self.loc_named(x)?;
+                Content::of(self.ev.constant(Value::Addr(l)))
+            }
+        })
+    }
+
+    /// The 0/1 value of a condition, and the reads it depends on.
+    fn cond(&mut self, c: &Cond) -> Result<Content, Diag> {
+        let a = self.read_src(&c.a)?;
+        let b = self.read_src(&c.b)?;
+        let val = self.ev.bin(c.op, a.val, b.val);
+        let deps = dep_union(self.ev, &a.deps, &b.deps);
+        Ok(Content { val, deps })
+    }
+
+    /// Where an access of the current instruction goes.
+    fn access(&mut self, a: &Addr) -> Result<Access, Diag> {
+        let (val, deps) = self.address(a)?;
+        self.check_width(val)?;
+        Ok(Access { val, place: self.ev.place(val), deps })
+    }
+
+    /// The value of an address operand and the reads it depends on. A register must
+    /// hold an address, and a constant one plus an offset must name an element.
+    fn address(&mut self, a: &Addr) -> Result<(ValId, Deps), Diag> {
+        let (r, off) = match a {
+            Addr::Sym(x) => {
+                let l = self.loc_named(x)?;
+                return Ok((self.ev.constant(Value::Addr(l)), Deps::new()));
+            }
+            Addr::Reg(r, off) => (r, *off),
+        };
+        let c = self.reg(r);
+        let v = if off == 0 {
+            c.val
+        } else {
+            let o = self.ev.constant(Value::Int(off));
+            self.ev.bin(BinOp::Add, c.val, o)
+        };
+        let ev = &self.ev;
+        // A constant address plus a constant offset that names no element.
+        if let VExpr::Bin(op @ (BinOp::Add | BinOp::Sub), a, b) = ev.vals[v]
+            && let (&VExpr::Const(x), &VExpr::Const(y)) = (&ev.vals[a], &ev.vals[b])
+            && matches!((x, y), (Value::Addr(_), Value::Int(_)) | (Value::Int(_), Value::Addr(_)))
+        {
+            return Err(self.err(ev.arith_message(op, x, y)));
+        }
+        match &ev.vals[v] {
+            VExpr::Const(Value::Int(_)) => Err(self.err(format!(
+                "unsupported: register '{r}' holds no location's address (raw addresses, arrays or mixed-size accesses)"
+            ))),
+            _ => Ok((v, c.deps)),
+        }
+    }
+
+    /// An access to an array element must be as wide as the element: herd's mixed-size
+    /// accesses (several elements, or part of one) are not modelled.
+    fn check_width(&self, v: ValId) -> Result<(), Diag> {
+        let (ev, width) = (&self.ev, self.at.width);
+        let wide = |w: Option<usize>| w.map_or("of unknown width".to_string(), |w| format!("{w} bytes wide"));
+        match ev.vals[v] {
+            VExpr::Const(Value::Addr(l)) => match ev.layout.elem_size(l) {
+                Some(size) if width != Some(size as usize) => Err(self.err(format!(
+                    "unsupported: mixed-size access: an access {} to '{}', an element of {size} bytes",
+                    wide(width),
+                    ev.locs[l]
+                ))),
+                _ => Ok(()),
+            },
+            VExpr::Const(_) => Ok(()),
+            _ if ev.layout.fits_any(width) => Ok(()),
+            _ => Err(self.err(format!(
+                "unsupported: mixed-size access: an access {} at a computed address, in a test with arrays of other element sizes",
+                wide(width)
+            ))),
+        }
+    }
+
+    /// An event of the current instruction in po slot `slot` (1: a write after the
+    /// instruction's read), at `place`, happening where `guard` is 1.
+    fn event(
+        &self,
+        kind: Kind,
+        slot: usize,
+        place: (Option<usize>, Option<ValId>),
+        val: ValId,
+        tags: Vec<String>,
+        guard: ValId,
+    ) -> Event {
+        Event {
+            thread: Some(self.id),
+            instr: 2 * self.at.idx + slot,
+            kind,
+            loc: place.0,
+            addr: place.1,
+            val,
+            tags,
+            tags_if: Vec::new(),
+            text: self.at.text.to_string(),
+            guard,
+            lock: None,
+        }
+    }
+
+    /// The events the current instruction has made so far.
+    fn own_events(&self) -> std::ops::Range<Eid> {
+        self.at.first..self.ev.events.len()
+    }
+
+    /// The dependencies on reads of earlier instructions: those inside one instruction
+    /// are herd's iico, not addr/data/ctrl.
+    fn outside(&self, deps: &Deps) -> Vec<(Eid, ValId)> {
+        deps.iter().map(|(&d, &g)| (d, g)).filter(|&(d, _)| d < self.at.first).collect()
+    }
+
+    /// Adds an event, ctrl-dependent on the reads earlier branches depended on.
+    fn push(&mut self, e: Event) -> Eid {
+        let id = self.ev.events.len();
+        self.ev.ctrl.extend(self.ctrl_src.iter().map(|&d| (d, id)));
+        self.ev.events.push(e);
+        id
+    }
+
+    /// Adds an access, with the addr dependencies its address carries.
+    fn push_access(&mut self, e: Event, adeps: &Deps) -> Eid {
+        let id = self.push(e);
+        for (d, g) in self.outside(adeps) {
+            self.ev.add_dep(false, d, id, g);
+        }
+        id
+    }
+
+    /// Adds a write, with the addr and data dependencies it carries.
+    fn write(&mut self, w: Event, adeps: &Deps, vdeps: &Deps) -> Eid {
+        let id = self.push_access(w, adeps);
+        for (d, g) in self.outside(vdeps) {
+            self.ev.add_dep(true, d, id, g);
+        }
+        id
+    }
+
+    /// Orders the instruction's reads before its write `w` (herd's iico): those the
+    /// write depends on (`deps`), or all where the ISA sequences its atomics.
+    fn iico(&mut self, deps: &Deps, w: Eid) {
+        let sequential = self.isa.rmw_sequential();
+        let ev = &self.ev;
+        let reads: Vec<Eid> = (self.at.first..w)
+            .filter(|&r| ev.events[r].kind == Kind::Read && (sequential || deps.contains_key(&r)))
+            .collect();
+        self.ev.iico.extend(reads.into_iter().map(|r| (r, w)));
+    }
+}

@@ -50,6 +50,14 @@ fn flags_and_the_fast_mode() {
     let o = check(&sb, &Model::bundled("sc").unwrap(), &fast).unwrap();
     assert_eq!(o.observation(), Observation::Never);
     assert!(o.states().is_empty());
+    assert!(o.log(0.0).contains("\nNo\n"));
+    // The verdict word follows the Observation, not the counts `--fast` leaves at 0.
+    let o = check(&sb, &Model::bundled("tso").unwrap(), &fast).unwrap();
+    assert_eq!(o.observation(), Observation::Sometimes);
+    assert!(o.log(0.0).contains("\nOk\n"), "{}", o.log(0.0));
+    let mp = read("litmus/x86/MP.litmus");
+    let o = check(&mp, &Model::bundled("relaxed").unwrap(), &fast).unwrap();
+    assert!(o.log(0.0).contains("\nNo\n"), "{}", o.log(0.0));
 }
 
 #[test]

@@ -25,7 +25,7 @@
 //! solvers and checkers (with `--certify`, also each checked proof as `NAME.qK.drat`, for
 //! drat-trim and the like). NAME is the test file's name without `.litmus`; where several
 //! inputs of a run share it, it keeps as many folders as tell them apart (see
-//! [`crate::driver::dimacs_names`]), so no test overwrites another's files.
+//! the command line's `driver::dimacs_names`), so no test overwrites another's files.
 
 use crate::diag::{Deadline, Diag, TIMEOUT};
 use crate::logic::{B, Logic};

@@ -37,7 +37,7 @@ pub struct Options {
     pub dimacs: Option<std::path::PathBuf>,
     /// The name of this test's files there (`NAME.q1.cnf`; it may hold `/`, for
     /// subfolders); `None`: the test file's name without `.litmus`. Set per input by
-    /// [`crate::driver::per_input`], so that tests of one name in different folders do
+    /// the command line's `driver::per_input`, so that tests of one name in different folders do
     /// not overwrite each other's files.
     pub dimacs_name: Option<String>,
     /// How many times a loop's body may be entered (herd's `-unroll`; `None`: herd's

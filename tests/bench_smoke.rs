@@ -29,9 +29,9 @@ fn small_members_by_hand() {
     // SB of 2 threads: 4 final states; SC forbids only both loads reading 0.
     let sb2 = generate::sb(2).unwrap();
     let o = answer(&sb2, "sc", false);
-    assert_eq!((o.observation(), o.states.len(), o.pos + o.neg), ("Never", 3, 3));
+    assert_eq!((o.observation().word(), o.states.len(), o.pos + o.neg), ("Never", 3, 3));
     let o = answer(&sb2, "tso", false);
-    assert_eq!((o.observation(), o.states.len(), o.pos + o.neg), ("Sometimes", 4, 4));
+    assert_eq!((o.observation().word(), o.states.len(), o.pos + o.neg), ("Sometimes", 4, 4));
 
     // co 2 1: W x=1 then R on P0, W x=2 then R on P1. Coherence order 1<2 gives x=2 with
     // P0 reading 1 or 2 and P1 reading 2; order 2<1 gives x=1 with P1 reading 2 or 1 and
@@ -40,25 +40,25 @@ fn small_members_by_hand() {
     assert!(co21.text.contains("exists (0:EAX=2 /\\ 1:EAX=1 /\\ x=1)"), "{}", co21.text);
     for m in ["sc", "tso", "relaxed"] {
         let o = answer(&co21, m, false);
-        assert_eq!((o.observation(), o.states.len(), o.pos + o.neg), ("Never", 4, 4), "co-T2-K1 under {m}");
+        assert_eq!((o.observation().word(), o.states.len(), o.pos + o.neg), ("Never", 4, 4), "co-T2-K1 under {m}");
     }
     // co 3 2: the 63 states.
     let o = answer(&generate::co(3, 2).unwrap(), "tso", false);
-    assert_eq!((o.observation(), o.states.len()), ("Never", 63));
+    assert_eq!((o.observation().word(), o.states.len()), ("Never", 63));
 
     // IRIW with two readers: 16 combinations of the four loads; SC and TSO forbid the one
     // where the readers disagree, relaxed allows it.
     let iriw2 = generate::iriw(2).unwrap();
     for (m, obs, states) in [("sc", "Never", 15), ("tso", "Never", 15), ("relaxed", "Sometimes", 16)] {
         let o = answer(&iriw2, m, false);
-        assert_eq!((o.observation(), o.states.len()), (obs, states), "iriw-2 under {m}");
+        assert_eq!((o.observation().word(), o.states.len()), (obs, states), "iriw-2 under {m}");
     }
 
     // MP through one flag (classic MP): flag=1 and data=0 is the one state SC and TSO forbid.
     let mp1 = generate::mp(1).unwrap();
     for (m, obs, states) in [("sc", "Never", 3), ("tso", "Never", 3), ("relaxed", "Sometimes", 4)] {
         let o = answer(&mp1, m, false);
-        assert_eq!((o.observation(), o.states.len()), (obs, states), "mp-1 under {m}");
+        assert_eq!((o.observation().word(), o.states.len()), (obs, states), "mp-1 under {m}");
     }
 }
 
@@ -73,8 +73,8 @@ fn families_match_expectations() {
                 let want = generate::expected(family, m).expect("documented");
                 let full = answer(&g, m, false);
                 let fast = answer(&g, m, true);
-                assert_eq!(full.observation(), want, "{} under {m}", g.name);
-                assert_eq!(fast.observation(), want, "{} under {m} --fast", g.name);
+                assert_eq!(full.observation().word(), want, "{} under {m}", g.name);
+                assert_eq!(fast.observation().word(), want, "{} under {m} --fast", g.name);
             }
         }
     }

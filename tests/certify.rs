@@ -66,7 +66,7 @@ fn sb_sc_q1() -> CnfFormula {
     let dir = scratch("sbq1");
     let opts = Options { dimacs: Some(dir.clone()), ..Options::default() };
     let o = answer("litmus/x86/SB.litmus", "sc", &opts);
-    assert_eq!(o.observation(), "Never");
+    assert_eq!(o.observation().word(), "Never");
     assert_eq!(o.certificate, None, "--dimacs alone prints no certificate");
     read_cnf(&dir.join("SB.q1.cnf"))
 }
@@ -74,7 +74,7 @@ fn sb_sc_q1() -> CnfFormula {
 #[test]
 fn sb_under_sc_never_has_a_checked_proof() {
     let o = answer("litmus/x86/SB.litmus", "sc", &certified());
-    assert_eq!(o.observation(), "Never");
+    assert_eq!(o.observation().word(), "Never");
     let line = o.certificate.clone().expect("a certificate line");
     assert!(line.starts_with("Certificate SB DRAT checked ("), "{line}");
     assert!(lemmas(&line) > 0, "{line}");
@@ -89,7 +89,7 @@ fn sb_under_sc_never_has_a_checked_proof() {
 #[test]
 fn sb_under_tso_sometimes_has_checked_witnesses() {
     let o = answer("litmus/x86/SB.litmus", "tso", &certified());
-    assert_eq!(o.observation(), "Sometimes");
+    assert_eq!(o.observation().word(), "Sometimes");
     assert_eq!(o.certificate.as_deref(), Some("Certificate SB witnesses checked"));
 }
 
@@ -97,7 +97,7 @@ fn sb_under_tso_sometimes_has_checked_witnesses() {
 fn forall_always_has_a_proof_and_a_witness() {
     for (test, model) in [("litmus/x86/LB.litmus", "tso"), ("litmus/x86/CoWW.litmus", "sc")] {
         let o = answer(test, model, &certified());
-        assert_eq!(o.observation(), "Always", "{test}");
+        assert_eq!(o.observation().word(), "Always", "{test}");
         let line = o.certificate.expect("a certificate line");
         assert!(line.contains(" DRAT checked (") && line.ends_with("), witness checked"), "{line}");
         // CoWW's negated condition is refuted by unit propagation alone: no lemma is needed.
@@ -109,7 +109,7 @@ fn forall_always_has_a_proof_and_a_witness() {
 fn fast_mode_is_certified_too() {
     let opts = Options { fast: true, certify: true, ..Options::default() };
     let o = answer("litmus/x86/SB+mfences.litmus", "tso", &opts);
-    assert_eq!(o.observation(), "Never");
+    assert_eq!(o.observation().word(), "Never");
     let line = o.certificate.expect("a certificate line");
     assert!(lemmas(&line) > 0, "{line}");
     let o = answer("litmus/x86/SB.litmus", "tso", &opts);
@@ -137,7 +137,7 @@ fn every_verdict_of_the_corpus_is_certified() {
                 let o = check_file(f, &prog, &opts).outcome.expect("answered");
                 let line = o.certificate.clone().unwrap_or_default();
                 let name = safe_name(&o.test.name);
-                let q = match o.observation() {
+                let q = match o.observation().word() {
                     "Sometimes" => {
                         assert_eq!(line, format!("Certificate {} witnesses checked", o.test.name), "{f:?} {model}");
                         witnesses += 1;
@@ -222,7 +222,7 @@ fn dimacs_files_are_the_two_queries() {
     let dir = scratch("dimacs");
     let opts = Options { dimacs: Some(dir.clone()), certify: true, ..Options::default() };
     let o = answer("litmus/x86/SB.litmus", "tso", &opts);
-    assert_eq!(o.observation(), "Sometimes");
+    assert_eq!(o.observation().word(), "Sometimes");
     let (q1, q2) = (read_cnf(&dir.join("SB.q1.cnf")), read_cnf(&dir.join("SB.q2.cnf")));
     assert_eq!(q1.len(), q2.len());
     let m1 = checked_model(&q1, &[]).expect("solves").expect("q1 is SAT under tso");
@@ -446,23 +446,23 @@ fn lemmas_dropped(cnf: &CnfFormula, units: &[Lit]) -> Result<Vec<u8>, String> {
 fn a_certificate_that_does_not_check_is_an_error() {
     let (cnf, p) = sb_sc_formula_and_condition();
     let req = Request { certify: true, ..Request::default() };
-    let good = certify_verdict("SB", "Never", &cnf, B::L(p), B::T, req).expect("certified");
+    let good = certify_verdict("SB", litsat::Observation::Never, &cnf, B::L(p), B::T, req).expect("certified");
     assert!(good.is_some_and(|l| l.starts_with("Certificate SB DRAT checked (")));
 
     // Pigeonhole needs its lemmas (SB under sc is refuted by unit propagation alone).
     let php = pigeonhole(4);
-    assert!(certify_verdict("PHP", "Never", &php, B::T, B::T, req).is_ok_and(|l| l.is_some()));
+    assert!(certify_verdict("PHP", litsat::Observation::Never, &php, B::T, B::T, req).is_ok_and(|l| l.is_some()));
     let corrupt = Request { prove: lemmas_dropped, ..req };
-    match certify_verdict("PHP", "Never", &php, B::T, B::T, corrupt) {
+    match certify_verdict("PHP", litsat::Observation::Never, &php, B::T, B::T, corrupt) {
         Err(Failure::NotChecked(why)) => assert!(why.contains("q1: the checker refused the proof"), "{why}"),
         other => panic!("a corrupted proof passed: {other:?}"),
     }
-    for wrong in ["Sometimes", "Always"] {
+    for wrong in [litsat::Observation::Sometimes, litsat::Observation::Always] {
         let r = certify_verdict("SB", wrong, &cnf, B::L(p), B::T, req);
         assert!(matches!(&r, Err(Failure::NotChecked(why)) if why.contains("q1: no witness")), "{wrong}: {r:?}");
     }
     // Claiming Never for what is Sometimes: no proof of a satisfiable query.
-    let r = certify_verdict("SB", "Never", &cnf, B::L(!p), B::T, req);
+    let r = certify_verdict("SB", litsat::Observation::Never, &cnf, B::L(!p), B::T, req);
     assert!(matches!(&r, Err(Failure::NotChecked(why)) if why.contains("satisfiable")), "{r:?}");
 
     let d = Failure::NotChecked("q1: x".into()).diag("t.litmus");

@@ -215,9 +215,9 @@ fn cos_opt_gives_a_coherence_order() {
         query::run(t, "SB.litmus", SB, &prog, &Options::default()).expect("answers")
     };
     let o = run("\"m\"\ninclude \"cos-opt.cat\"\nacyclic po | rf | co | fr as sc\n");
-    assert_eq!((o.observation(), o.pos, o.neg), ("Never", 0, 3));
+    assert_eq!((o.observation().word(), o.pos, o.neg), ("Never", 0, 3));
     let o = run("\"m\"\ninclude \"cos-opt.cat\"\nacyclic po-loc | rf | coe | fre as uniproc\n");
-    assert_eq!((o.observation(), o.pos, o.neg), ("Sometimes", 1, 3));
+    assert_eq!((o.observation().word(), o.pos, o.neg), ("Sometimes", 1, 3));
 }
 
 fn lkmm() -> Option<PathBuf> {

@@ -264,13 +264,13 @@ fn check_case(
                 show(&ans.states.difference(&sat_states).cloned().collect())
             );
         }
-        if (out.pos, out.neg) != (ans.pos, ans.neg) || out.observation() != observation(ans.pos, ans.neg) {
+        if (out.pos, out.neg) != (ans.pos, ans.neg) || out.observation().word() != observation(ans.pos, ans.neg) {
             let _ = write!(
                 diff,
                 "\n  (pos, neg): SAT ({}, {}) {}, oracle ({}, {}) {}",
                 out.pos,
                 out.neg,
-                out.observation(),
+                out.observation().word(),
                 ans.pos,
                 ans.neg,
                 observation(ans.pos, ans.neg)

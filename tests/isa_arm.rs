@@ -106,11 +106,11 @@ fn arrays_in_memory() {
     // Elements are locations; a register bound to the array holds element 0's address.
     let o = run("ARM AR1\n{ int x[3] = {1,2,3}; 0:R0 = x; 0:R3 = 2; }\n P0 ;\n LDMIB R0,{R1,R2} ;\n LDR R4,[R0,R3,LSL #2] ;\n STR R1,[R0] ;\nforall (0:R1=2 /\\ 0:R2=3 /\\ 0:R4=3 /\\ x=2 /\\ x[1]=2)\n")
         .expect("answered");
-    assert_eq!(o.observation(), "Always");
+    assert_eq!(o.observation().word(), "Always");
     // An index loaded from memory: the solver decides the element.
     let o = run("ARM AR2\n{ int t[2] = {5,6}; 0:R0 = t; 0:R1 = y; 1:R1 = y; }\n P0 | P1 ;\n LDR R2,[R1] | MOV R0,#4 ;\n LDR R3,[R0,R2] | STR R0,[R1] ;\nexists (0:R3=6)\n")
         .expect("answered");
-    assert_eq!(o.observation(), "Sometimes");
+    assert_eq!(o.observation().word(), "Sometimes");
     assert_eq!(state_lines(&o), ["0:R3=5;", "0:R3=6;"]);
     // Off an element boundary, outside the array, or wider than an element: located refusals.
     let mis = run("ARM AR3\n{ int x[2]; 0:R0 = x; }\n P0 ;\n LDR R1,[R0,#2] ;\nexists (0:R1=0)\n");
@@ -132,7 +132,7 @@ fn computed_branches_to_labels() {
     // BX to a label its register is bound to: a branch over the MOV.
     let o =
         run("ARM J1\n{ 0:R0 = P0:foo; }\n P0 ;\n BX R0 ;\n MOV R1,#1 ;\n foo: ;\nforall (0:R1=0)\n").expect("answered");
-    assert_eq!(o.observation(), "Always");
+    assert_eq!(o.observation().word(), "Always");
     let bound = run("ARM J2\n{ 0:R0 = x; }\n P0 ;\n BX R0 ;\n foo: ;\nforall (0:R1=0)\n");
     assert!(bound.unwrap_err().contains("no code label"));
     let written = run("ARM J3\n{ 0:R0 = P0:foo; }\n P0 ;\n MOV R0,#0 ;\n BX R0 ;\n foo: ;\nforall (0:R1=0)\n");
@@ -218,7 +218,7 @@ fn symbolic_registers_take_free_registers() {
     // register in the condition prints as the register it was given.
     let o = run("ARM S1\n{ %x0=x; %y0=y; }\n P0 ;\n MOV R0,#1 ;\n STR R0,[%y0] ;\n LDR R1,[%x0] ;\nexists (%x0=x /\\ %y0=y /\\ 0:R1=0)\n")
         .expect("answered");
-    assert_eq!(o.observation(), "Always");
+    assert_eq!(o.observation().word(), "Always");
     assert_eq!(state_lines(&o), ["0:R1=0; 0:R2=x; 0:R3=y;"]);
 }
 
@@ -238,7 +238,7 @@ fn symbolic_registers_misused_are_errors() {
     assert!(e.contains(":5:9: error: symbolic register %q does not appear in code"), "{e}");
     // Undeclared, it is each thread's own register, starting at 0.
     let local = run("ARM S4\n{ 0:R1=x; }\n P0 | P1 ;\n MOV %t,#1 | MOV %t,#2 ;\n STR %t,[R1] | ;\nexists (x=1)\n");
-    assert_eq!(local.expect("answered").observation(), "Always");
+    assert_eq!(local.expect("answered").observation().word(), "Always");
 }
 
 #[test]
@@ -262,6 +262,6 @@ fn project_tests_under_herds_arm_cat() {
         let o = check_file(&root.join(format!("litmus/arm/{name}.litmus")), &prog, &Options::default())
             .outcome
             .unwrap_or_else(|d| panic!("{name}: {}", d.message));
-        assert_eq!(o.observation(), want, "{name} under herd's arm.cat");
+        assert_eq!(o.observation().word(), want, "{name} under herd's arm.cat");
     }
 }

@@ -26,8 +26,10 @@ fn expected_observations() {
             let r = check_file(&path, prog, &Options::default());
             checked += 1;
             match r.outcome {
-                Ok(o) if o.observation() == *want => {}
-                Ok(o) => failures.push(format!("{} under {name}: {} (expected {want})", cols[0], o.observation())),
+                Ok(o) if o.observation().word() == *want => {}
+                Ok(o) => {
+                    failures.push(format!("{} under {name}: {} (expected {want})", cols[0], o.observation().word()))
+                }
                 Err(d) => failures.push(format!("{} under {name}: error {d}", cols[0])),
             }
         }

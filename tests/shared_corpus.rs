@@ -343,13 +343,13 @@ fn fast_flags_as_full(tsv: &str, model: &str, includes: &[&str], opts: Options) 
         .map(|(path, _)| {
             let answer = |o: &Options| check_file(&corpus.join(path), &prog, o).outcome.map_err(|d| d.to_string());
             let (full, fast) = (answer(&opts)?, answer(&fast_opts)?);
-            if (&fast.flags, fast.observation()) != (&full.flags, full.observation()) {
+            if (&fast.flags, fast.observation().word()) != (&full.flags, full.observation().word()) {
                 return Err(format!(
                     "{path}: --fast {:?} {}, full {:?} {}",
                     fast.flags,
-                    fast.observation(),
+                    fast.observation().word(),
                     full.flags,
-                    full.observation()
+                    full.observation().word()
                 ));
             }
             Ok(!full.flags.is_empty())

@@ -66,9 +66,9 @@ fn certifying_stops_at_the_deadline() {
         cnf.add_clause(&c);
     }
     let req = Request { certify: true, ..Request::default() };
-    assert!(certify_verdict("T", "Never", &cnf, B::T, B::T, req).is_ok_and(|l| l.is_some()));
+    assert!(certify_verdict("T", litsat::Observation::Never, &cnf, B::T, B::T, req).is_ok_and(|l| l.is_some()));
     let late = Request { deadline: passed(), ..req };
-    assert_eq!(certify_verdict("T", "Never", &cnf, B::T, B::T, late), Err(Failure::Timeout));
+    assert_eq!(certify_verdict("T", litsat::Observation::Never, &cnf, B::T, B::T, late), Err(Failure::Timeout));
     assert_eq!(Failure::Timeout.diag("t.litmus").kind, DiagKind::Limit);
 }
 

@@ -2,6 +2,7 @@
 //! `--stronger` whether everything the first allows the second allows too.
 
 use crate::driver::{check_file, collect_inputs};
+use litsat::Observation;
 use litsat::cat::load_program;
 use litsat::diag::Diag;
 use litsat::litmus::Prop;
@@ -46,11 +47,11 @@ pub struct Args {
 }
 
 /// The outcomes an Observation allows: (the proposition, its negation).
-fn allows(obs: &str) -> (bool, bool) {
+fn allows(obs: Observation) -> (bool, bool) {
     match obs {
-        "Never" => (false, true),
-        "Always" => (true, false),
-        _ => (true, true),
+        Observation::Never => (false, true),
+        Observation::Always => (true, false),
+        Observation::Sometimes => (true, true),
     }
 }
 

@@ -14,7 +14,7 @@ use crate::report;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-pub use crate::query::Options;
+pub use crate::query::{Observation, Options};
 
 /// A memory model: a cat file with what it includes (and, from a herd `.cfg`, its bell and
 /// macro files), or herd's default model for each test's architecture.
@@ -124,27 +124,6 @@ fn analyse(test: &Test, model: &Model, opts: &Options) -> Result<Analysis, Error
     Ok(explain::analyse(enc, prog, opts, &test.origin)?)
 }
 
-/// herd's Observation: whether some, all or none of the executions satisfy the condition.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Observation {
-    /// No execution satisfies the condition.
-    Never,
-    /// Some do, some do not.
-    Sometimes,
-    /// Every execution does.
-    Always,
-}
-
-impl fmt::Display for Observation {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            Observation::Never => "Never",
-            Observation::Sometimes => "Sometimes",
-            Observation::Always => "Always",
-        })
-    }
-}
-
 /// The answer to a test: what herd7 prints for it.
 #[derive(Clone, Debug)]
 pub struct Outcome(query::Outcome);
@@ -152,11 +131,7 @@ pub struct Outcome(query::Outcome);
 impl Outcome {
     /// The Observation.
     pub fn observation(&self) -> Observation {
-        match self.0.observation() {
-            "Never" => Observation::Never,
-            "Always" => Observation::Always,
-            _ => Observation::Sometimes,
-        }
+        self.0.observation()
     }
 
     /// The final states, in herd's order (empty under `Options::fast`).

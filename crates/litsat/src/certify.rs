@@ -29,7 +29,7 @@
 
 use crate::diag::{Deadline, Diag, TIMEOUT};
 use crate::logic::{B, Logic};
-use crate::query::{Options, Outcome};
+use crate::query::{Observation, Options, Outcome};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use varisat::{CnfFormula, ExtendFormula, Lit, ProofFormat, Solver, Var};
@@ -534,7 +534,7 @@ fn write_queries(name: &str, cnf: &CnfFormula, q: &[Vec<Lit>; 2], base: &Path) -
 /// line, if `--certify` asked for one.
 pub fn certify_verdict(
     name: &str,
-    observation: &str,
+    observation: Observation,
     cnf: &CnfFormula,
     p: B,
     filter: B,
@@ -550,13 +550,12 @@ pub fn certify_verdict(
     }
     let c = Certifier { cnf, q: &q, req };
     let what = match observation {
-        "Never" => c.proof(1).map(|r| format!("DRAT checked ({} lemmas)", r.lemmas)),
-        "Always" => c
+        Observation::Never => c.proof(1).map(|r| format!("DRAT checked ({} lemmas)", r.lemmas)),
+        Observation::Always => c
             .witness(1)
             .and_then(|()| c.proof(2))
             .map(|r| format!("DRAT checked ({} lemmas), witness checked", r.lemmas)),
-        "Sometimes" => c.witness(1).and_then(|()| c.witness(2)).map(|()| "witnesses checked".to_string()),
-        other => Err(Failure::NotChecked(format!("no certificate for an Observation '{other}'"))),
+        Observation::Sometimes => c.witness(1).and_then(|()| c.witness(2)).map(|()| "witnesses checked".to_string()),
     }?;
     Ok(Some(format!("Certificate {name} {what}")))
 }

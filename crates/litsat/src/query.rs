@@ -8,6 +8,7 @@ use crate::isa::{self, Isa};
 use crate::litmus::{CondKind, Loc, Prop, Test, Val};
 use crate::logic::{B, Logic, holding};
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
 use varisat::Solver;
 
 mod enumerate;
@@ -75,7 +76,7 @@ pub struct Outcome {
     pub vars: usize,
     pub clauses: usize,
     /// Under `--fast`, the Observation decided without counting.
-    pub fast: Option<&'static str>,
+    pub fast: Option<Observation>,
     /// Under `--certify`, the `Certificate` line of the log.
     pub certificate: Option<String>,
     /// Some consistent execution went past the unrolling bound and was dropped: herd's
@@ -85,6 +86,35 @@ pub struct Outcome {
     pub cut_at: BTreeSet<String>,
     /// Under `--unroll auto`, the bound the answer was found with.
     pub unroll: Option<usize>,
+}
+
+/// herd's Observation: whether some, all or none of the executions satisfy the condition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Observation {
+    /// No execution satisfies the condition.
+    Never,
+    /// Some do, some do not.
+    Sometimes,
+    /// Every execution does.
+    Always,
+}
+
+impl Observation {
+    /// The word herd's log prints.
+    pub fn word(self) -> &'static str {
+        match self {
+            Observation::Never => "Never",
+            Observation::Sometimes => "Sometimes",
+            Observation::Always => "Always",
+        }
+    }
+}
+
+impl fmt::Display for Observation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // `pad`, so that a width (`{:10}`) applies, as for a string.
+        f.pad(self.word())
+    }
 }
 
 /// A state with herd's sort order: places in printing order, values compared numerically.
@@ -109,16 +139,17 @@ impl From<&Val> for SortVal {
 }
 
 impl Outcome {
-    pub fn observation(&self) -> &'static str {
+    /// herd's Observation: from the counts, or as `--fast` decided it.
+    pub fn observation(&self) -> Observation {
         if let Some(w) = self.fast {
             return w;
         }
         if self.pos == 0 {
-            "Never"
+            Observation::Never
         } else if self.neg == 0 {
-            "Always"
+            Observation::Always
         } else {
-            "Sometimes"
+            Observation::Sometimes
         }
     }
 
@@ -150,9 +181,9 @@ impl Outcome {
         // Under `--fast` the counts are not known: the Observation decides.
         if let Some(w) = self.fast {
             return match self.test.cond.kind {
-                CondKind::Exists => w != "Never",
-                CondKind::NotExists => w == "Never",
-                CondKind::Forall => w == "Always",
+                CondKind::Exists => w != Observation::Never,
+                CondKind::NotExists => w == Observation::Never,
+                CondKind::Forall => w == Observation::Always,
             };
         }
         match self.test.cond.kind {
@@ -702,9 +733,9 @@ fn run_fast(
     }
     lg.assert(uncut);
     out.fast = Some(match (some_p, some_not_p) {
-        (false, _) => "Never",
-        (true, false) => "Always",
-        (true, true) => "Sometimes",
+        (false, _) => Observation::Never,
+        (true, false) => Observation::Always,
+        (true, true) => Observation::Sometimes,
     });
     out.certificate = crate::certify::for_outcome(&out, file, lg, p, B::T, opts, deadline)?;
     Ok(Some(out))

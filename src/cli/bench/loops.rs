@@ -35,7 +35,7 @@ pub fn section(out: &mut String, reps: usize) -> Result<bool, Diag> {
             last = Some(r);
         }
         let o = last.expect("one repetition")?;
-        ok &= o.observation() == "Never";
+        ok &= o.observation() == litsat::Observation::Never;
         let bound = o.unroll.or(unroll).map_or("-".to_string(), |b| b.to_string());
         let _ = writeln!(
             out,

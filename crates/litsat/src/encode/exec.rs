@@ -279,10 +279,7 @@ fn value_literals(
 fn ite_literals(val: &[Vec<(Value, B)>], c: ValId, a: ValId, b: ValId, lg: &mut Logic) -> Vec<(Value, B)> {
     let c1 = lit_of(val, c, Value::Int(1));
     // An unsolved condition selects neither side: the value is undefined.
-    let c0 = match val[c].iter().find(|(x, _)| *x == Value::Sym) {
-        Some(&(_, s)) => lg.and2(c1.negate(), s.negate()),
-        None => c1.negate(),
-    };
+    let c0 = lg.and2(c1.negate(), lit_of(val, c, Value::Sym).negate());
     let mut acc: BTreeMap<Value, Vec<B>> = BTreeMap::new();
     for &(x, bx) in &val[a] {
         let g = lg.and2(c1, bx);
@@ -649,7 +646,7 @@ fn observed_co(
 pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     // herd's one-event read-modify-writes: what follows is built over the encoder's
     // events, and each name is bound as the model sees it.
-    let view = super::one_event::View::new(ev, &x.exists);
+    let view = View::new(ev, &x.exists);
     let mut b = Base { ev, x, view, env: Env::default() };
     let universe = b.set(&|_| true);
     let universe = b.view.set(universe, lg);

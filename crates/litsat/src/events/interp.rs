@@ -167,7 +167,7 @@ fn initial_writes(ev: &mut Events, test: &Test, src: &SourceRef<'_>, one: ValId)
     for l in 0..ev.locs.len() {
         let mut v = Value::Int(0);
         for it in &test.init {
-            if it.loc == Loc::Mem(ev.locs[l].clone()) {
+            if matches!(&it.loc, Loc::Mem(x) if *x == ev.locs[l]) {
                 v = ev.value_of(&it.value).ok_or_else(|| src.err(it.pos, "unknown location in initial value"))?;
             }
         }

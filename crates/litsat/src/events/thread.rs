@@ -507,7 +507,7 @@ impl<'a> Thread<'a> {
         self.pending.entry(target.to_string()).or_default().push(PathState { guard: taken, regs });
         self.cur.guard = fall;
         let from = self.outside(&cv.deps);
-        self.ctrl_src.extend(from.into_iter().map(|(d, _)| d));
+        self.ctrl_src.extend(from.map(|(d, _)| d));
         Ok(())
     }
 
@@ -652,8 +652,8 @@ impl<'a> Thread<'a> {
 
     /// The dependencies on reads of earlier instructions: those inside one instruction
     /// are herd's iico, not addr/data/ctrl.
-    fn outside(&self, deps: &Deps) -> Vec<(Eid, ValId)> {
-        deps.iter().map(|(&d, &g)| (d, g)).filter(|&(d, _)| d < self.at.first).collect()
+    fn outside<'d>(&self, deps: &'d Deps) -> impl Iterator<Item = (Eid, ValId)> + use<'d> {
+        deps.range(..self.at.first).map(|(&d, &g)| (d, g))
     }
 
     /// Adds an event, ctrl-dependent on the reads earlier branches depended on.

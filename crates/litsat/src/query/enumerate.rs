@@ -266,9 +266,7 @@ impl<'s> Lister<'s> {
     /// The primaries' literals as `model` sets them.
     fn assignment(&self, model: &[Lit]) -> Vec<Lit> {
         let mut truth = vec![false; self.solver_vars(model)];
-        for l in model {
-            truth[l.var().index()] = l.is_positive();
-        }
+        crate::logic::fill_truth(model, &mut truth, Some);
         self.order.iter().map(|&p| if truth[p.var().index()] == p.is_positive() { p } else { !p }).collect()
     }
 

@@ -176,10 +176,10 @@ pub struct State {
 impl State {
     fn of(key: &StateKey) -> State {
         let split = |(l, v): &(litmus::Loc, query::SortVal)| {
-            let mut s = String::new();
-            report::push_place_value(&mut s, l, v, false);
-            let (place, value) = s.split_once('=').unwrap_or((&s, ""));
-            (place.to_string(), value.to_string())
+            let (mut place, mut value) = (String::new(), String::new());
+            report::push_place(&mut place, l, false);
+            report::push_value(&mut value, v);
+            (place, value)
         };
         State { places: key.0.iter().map(split).collect(), line: report::state_line(key) }
     }

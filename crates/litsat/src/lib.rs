@@ -51,13 +51,7 @@ macro_rules! pipeline {
     )*};
 }
 
-pipeline!(cat, certify, encode, events, explain, isa, litmus, logic, query, rel, report, unroll);
-
-#[cfg(feature = "internals")]
-#[doc(hidden)]
-pub mod diag;
-#[cfg(not(feature = "internals"))]
-mod diag;
+pipeline!(cat, certify, diag, encode, events, explain, isa, litmus, logic, query, rel, report, unroll);
 
 #[cfg(test)]
 mod readme {

@@ -16,6 +16,13 @@ pub fn kind_word(k: CondKind) -> &'static str {
 /// (but for array elements, `v[1]`, as the place's `Display`), numbers in decimal. States
 /// are printed for every execution's new state, so this avoids the formatting machinery.
 pub fn push_place_value(out: &mut String, l: &Loc, v: &SortVal, brackets: bool) {
+    push_place(out, l, brackets);
+    out.push('=');
+    push_value(out, v);
+}
+
+/// Appends a place as [`push_place_value`] shows it.
+pub fn push_place(out: &mut String, l: &Loc, brackets: bool) {
     match l {
         Loc::Reg(t, r) => {
             out.push_str(itoa::Buffer::new().format(*t));
@@ -29,7 +36,10 @@ pub fn push_place_value(out: &mut String, l: &Loc, v: &SortVal, brackets: bool) 
         }
         Loc::Mem(x) => out.push_str(x),
     }
-    out.push('=');
+}
+
+/// Appends a value as [`push_place_value`] shows it.
+pub fn push_value(out: &mut String, v: &SortVal) {
     match v {
         SortVal::Int(i) => out.push_str(itoa::Buffer::new().format(*i)),
         SortVal::UInt(u) => out.push_str(itoa::Buffer::new().format(*u)),

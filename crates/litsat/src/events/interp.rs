@@ -19,6 +19,7 @@ pub(super) fn interpret(
     let places = places_read(test);
     check_elements(test, &places, src)?;
     let mut ev = Events::empty(test, isa, location_names(test, code, &places));
+    ev.events.reserve(ev.locs.len() + most_events(code));
     ev.layout = Layout::of(test, &ev, src)?;
     for l in &places {
         if let Loc::Mem(x) = l
@@ -36,6 +37,14 @@ pub(super) fn interpret(
         thread::interpret(&mut ev, test, th.id, instrs, isa, src, deadline)?;
     }
     Ok(ev)
+}
+
+/// How many events the threads' code can make, at most: one per op, but three for a
+/// try-lock. Reserved up front, as growing the vector of events (large ones) cost more
+/// than filling it.
+fn most_events(code: &[Vec<Instr>]) -> usize {
+    let ops = code.iter().flatten().flat_map(|ins| &ins.ops);
+    ops.map(|op| if matches!(op, Op::Lock { .. }) { 3 } else { 1 }).sum()
 }
 
 /// The places the test's final state reads: the condition's, the filter's and those of

@@ -1,10 +1,10 @@
 //! Tokens of herd's C dialect, lexed with nom.
 //!
 //! Positions are byte offsets into the text handed in; callers add the offset of that text
-//! in its file. `//` and `/* */` comments are skipped; OCaml comments never reach here
+//! in its file. Names borrow the text, so lexing allocates nothing but the token vector. `//` and `/* */` comments are skipped; OCaml comments never reach here
 //! (the litmus splitter blanks them outside thread bodies, where `(*x` is a dereference).
 
-use crate::diag::{Diag, Pos};
+use crate::diag::Pos;
 use nom::{
     IResult, Parser,
     branch::alt,
@@ -14,9 +14,9 @@ use nom::{
     sequence::pair,
 };
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Tok {
-    Ident(String),
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tok<'a> {
+    Ident(&'a str),
     Int(i64),
     Sym(&'static str),
 }
@@ -57,9 +57,9 @@ fn sym(i: &str) -> IResult<&str, &'static str> {
 }
 
 /// A token, chosen by its first character.
-fn token(i: &str) -> IResult<&str, Tok> {
+fn token(i: &str) -> IResult<&str, Tok<'_>> {
     match i.as_bytes().first() {
-        Some(c) if c.is_ascii_alphabetic() || *c == b'_' => map(ident, |s: &str| Tok::Ident(s.to_string())).parse(i),
+        Some(c) if c.is_ascii_alphabetic() || *c == b'_' => map(ident, Tok::Ident).parse(i),
         Some(c) if c.is_ascii_digit() => map(number, Tok::Int).parse(i),
         _ => map(sym, Tok::Sym).parse(i),
     }
@@ -80,23 +80,64 @@ fn skip(i: &str) -> Result<&str, &str> {
     }
 }
 
-/// The tokens of `text`, each with its offset plus `base`. `file`/`source` locate errors.
-pub fn lex(file: &str, source: &str, text: &str, base: usize) -> Result<Vec<(Tok, Pos)>, Diag> {
-    let at = |s: &str| Pos(base + (s.as_ptr() as usize - text.as_ptr() as usize));
-    let unterminated = |s: &str| Diag::at(file, source, at(s), "unterminated comment: expected `*/`");
-    let mut out = Vec::new();
-    let mut i = skip(text).map_err(unterminated)?;
-    while !i.is_empty() {
+/// Why the text does not lex, and where.
+#[derive(Clone, Debug)]
+pub struct LexError {
+    pub pos: Pos,
+    pub msg: String,
+}
+
+/// The tokens of a text, taken one at a time: a parser reads them as it goes, so that no
+/// token vector is built (growing one cost more than lexing itself).
+#[derive(Clone)]
+pub struct Lexer<'a> {
+    text: &'a str,
+    /// The offset of `text` in its file.
+    base: usize,
+    /// The text after the tokens taken, blanks and comments skipped; or why the text
+    /// stops lexing there.
+    rest: Result<&'a str, LexError>,
+}
+
+impl<'a> Lexer<'a> {
+    /// The tokens of `text`, each with its offset plus `base`.
+    pub fn new(text: &'a str, base: usize) -> Lexer<'a> {
+        let mut l = Lexer { text, base, rest: Ok(text) };
+        l.rest = l.skipped(text);
+        l
+    }
+
+    fn at(&self, s: &str) -> Pos {
+        Pos(self.base + (s.as_ptr() as usize - self.text.as_ptr() as usize))
+    }
+
+    fn skipped(&self, i: &'a str) -> Result<&'a str, LexError> {
+        skip(i).map_err(|s| LexError { pos: self.at(s), msg: "unterminated comment: expected `*/`".into() })
+    }
+
+    /// The next token and its position; `None` at the end of the text or where it stops
+    /// lexing ([`Lexer::error`] tells which).
+    pub fn next_token(&mut self) -> Option<(Tok<'a>, Pos)> {
+        let i = *self.rest.as_ref().ok()?;
+        if i.is_empty() {
+            return None;
+        }
         match token(i) {
             Ok((r, t)) => {
-                out.push((t, at(i)));
-                i = skip(r).map_err(unterminated)?;
+                self.rest = self.skipped(r);
+                Some((t, self.at(i)))
             }
             Err(_) => {
                 let c = i.chars().next().unwrap_or(' ');
-                return Err(Diag::at(file, source, at(i), format!("unexpected character '{c}'")));
+                self.rest = Err(LexError { pos: self.at(i), msg: format!("unexpected character '{c}'") });
+                None
             }
         }
     }
-    Ok(out)
+
+    /// The first place, from the tokens not taken yet on, where the text does not lex.
+    pub fn error(mut self) -> Option<LexError> {
+        while self.next_token().is_some() {}
+        self.rest.err()
+    }
 }

@@ -2,9 +2,8 @@
 //! `WRITE_ONCE(X,V) { __store{ONCE}(X,V); }` (statements).
 
 use super::ast::{Expr, Stmt};
-use super::lex::lex;
 use super::parse::Parser;
-use crate::diag::{Diag, Pos};
+use crate::diag::Diag;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -24,20 +23,26 @@ pub struct Macro {
 /// Macros by name.
 pub type Macros = HashMap<String, Macro>;
 
+/// A parsed file with what it was parsed from: its name, text and file id.
+type Parsed = (String, String, usize, Rc<Macros>);
+
 thread_local! {
-    /// The files parsed so far on this thread, by name and text: a corpus run reads the
-    /// same `.def` file for every test.
-    static PARSED: RefCell<HashMap<(String, String, usize), Rc<Macros>>> = RefCell::default();
+    /// The files parsed so far on this thread: a corpus run reads the same `.def` file for
+    /// every test. A list searched by comparison, as a run has one or two of them and a
+    /// hashed key would copy and hash the whole text on every look-up.
+    static PARSED: RefCell<Vec<Parsed>> = RefCell::default();
 }
 
 /// [`parse_defs`], once per file.
 pub fn parse_defs_once(file: &str, text: &str, file_id: usize) -> Result<Rc<Macros>, Diag> {
-    let key = (file.to_string(), text.to_string(), file_id);
-    if let Some(m) = PARSED.with(|p| p.borrow().get(&key).cloned()) {
+    let known = PARSED.with(|p| {
+        p.borrow().iter().find(|(f, t, id, _)| (f.as_str(), t.as_str(), *id) == (file, text, file_id)).map(|e| e.3.clone())
+    });
+    if let Some(m) = known {
         return Ok(m);
     }
     let m = Rc::new(parse_defs(file, text, file_id)?);
-    PARSED.with(|p| p.borrow_mut().insert(key, m.clone()));
+    PARSED.with(|p| p.borrow_mut().push((file.to_string(), text.to_string(), file_id, m.clone())));
     Ok(m)
 }
 
@@ -75,8 +80,7 @@ fn depth(s: &str) -> i32 {
 }
 
 fn parse_one(file: &str, text: &str, start: usize, end: usize, file_id: usize) -> Result<(String, Macro), Diag> {
-    let toks = lex(file, text, &text[start..end], start)?;
-    let mut p = Parser::new(&toks, file, text, file_id, Pos(end));
+    let mut p = Parser::new(&text[start..end], start, file, text, file_id);
     let (name, _) = p.ident()?;
     let mut params = Vec::new();
     p.expect("(")?;
@@ -95,8 +99,6 @@ fn parse_one(file: &str, text: &str, start: usize, end: usize, file_id: usize) -
     } else {
         Body::Expr(p.expr()?)
     };
-    if !p.done() {
-        return p.err("unexpected text after the macro's body");
-    }
+    p.finish("unexpected text after the macro's body")?;
     Ok((name, Macro { params, body }))
 }

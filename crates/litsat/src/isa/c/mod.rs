@@ -120,8 +120,7 @@ fn lower_test(
 
 /// `P0(int *x, spinlock_t *l) { … }`: the parameters' names and the body.
 fn parse_thread(src: &SourceRef<'_>, text: &str, pos: Pos) -> Result<(Vec<String>, Vec<ast::Stmt>), Diag> {
-    let toks = lex::lex(src.file, src.text, text, pos.0)?;
-    let mut p = parse::Parser::new(&toks, src.file, src.text, 0, Pos(pos.0 + text.len()));
+    let mut p = parse::Parser::new(text, pos.0, src.file, src.text, 0);
     p.ident()?;
     p.expect("(")?;
     let mut params = Vec::new();
@@ -136,8 +135,6 @@ fn parse_thread(src: &SourceRef<'_>, text: &str, pos: Pos) -> Result<(Vec<String
         }
     }
     let body = p.block()?;
-    if !p.done() {
-        return p.err("unexpected text after the thread's body");
-    }
+    p.finish("unexpected text after the thread's body")?;
     Ok((params, body))
 }

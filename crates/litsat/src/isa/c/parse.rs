@@ -1,16 +1,22 @@
 //! A recursive-descent parser for herd's C dialect, over the tokens of [`super::lex`].
 
 use super::ast::*;
-use super::lex::Tok;
+use super::lex::{Lexer, Tok};
 use crate::diag::{Diag, Pos};
 use crate::isa::BinOp;
 
 /// How deeply expressions and statements may nest before the parser refuses.
 const MAX_DEPTH: usize = 200;
 
+/// A parser of one text (a thread or a macro), reading its tokens as it goes.
+///
+/// Whether the text lexes is only known once it is read to the end, yet a text that
+/// does not lex is reported so whatever else is wrong with it: a failure reports the
+/// first place the rest of the text stops lexing, if there is one, before its own.
 pub struct Parser<'a> {
-    toks: &'a [(Tok, Pos)],
-    at: usize,
+    lexer: Lexer<'a>,
+    /// The next two tokens (`None` past the end of the text, or where it stops lexing).
+    ahead: [Option<(Tok<'a>, Pos)>; 2],
     file: &'a str,
     source: &'a str,
     /// Which file of the front end's file table the tokens come from (see [`Call::file`]).
@@ -56,32 +62,58 @@ fn is_type_word(s: &str) -> bool {
 }
 
 impl<'a> Parser<'a> {
-    pub fn new(toks: &'a [(Tok, Pos)], file: &'a str, source: &'a str, file_id: usize, end: Pos) -> Parser<'a> {
-        Parser { toks, at: 0, file, source, file_id, end, depth: 0 }
+    /// A parser of `text`, which starts at offset `base` of file `file_id`, named `file`,
+    /// whose text is `source`.
+    pub fn new(text: &'a str, base: usize, file: &'a str, source: &'a str, file_id: usize) -> Parser<'a> {
+        let mut lexer = Lexer::new(text, base);
+        let ahead = [lexer.next_token(), lexer.next_token()];
+        Parser { lexer, ahead, file, source, file_id, end: Pos(base + text.len()), depth: 0 }
     }
 
-    pub fn done(&self) -> bool {
-        self.at >= self.toks.len()
+    /// Takes the next token.
+    fn bump(&mut self) {
+        self.ahead = [self.ahead[1], self.lexer.next_token()];
+    }
+
+    /// The text ends here, and lexes: else, a failure saying `what` is after the end.
+    pub fn finish(&self, what: &str) -> R<()> {
+        if self.done() { self.lex_error().map_or(Ok(()), Err) } else { self.err(what) }
+    }
+
+    fn done(&self) -> bool {
+        self.ahead[0].is_none()
+    }
+
+    /// The first place the text stops lexing, from the tokens not taken yet on.
+    fn lex_error(&self) -> Option<Diag> {
+        let e = self.lexer.clone().error()?;
+        Some(Diag::at(self.file, self.source, e.pos, e.msg))
     }
 
     fn pos(&self) -> Pos {
-        self.toks.get(self.at).map_or(self.end, |t| t.1)
+        self.ahead[0].map_or(self.end, |t| t.1)
     }
 
     pub fn err<T>(&self, msg: impl Into<String>) -> R<T> {
-        Err(Diag::at(self.file, self.source, self.pos(), msg))
+        self.err_at(self.pos(), msg)
     }
 
-    fn peek(&self) -> Option<&Tok> {
-        self.toks.get(self.at).map(|t| &t.0)
+    /// A failure at `pos`, unless the text stops lexing somewhere: that failure first.
+    fn err_at<T>(&self, pos: Pos, msg: impl Into<String>) -> R<T> {
+        Err(self.lex_error().unwrap_or_else(|| Diag::at(self.file, self.source, pos, msg)))
     }
 
-    fn peek_at(&self, k: usize) -> Option<&Tok> {
-        self.toks.get(self.at + k).map(|t| &t.0)
+    fn peek(&self) -> Option<Tok<'a>> {
+        self.peek_at(0)
+    }
+
+    /// The token `k` ahead of the next (`k` is 0 or 1).
+    fn peek_at(&self, k: usize) -> Option<Tok<'a>> {
+        self.ahead[k].map(|t| t.0)
     }
 
     fn is_sym(&self, s: &str) -> bool {
-        matches!(self.peek(), Some(Tok::Sym(x)) if *x == s)
+        matches!(self.peek(), Some(Tok::Sym(x)) if x == s)
     }
 
     pub fn peek_sym(&self, s: &str) -> bool {
@@ -94,7 +126,7 @@ impl<'a> Parser<'a> {
 
     fn eat(&mut self, s: &str) -> bool {
         if self.is_sym(s) {
-            self.at += 1;
+            self.bump();
             true
         } else {
             false
@@ -121,8 +153,8 @@ impl<'a> Parser<'a> {
     pub fn ident(&mut self) -> R<(String, Pos)> {
         match self.peek() {
             Some(Tok::Ident(x)) => {
-                let r = (x.clone(), self.pos());
-                self.at += 1;
+                let r = (x.to_string(), self.pos());
+                self.bump();
                 Ok(r)
             }
             _ => self.err(format!("expected a name{}", self.found())),
@@ -147,7 +179,7 @@ impl<'a> Parser<'a> {
                 break;
             }
             let is_struct = w == "struct";
-            self.at += 1;
+            self.bump();
             any = true;
             if is_struct {
                 self.ident()?;
@@ -160,7 +192,7 @@ impl<'a> Parser<'a> {
         while self.eat("*") {
             stars += 1;
             while self.is_word("volatile") || self.is_word("const") {
-                self.at += 1;
+                self.bump();
             }
         }
         Ok(stars)
@@ -199,13 +231,13 @@ impl<'a> Parser<'a> {
             return Ok(());
         }
         if self.is_word("if") {
-            self.at += 1;
+            self.bump();
             self.expect("(")?;
             let c = self.expr()?;
             self.expect(")")?;
             let then = self.branch()?;
             let els = if self.is_word("else") {
-                self.at += 1;
+                self.bump();
                 self.branch()?
             } else {
                 Vec::new()
@@ -214,7 +246,7 @@ impl<'a> Parser<'a> {
             return Ok(());
         }
         if self.is_word("while") {
-            self.at += 1;
+            self.bump();
             self.expect("(")?;
             let c = self.expr()?;
             self.expect(")")?;
@@ -237,7 +269,7 @@ impl<'a> Parser<'a> {
             if !self.is_sym(";") {
                 return self.err(format!("expected `;` or `=` after an expression{}", self.found()));
             }
-            self.at += 1;
+            self.bump();
             out.push(Stmt::Expr(lhs, pos));
         }
         Ok(())
@@ -278,39 +310,25 @@ impl<'a> Parser<'a> {
         Ok(c)
     }
 
-    /// Binary operators by C precedence level, loosest first.
-    fn binary(&mut self, level: usize) -> R<Expr> {
-        const LEVELS: &[&[&str]] = &[
-            &["||"],
-            &["&&"],
-            &["|"],
-            &["^"],
-            &["&", "&~"],
-            &["==", "!="],
-            &["<", "<=", ">", ">="],
-            &["<<", ">>"],
-            &["+", "-"],
-            &["*", "/", "%"],
-        ];
-        if level == LEVELS.len() {
-            return self.unary();
-        }
-        let mut lhs = self.binary(level + 1)?;
-        while let Some(Tok::Sym(s)) = self.peek() {
-            let s = *s;
-            if !LEVELS[level].contains(&s) {
-                break;
-            }
+    /// Binary operators binding at least as tightly as precedence `min` (see [`level`]),
+    /// by precedence climbing: each operator's right operand takes only tighter ones, so
+    /// that all associate to the left.
+    fn binary(&mut self, min: usize) -> R<Expr> {
+        let mut lhs = self.unary()?;
+        while let Some(Tok::Sym(s)) = self.peek()
+            && let Some(l) = level(s)
+            && l >= min
+        {
             let pos = self.pos();
-            self.at += 1;
-            let rhs = self.nested(|p| p.binary(level + 1))?;
+            self.bump();
+            let rhs = self.nested(|p| p.binary(l + 1))?;
             lhs = match s {
                 "||" => Expr::Logic(false, Box::new(lhs), Box::new(rhs)),
                 "&&" => Expr::Logic(true, Box::new(lhs), Box::new(rhs)),
                 "&~" => Expr::Bin(BinOp::And, Box::new(lhs), Box::new(Expr::BitNot(Box::new(rhs)))),
                 _ => match bin_op(s) {
                     Some(op) => Expr::Bin(op, Box::new(lhs), Box::new(rhs)),
-                    None => return Err(Diag::at(self.file, self.source, pos, format!("unsupported: operator `{s}`"))),
+                    None => return self.err_at(pos, format!("unsupported: operator `{s}`")),
                 },
             };
         }
@@ -337,7 +355,7 @@ impl<'a> Parser<'a> {
             return Ok(Expr::BitNot(Box::new(self.nested(|p| p.unary())?)));
         }
         if self.is_sym("(") && matches!(self.peek_at(1), Some(Tok::Ident(w)) if is_type_word(w)) {
-            self.at += 1;
+            self.bump();
             self.skip_type()?;
             self.expect(")")?;
             return self.nested(|p| p.unary());
@@ -347,20 +365,20 @@ impl<'a> Parser<'a> {
 
     fn primary(&mut self) -> R<Expr> {
         let pos = self.pos();
-        match self.peek().cloned() {
+        match self.peek() {
             Some(Tok::Int(i)) => {
-                self.at += 1;
+                self.bump();
                 Ok(Expr::Int(i))
             }
             Some(Tok::Ident(name)) => {
-                self.at += 1;
+                self.bump();
                 if self.is_sym("(") || (name.starts_with("__") && self.is_sym("{")) {
-                    return self.call(name, pos);
+                    return self.call(name.to_string(), pos);
                 }
-                Ok(Expr::Var(name, pos))
+                Ok(Expr::Var(name.to_string(), pos))
             }
             Some(Tok::Sym("(")) => {
-                self.at += 1;
+                self.bump();
                 let e = self.expr()?;
                 self.expect(")")?;
                 Ok(e)
@@ -396,7 +414,7 @@ impl<'a> Parser<'a> {
                 Some(Tok::Int(i)) => s.push_str(&i.to_string()),
                 _ => return self.err(format!("expected an annotation name or `}}`{}", self.found())),
             }
-            self.at += 1;
+            self.bump();
         }
         Ok(s)
     }
@@ -406,11 +424,28 @@ impl<'a> Parser<'a> {
             && matches!(self.peek_at(1), Some(Tok::Sym(",")) | Some(Tok::Sym(")")))
         {
             let r = Arg::Op(s.to_string(), self.pos());
-            self.at += 1;
+            self.bump();
             return Ok(r);
         }
         Ok(Arg::Expr(self.expr()?))
     }
+}
+
+/// The precedence of a binary operator, as in C: 0 binds loosest.
+fn level(s: &str) -> Option<usize> {
+    Some(match s {
+        "||" => 0,
+        "&&" => 1,
+        "|" => 2,
+        "^" => 3,
+        "&" | "&~" => 4,
+        "==" | "!=" => 5,
+        "<" | "<=" | ">" | ">=" => 6,
+        "<<" | ">>" => 7,
+        "+" | "-" => 8,
+        "*" | "/" | "%" => 9,
+        _ => return None,
+    })
 }
 
 /// The op of a C binary operator.

@@ -147,7 +147,7 @@ impl Events {
             locs: names.into_iter().collect(),
             threads: test.threads.iter().map(|t| t.id).collect(),
             vals: Vec::new(),
-            val_ids: HashMap::new(),
+            val_ids: HashMap::default(),
             final_regs: BTreeMap::new(),
             addr: BTreeSet::new(),
             data: BTreeSet::new(),

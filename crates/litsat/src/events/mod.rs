@@ -16,7 +16,9 @@ pub use layout::{Layout, OffsetError};
 use crate::diag::{Deadline, Diag, Pos};
 use crate::isa::{BinOp, Isa, Op, Reg};
 use crate::litmus::{Test, Val};
+use crate::logic::Fx;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::BuildHasherDefault;
 
 pub type Eid = usize;
 pub type ValId = usize;
@@ -142,7 +144,9 @@ pub struct Events {
     /// Thread numbers in column order.
     pub threads: Vec<usize>,
     pub vals: Vec<VExpr>,
-    val_ids: HashMap<VExpr, ValId>,
+    /// Hashed with [`Fx`]: interning is the interpreter's most frequent operation, and its
+    /// keys are a few small numbers.
+    val_ids: HashMap<VExpr, ValId, BuildHasherDefault<Fx>>,
     /// Final register contents, for every register of every thread that was written or
     /// initialised.
     pub final_regs: BTreeMap<(usize, Reg), ValId>,

@@ -4,7 +4,7 @@
 
 use super::{Eid, Events, VExpr, ValId, Value};
 use crate::isa::Reg;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 
 /// The reads a value depends on, each with the path condition under which it does (the
 /// constant 1 for always).
@@ -89,29 +89,45 @@ pub(super) fn merge(ev: &mut Events, a: PathState, b: PathState) -> PathState {
     }
     let guard = ev.or(a.guard, b.guard);
     let zero = ev.constant(Value::Int(0));
-    let mut regs = HashMap::new();
-    let names: BTreeSet<Reg> = a.regs.keys().chain(b.regs.keys()).cloned().collect();
-    for r in names {
-        let ca = a.regs.get(&r).cloned().unwrap_or(Content::of(zero));
-        let cb = b.regs.get(&r).cloned().unwrap_or(Content::of(zero));
+    // Each register with its contents on either path, by name: the values are interned
+    // in that order.
+    let mut both: BTreeMap<Reg, (Option<Content>, Option<Content>)> = BTreeMap::new();
+    for (r, c) in a.regs {
+        both.entry(r).or_default().0 = Some(c);
+    }
+    for (r, c) in b.regs {
+        both.entry(r).or_default().1 = Some(c);
+    }
+    let mut regs = HashMap::with_capacity(both.len());
+    for (r, (ca, cb)) in both {
+        let (ca, cb) = (ca.unwrap_or(Content::of(zero)), cb.unwrap_or(Content::of(zero)));
         let val = ev.ite(a.guard, ca.val, cb.val);
         ev.joins.insert(val);
-        // Each path's dependencies hold where it is taken; one both paths share (with
-        // the same condition) holds as it did.
-        let mut deps = Deps::new();
-        for d in ca.deps.keys().chain(cb.deps.keys()).copied().collect::<BTreeSet<Eid>>() {
-            let (ga, gb) = (ca.deps.get(&d).copied(), cb.deps.get(&d).copied());
-            let g = match (ga, gb) {
-                (Some(x), Some(y)) if x == y => x,
-                _ => {
-                    let za = ga.map_or(zero, |x| ev.and(a.guard, x));
-                    let zb = gb.map_or(zero, |y| ev.and(b.guard, y));
-                    ev.or(za, zb)
-                }
-            };
-            deps.insert(d, g);
-        }
+        let deps = join_deps(ev, (a.guard, &ca.deps), (b.guard, &cb.deps));
         regs.insert(r, Content { val, deps });
     }
     PathState { guard, regs }
+}
+
+/// The dependencies of a register joined from two paths, given each path's guard and
+/// dependencies: each path's hold where it is taken; one both paths share (with the same
+/// condition) holds as it did.
+fn join_deps(ev: &mut Events, (ga, da): (ValId, &Deps), (gb, db): (ValId, &Deps)) -> Deps {
+    let zero = ev.constant(Value::Int(0));
+    let mut deps = Deps::new();
+    let mut reads: Vec<Eid> = da.keys().chain(db.keys()).copied().collect();
+    reads.sort_unstable();
+    reads.dedup();
+    for d in reads {
+        let g = match (da.get(&d).copied(), db.get(&d).copied()) {
+            (Some(x), Some(y)) if x == y => x,
+            (x, y) => {
+                let za = x.map_or(zero, |x| ev.and(ga, x));
+                let zb = y.map_or(zero, |y| ev.and(gb, y));
+                ev.or(za, zb)
+            }
+        };
+        deps.insert(d, g);
+    }
+    deps
 }

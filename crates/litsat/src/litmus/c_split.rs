@@ -77,15 +77,15 @@ fn string_end(b: &[u8], i: usize) -> usize {
 fn body_end(b: &[u8], mut i: usize) -> usize {
     let mut depth = 0usize;
     while i < b.len() {
-        if b[i..].starts_with(b"//") {
-            i = line_end(b, i);
-            continue;
-        }
-        if b[i..].starts_with(b"/*") {
-            i = find(b, i + 2, b"*/").map_or(b.len(), |k| k + 2);
-            continue;
-        }
         match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                i = line_end(b, i);
+                continue;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                i = find(b, i + 2, b"*/").map_or(b.len(), |k| k + 2);
+                continue;
+            }
             b'"' => {
                 i = string_end(b, i);
                 continue;

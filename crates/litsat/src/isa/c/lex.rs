@@ -1,18 +1,12 @@
-//! Tokens of herd's C dialect, lexed with nom.
+//! Tokens of herd's C dialect.
 //!
 //! Positions are byte offsets into the text handed in; callers add the offset of that text
-//! in its file. Names borrow the text, so lexing allocates nothing but the token vector. `//` and `/* */` comments are skipped; OCaml comments never reach here
-//! (the litmus splitter blanks them outside thread bodies, where `(*x` is a dereference).
+//! in its file. Names borrow the text, and tokens are taken one at a time ([`Lexer`]), so
+//! lexing allocates nothing; it reads bytes, every token starting with an ASCII one. `//`
+//! and `/* */` comments are skipped; OCaml comments never reach here (the litmus splitter
+//! blanks them outside thread bodies, where `(*x` is a dereference).
 
 use crate::diag::Pos;
-use nom::{
-    IResult, Parser,
-    branch::alt,
-    bytes::complete::{tag, take_while, take_while1},
-    character::complete::satisfy,
-    combinator::{map, recognize},
-    sequence::pair,
-};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Tok<'a> {
@@ -21,47 +15,53 @@ pub enum Tok<'a> {
     Sym(&'static str),
 }
 
-/// Punctuators, longest first so that `<<=`-like prefixes are taken whole.
-const SYMS: &[&str] = &[
-    "&&", "||", "==", "!=", "<=", ">=", "<<", ">>", "++", "--", "->", "&~", "{", "}", "(", ")", "[", "]", ";", ",",
-    "*", "&", "+", "-", "/", "%", "^", "|", "~", "!", "=", "<", ">", "?", ":", ".",
-];
+/// Punctuators of two characters, taken before their first character alone.
+const PAIRS: &[&str] = &["&&", "||", "==", "!=", "<=", ">=", "<<", ">>", "++", "--", "->", "&~"];
 
-fn ident(i: &str) -> IResult<&str, &str> {
-    recognize(pair(
-        satisfy(|c| c.is_ascii_alphabetic() || c == '_'),
-        take_while(|c: char| c.is_ascii_alphanumeric() || c == '_'),
-    ))
-    .parse(i)
+/// Punctuators of one character.
+const SINGLES: &str = "{}()[];,*&+-/%^|~!=<>?:.";
+
+fn is_word(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
 }
 
-fn number(i: &str) -> IResult<&str, i64> {
-    alt((
-        map(recognize(pair(alt((tag("0x"), tag("0X"))), take_while1(|c: char| c.is_ascii_hexdigit()))), |s: &str| {
-            u64::from_str_radix(&s[2..], 16).map(|v| v as i64).unwrap_or(i64::MAX)
-        }),
-        map(take_while1(|c: char| c.is_ascii_digit()), |s: &str| s.parse().unwrap_or(i64::MAX)),
-    ))
-    .parse(i)
+/// The end of the run of bytes from `from` on that satisfy `f`.
+fn run_end(b: &[u8], from: usize, f: impl Fn(u8) -> bool) -> usize {
+    b[from..].iter().position(|&c| !f(c)).map_or(b.len(), |k| from + k)
 }
 
-fn sym(i: &str) -> IResult<&str, &'static str> {
-    // Only the punctuators that start with `i`'s first byte can match.
-    let first = i.as_bytes().first().copied();
-    for s in SYMS.iter().filter(|s| s.as_bytes().first().copied() == first) {
-        if let Some(r) = i.strip_prefix(s) {
-            return Ok((r, s));
-        }
+/// A number and its length: hexadecimal after `0x`, else decimal; `i64::MAX` where it
+/// does not fit.
+fn number(i: &str) -> (i64, usize) {
+    let b = i.as_bytes();
+    if b.len() > 2 && b[0] == b'0' && matches!(b[1], b'x' | b'X') && b[2].is_ascii_hexdigit() {
+        let n = run_end(b, 2, |c| c.is_ascii_hexdigit());
+        return (u64::from_str_radix(&i[2..n], 16).map_or(i64::MAX, |v| v as i64), n);
     }
-    Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Tag)))
+    let n = run_end(b, 0, |c| c.is_ascii_digit());
+    (i[..n].parse().unwrap_or(i64::MAX), n)
 }
 
-/// A token, chosen by its first character.
-fn token(i: &str) -> IResult<&str, Tok<'_>> {
-    match i.as_bytes().first() {
-        Some(c) if c.is_ascii_alphabetic() || *c == b'_' => map(ident, Tok::Ident).parse(i),
-        Some(c) if c.is_ascii_digit() => map(number, Tok::Int).parse(i),
-        _ => map(sym, Tok::Sym).parse(i),
+/// The punctuator `b` starts with, the longest one.
+fn sym(b: &[u8]) -> Option<&'static str> {
+    let pair = PAIRS.iter().find(|p| b.get(..2) == Some(p.as_bytes()));
+    let single = || SINGLES.bytes().position(|c| Some(&c) == b.first()).map(|k| &SINGLES[k..k + 1]);
+    pair.copied().or_else(single)
+}
+
+/// The token `i` starts with and its length, chosen by its first byte; `None` where no
+/// token starts.
+fn token(i: &str) -> Option<(Tok<'_>, usize)> {
+    let b = i.as_bytes();
+    let c = *b.first()?;
+    if c.is_ascii_alphabetic() || c == b'_' {
+        let n = run_end(b, 1, is_word);
+        Some((Tok::Ident(&i[..n]), n))
+    } else if c.is_ascii_digit() {
+        let (v, n) = number(i);
+        Some((Tok::Int(v), n))
+    } else {
+        sym(b).map(|s| (Tok::Sym(s), s.len()))
     }
 }
 
@@ -69,7 +69,8 @@ fn token(i: &str) -> IResult<&str, Tok<'_>> {
 fn skip(i: &str) -> Result<&str, &str> {
     let mut i = i;
     loop {
-        let t = i.trim_start();
+        // ASCII blanks by byte; `trim_start` for any other Unicode blank.
+        let t = i[run_end(i.as_bytes(), 0, |c| c.is_ascii_whitespace())..].trim_start();
         if let Some(r) = t.strip_prefix("//") {
             i = r.find('\n').map_or("", |k| &r[k..]);
         } else if let Some(r) = t.strip_prefix("/*") {
@@ -123,11 +124,11 @@ impl<'a> Lexer<'a> {
             return None;
         }
         match token(i) {
-            Ok((r, t)) => {
-                self.rest = self.skipped(r);
+            Some((t, n)) => {
+                self.rest = self.skipped(&i[n..]);
                 Some((t, self.at(i)))
             }
-            Err(_) => {
+            None => {
                 let c = i.chars().next().unwrap_or(' ');
                 self.rest = Err(LexError { pos: self.at(i), msg: format!("unexpected character '{c}'") });
                 None

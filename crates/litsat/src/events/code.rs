@@ -30,6 +30,10 @@ fn split_label(s: &str) -> (Option<&str>, &str, usize) {
 /// before unrolling, which reads branch targets).
 pub(super) fn resolve_jumps(test: &Test, code: &mut [Vec<Instr>], src: &SourceRef<'_>) -> Result<(), Diag> {
     for (th, instrs) in test.threads.iter().zip(code.iter_mut()) {
+        // Most threads have no computed jump: nothing to collect for them.
+        if !instrs.iter().flat_map(|i| &i.ops).any(|op| matches!(op, Op::Jump(_))) {
+            continue;
+        }
         let written: BTreeSet<Reg> = instrs.iter().flat_map(|i| i.ops.iter()).filter_map(written_reg).collect();
         let labels: BTreeSet<&str> = instrs.iter().filter_map(|i| i.label.as_deref()).collect();
         let mut targets: Vec<(usize, usize, String)> = Vec::new();

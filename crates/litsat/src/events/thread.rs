@@ -528,8 +528,15 @@ impl<'a> Thread<'a> {
 
     /// Sets a register on the current path; writes to the zero register are lost.
     fn set_reg(&mut self, r: &Reg, c: Content) {
-        if Some(r.as_str()) != self.zero_reg {
-            self.cur.regs.insert(r.clone(), c);
+        if Some(r.as_str()) == self.zero_reg {
+            return;
+        }
+        // The name is copied only the first time the register is written.
+        match self.cur.regs.get_mut(r) {
+            Some(old) => *old = c,
+            None => {
+                self.cur.regs.insert(r.clone(), c);
+            }
         }
     }
 

@@ -35,7 +35,7 @@ pub struct Lower<'a> {
     files: &'a Files<'a>,
     macros: &'a Macros,
     /// Names of shared locations: a parameter `int *x` names location `x`.
-    shared: BTreeSet<String>,
+    shared: &'a BTreeSet<String>,
     locals: BTreeSet<String>,
     code: Vec<Instr>,
     next_tmp: usize,
@@ -48,7 +48,7 @@ pub struct Lower<'a> {
 }
 
 impl<'a> Lower<'a> {
-    pub fn new(files: &'a Files<'a>, macros: &'a Macros, shared: BTreeSet<String>, unroll: usize) -> Lower<'a> {
+    pub fn new(files: &'a Files<'a>, macros: &'a Macros, shared: &'a BTreeSet<String>, unroll: usize) -> Lower<'a> {
         Lower {
             files,
             macros,
@@ -290,12 +290,12 @@ impl<'a> Lower<'a> {
     /// value, if it has one.
     fn call(&mut self, c: &Call) -> R<Option<Src>> {
         if let Some(m) = self.macros.get(&c.name) {
-            return self.expand(c, m.params.clone(), m.body.clone());
+            return self.expand(c, &m.params, &m.body);
         }
         super::prims::lower(self, c)
     }
 
-    fn expand(&mut self, c: &Call, params: Vec<String>, body: Body) -> R<Option<Src>> {
+    fn expand(&mut self, c: &Call, params: &[String], body: &Body) -> R<Option<Src>> {
         if params.len() != c.args.len() {
             let msg = format!("macro `{}` takes {} arguments, found {}", c.name, params.len(), c.args.len());
             return Err(self.files.err(c.file, c.pos, msg));
@@ -315,7 +315,7 @@ impl<'a> Lower<'a> {
         self.expansion += 1;
         let r = match body {
             Body::Expr(e) => {
-                let e = subst(&e, &map);
+                let e = subst(e, &map);
                 self.rvalue(&e).map(Some)
             }
             Body::Stmts(ss) => {
@@ -353,7 +353,7 @@ impl<'a> Lower<'a> {
 
     pub(super) fn arg_lvalue(&mut self, c: &Call, k: usize) -> R<Addr> {
         match c.args.get(k) {
-            Some(Arg::Expr(e)) => self.lvalue(&e.clone(), c),
+            Some(Arg::Expr(e)) => self.lvalue(e, c),
             _ => Err(self.files.err(c.file, c.pos, format!("`{}` expects a location as argument {}", c.name, k + 1))),
         }
     }

@@ -111,7 +111,7 @@ fn lower_test(
         parsed.push(body);
     }
     for body in parsed {
-        let mut l = Lower::new(&files, &macros, shared.clone(), unroll);
+        let mut l = Lower::new(&files, &macros, &shared, unroll);
         l.stmts(&body, true)?;
         code.push(l.finish());
     }

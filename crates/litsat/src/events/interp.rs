@@ -112,12 +112,12 @@ fn op_locations(op: &Op, names: &mut BTreeSet<String>) {
     {
         names.insert(x.clone());
     }
-    let srcs: Vec<&Src> = match op {
-        Op::Store { src, .. } | Op::StoreCond { src, .. } | Op::Mov { src, .. } => vec![src],
-        Op::Bin { a, b, .. } | Op::Select { a, b, .. } => vec![a, b],
-        _ => vec![],
+    let srcs: [Option<&Src>; 2] = match op {
+        Op::Store { src, .. } | Op::StoreCond { src, .. } | Op::Mov { src, .. } => [Some(src), None],
+        Op::Bin { a, b, .. } | Op::Select { a, b, .. } => [Some(a), Some(b)],
+        _ => [None, None],
     };
-    for s in srcs {
+    for s in srcs.into_iter().flatten() {
         if let Src::Addr(x) = s {
             names.insert(x.clone());
         }

@@ -209,7 +209,11 @@ impl<'a> Thread<'a> {
 
     /// Notes, for each event made since the last note, the operands it was made in.
     fn note_operands(&mut self) {
-        self.operand_paths.resize(self.ev.events.len() - self.first_of_thread, self.operands.clone());
+        let made = self.ev.events.len() - self.first_of_thread;
+        // Most ops make no event: nothing to note, and no copy of the operands.
+        if made > self.operand_paths.len() {
+            self.operand_paths.resize(made, self.operands.clone());
+        }
     }
 
     /// Interprets one op of the current instruction.

@@ -77,6 +77,11 @@ fn string_end(b: &[u8], i: usize) -> usize {
 fn body_end(b: &[u8], mut i: usize) -> usize {
     let mut depth = 0usize;
     while i < b.len() {
+        // Straight to the next byte that can matter.
+        match b[i..].iter().position(|c| matches!(c, b'/' | b'"' | b'{' | b'}')) {
+            Some(k) => i += k,
+            None => break,
+        }
         match b[i] {
             b'/' if b.get(i + 1) == Some(&b'/') => {
                 i = line_end(b, i);

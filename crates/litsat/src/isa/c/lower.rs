@@ -85,6 +85,13 @@ impl<'a> Lower<'a> {
         self.code.push(Instr { label: Some(l), ops: Vec::new(), text: String::new(), pos: self.site });
     }
 
+    /// Makes `x` a local, copying its name only the first time.
+    fn local(&mut self, x: &str) {
+        if !self.locals.contains(x) {
+            self.locals.insert(x.to_string());
+        }
+    }
+
     fn test_err<T>(&self, pos: Pos, msg: impl Into<String>) -> R<T> {
         Err(self.files.err(0, pos, msg))
     }
@@ -101,7 +108,7 @@ impl<'a> Lower<'a> {
         match s {
             Stmt::Decl(name, init, pos) => {
                 self.site = at(pos, self);
-                self.locals.insert(name.clone());
+                self.local(name);
                 if let Some(e) = init {
                     let v = self.rvalue(e)?;
                     self.emit(vec![Op::Mov { dst: name.clone(), src: v }], name);
@@ -186,7 +193,7 @@ impl<'a> Lower<'a> {
         match lhs {
             Expr::Var(x, _) if self.locals.contains(x) || !self.shared.contains(x) => {
                 // herd accepts locals assigned without a declaration.
-                self.locals.insert(x.clone());
+                self.local(x);
                 let v = self.rvalue(rhs)?;
                 self.emit(vec![Op::Mov { dst: x.clone(), src: v }], x);
                 Ok(())
@@ -210,7 +217,7 @@ impl<'a> Lower<'a> {
                 if self.locals.contains(x) || !self.shared.contains(x) {
                     // herd reads an undeclared name as a register: its value from the
                     // initial state (`0:r4=y;`), else 0.
-                    self.locals.insert(x.clone());
+                    self.local(x);
                     Src::Reg(x.clone())
                 } else {
                     Src::Addr(x.clone())

@@ -25,6 +25,12 @@ fn is_word(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
 }
 
+/// An ASCII character that `char::is_whitespace` holds for: unlike
+/// `u8::is_ascii_whitespace`, the vertical tab too.
+fn is_ascii_blank(c: u8) -> bool {
+    c == b' ' || (b'\t'..=b'\r').contains(&c)
+}
+
 /// The end of the run of bytes from `from` on that satisfy `f`.
 fn run_end(b: &[u8], from: usize, f: impl Fn(u8) -> bool) -> usize {
     b[from..].iter().position(|&c| !f(c)).map_or(b.len(), |k| from + k)
@@ -44,7 +50,7 @@ fn number(i: &str) -> (i64, usize) {
 
 /// The punctuator `b` starts with, the longest one.
 fn sym(b: &[u8]) -> Option<&'static str> {
-    let pair = PAIRS.iter().find(|p| b.get(..2) == Some(p.as_bytes()));
+    let pair = PAIRS.iter().find(|p| matches!((p.as_bytes(), b), ([x, y], [c, d, ..]) if (x, y) == (c, d)));
     let single = || SINGLES.bytes().position(|c| Some(&c) == b.first()).map(|k| &SINGLES[k..k + 1]);
     pair.copied().or_else(single)
 }
@@ -70,7 +76,10 @@ fn skip(i: &str) -> Result<&str, &str> {
     let mut i = i;
     loop {
         // ASCII blanks by byte; `trim_start` for any other Unicode blank.
-        let t = i[run_end(i.as_bytes(), 0, |c| c.is_ascii_whitespace())..].trim_start();
+        let mut t = &i[run_end(i.as_bytes(), 0, is_ascii_blank)..];
+        if !t.as_bytes().first().is_none_or(u8::is_ascii) {
+            t = t.trim_start();
+        }
         if let Some(r) = t.strip_prefix("//") {
             i = r.find('\n').map_or("", |k| &r[k..]);
         } else if let Some(r) = t.strip_prefix("/*") {
@@ -140,5 +149,39 @@ impl<'a> Lexer<'a> {
     pub fn error(mut self) -> Option<LexError> {
         while self.next_token().is_some() {}
         self.rest.err()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Tok::{Ident, Int, Sym};
+    use super::*;
+
+    fn toks(s: &str) -> Vec<Tok<'_>> {
+        let mut l = Lexer::new(s, 0);
+        std::iter::from_fn(|| l.next_token().map(|t| t.0)).collect()
+    }
+
+    fn error(s: &str) -> Option<(usize, String)> {
+        Lexer::new(s, 10).error().map(|e| (e.pos.0, e.msg))
+    }
+
+    #[test]
+    fn tokens_longest_first() {
+        let want = [Ident("r0"), Sym("="), Int(31), Sym("<<"), Int(2), Sym("&~"), Ident("_x1"), Sym("&"), Sym(";")];
+        assert_eq!(toks("r0 = 0x1F<<2 &~_x1& ; // c\n /* d */"), want);
+        assert_eq!(toks("0x 99999999999999999999"), [Int(0), Ident("x"), Int(i64::MAX)]);
+    }
+
+    #[test]
+    fn blanks_are_unicode_ones() {
+        assert_eq!(toks("a\x0b\u{85}\u{2003}b"), [Ident("a"), Ident("b")]);
+    }
+
+    #[test]
+    fn errors_where_lexing_stops() {
+        assert_eq!(error("a é"), Some((12, "unexpected character 'é'".to_string())));
+        assert_eq!(error("a /* b"), Some((12, "unterminated comment: expected `*/`".to_string())));
+        assert_eq!(error("a // b"), None);
     }
 }

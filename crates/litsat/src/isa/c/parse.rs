@@ -31,34 +31,34 @@ type R<T> = Result<T, Diag>;
 /// Words that start a type: a statement that begins with one is a declaration, and a
 /// parenthesis that holds one is a cast.
 fn is_type_word(s: &str) -> bool {
-    const WORDS: &[&str] = &[
-        "int",
-        "long",
-        "short",
-        "char",
-        "unsigned",
-        "signed",
-        "volatile",
-        "const",
-        "void",
-        "struct",
-        "_Atomic",
-        "atomic_int",
-        "atomic_long",
-        "atomic_uint",
-        "atomic_bool",
-        "atomic_llong",
-        "bool",
-        "u8",
-        "u16",
-        "u32",
-        "u64",
-        "s8",
-        "s16",
-        "s32",
-        "s64",
-    ];
-    WORDS.contains(&s) || s.ends_with("_t")
+    matches!(
+        s,
+        "int"
+            | "long"
+            | "short"
+            | "char"
+            | "unsigned"
+            | "signed"
+            | "volatile"
+            | "const"
+            | "void"
+            | "struct"
+            | "_Atomic"
+            | "atomic_int"
+            | "atomic_long"
+            | "atomic_uint"
+            | "atomic_bool"
+            | "atomic_llong"
+            | "bool"
+            | "u8"
+            | "u16"
+            | "u32"
+            | "u64"
+            | "s8"
+            | "s16"
+            | "s32"
+            | "s64"
+    ) || s.ends_with("_t")
 }
 
 impl<'a> Parser<'a> {

@@ -4,7 +4,9 @@
 
 use super::{Eid, Events, VExpr, ValId, Value};
 use crate::isa::Reg;
+use crate::logic::Fx;
 use std::collections::{BTreeMap, HashMap};
+use std::hash::BuildHasherDefault;
 
 /// The reads a value depends on, each with the path condition under which it does (the
 /// constant 1 for always).
@@ -24,9 +26,9 @@ impl Content {
     }
 }
 
-/// The dependencies of a value computed from two others.
-pub(super) fn dep_union(ev: &mut Events, a: &Deps, b: &Deps) -> Deps {
-    let mut out = a.clone();
+/// The dependencies of a value computed from two others: `a`'s, taken over, and `b`'s.
+pub(super) fn dep_union(ev: &mut Events, a: Deps, b: &Deps) -> Deps {
+    let mut out = a;
     for (&d, &g) in b {
         let h = match out.get(&d) {
             Some(&f) => ev.or(f, g),
@@ -71,11 +73,15 @@ impl Events {
     }
 }
 
+/// Register contents by name, hashed with [`Fx`] (names are short, and looked up at
+/// every op); nothing depends on their order.
+pub(super) type Regs = HashMap<Reg, Content, BuildHasherDefault<Fx>>;
+
 /// One control-flow path's state: its condition and registers.
 #[derive(Clone, Debug)]
 pub(super) struct PathState {
     pub(super) guard: ValId,
-    pub(super) regs: HashMap<Reg, Content>,
+    pub(super) regs: Regs,
 }
 
 /// Joins two paths: the guard is the disjunction, registers that differ become
@@ -98,7 +104,7 @@ pub(super) fn merge(ev: &mut Events, a: PathState, b: PathState) -> PathState {
     for (r, c) in b.regs {
         both.entry(r).or_default().1 = Some(c);
     }
-    let mut regs = HashMap::with_capacity(both.len());
+    let mut regs = Regs::with_capacity_and_hasher(both.len(), Default::default());
     for (r, (ca, cb)) in both {
         let (ca, cb) = (ca.unwrap_or(Content::of(zero)), cb.unwrap_or(Content::of(zero)));
         let val = ev.ite(a.guard, ca.val, cb.val);

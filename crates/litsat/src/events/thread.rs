@@ -2,12 +2,12 @@
 //! register's symbolic contents and the reads it depends on, one path condition per
 //! forward branch, and the paths joined at labels.
 
-use super::paths::{Content, Deps, PathState, always, dep_union, merge};
+use super::paths::{Content, Deps, PathState, Regs, always, dep_union, merge};
 use super::{Eid, Event, Events, Instr, Kind, LockRole, SourceRef, VExpr, ValId, Value};
 use crate::diag::{Deadline, Diag, Pos};
 use crate::isa::{Addr, BinOp, Cond, Isa, LockOp, Op, Operand, Reg, Src};
 use crate::litmus::{Loc, Test};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Where [`Op::Exit`] paths wait for the thread's end: no label is spelt so.
 const EXIT: &str = "%exit";
@@ -51,8 +51,8 @@ pub(super) fn interpret(
 }
 
 /// The registers the initial state sets for thread `id`; the others hold 0.
-fn initial_regs(ev: &mut Events, test: &Test, id: usize, src: &SourceRef<'_>) -> Result<HashMap<Reg, Content>, Diag> {
-    let mut regs = HashMap::new();
+fn initial_regs(ev: &mut Events, test: &Test, id: usize, src: &SourceRef<'_>) -> Result<Regs, Diag> {
+    let mut regs = Regs::default();
     for it in &test.init {
         if let Loc::Reg(t, r) = &it.loc
             && *t == id
@@ -134,7 +134,7 @@ impl<'a> Thread<'a> {
         code: &'a [Instr],
         isa: &'a dyn Isa,
         src: &'a SourceRef<'a>,
-        regs: HashMap<Reg, Content>,
+        regs: Regs,
     ) -> Thread<'a> {
         let one = ev.constant(Value::Int(1));
         let zero = ev.constant(Value::Int(0));
@@ -196,7 +196,7 @@ impl<'a> Thread<'a> {
 
     /// Joins the path `s` into the one being followed.
     fn join(&mut self, s: PathState) {
-        let cur = std::mem::replace(&mut self.cur, PathState { guard: self.zero, regs: HashMap::new() });
+        let cur = std::mem::replace(&mut self.cur, PathState { guard: self.zero, regs: Regs::default() });
         self.cur = merge(self.ev, cur, s);
     }
 
@@ -330,12 +330,12 @@ impl<'a> Thread<'a> {
         let guard = self.cur.guard;
         let a = self.access(addr)?;
         let c = self.read_src(s)?;
-        let mut inner = dep_union(self.ev, &c.deps, &a.deps);
+        let mut inner = dep_union(self.ev, c.deps.clone(), &a.deps);
         let g = match when {
             None => guard,
             Some(w) => {
                 let cv = self.cond(w)?;
-                inner = dep_union(self.ev, &inner, &cv.deps);
+                inner = dep_union(self.ev, inner, &cv.deps);
                 self.ev.and(guard, cv.val)
             }
         };
@@ -458,7 +458,7 @@ impl<'a> Thread<'a> {
         if self.ev.amo_as_one && c.deps.keys().any(|&d| d >= self.at.first) {
             let writes: Vec<Eid> = self.own_events().filter(|&w| self.ev.events[w].kind == Kind::Write).collect();
             let more = always(self.ev, writes);
-            c.deps = dep_union(self.ev, &c.deps, &more);
+            c.deps = dep_union(self.ev, c.deps, &more);
         }
         self.set_reg(dst, c);
         Ok(())
@@ -469,7 +469,7 @@ impl<'a> Thread<'a> {
         let ca = self.read_src(a)?;
         let cb = self.read_src(b)?;
         let val = self.ev.bin(op, ca.val, cb.val);
-        let deps = dep_union(self.ev, &ca.deps, &cb.deps);
+        let deps = dep_union(self.ev, ca.deps, &cb.deps);
         self.set_reg(dst, Content { val, deps });
         Ok(())
     }
@@ -480,8 +480,8 @@ impl<'a> Thread<'a> {
         let ca = self.read_src(a)?;
         let cb = self.read_src(b)?;
         let val = self.ev.ite(c.val, ca.val, cb.val);
-        let deps = dep_union(self.ev, &c.deps, &ca.deps);
-        let deps = dep_union(self.ev, &deps, &cb.deps);
+        let deps = dep_union(self.ev, c.deps, &ca.deps);
+        let deps = dep_union(self.ev, deps, &cb.deps);
         self.set_reg(dst, Content { val, deps });
         Ok(())
     }
@@ -563,7 +563,7 @@ impl<'a> Thread<'a> {
         let a = self.read_src(&c.a)?;
         let b = self.read_src(&c.b)?;
         let val = self.ev.bin(c.op, a.val, b.val);
-        let deps = dep_union(self.ev, &a.deps, &b.deps);
+        let deps = dep_union(self.ev, a.deps, &b.deps);
         Ok(Content { val, deps })
     }
 

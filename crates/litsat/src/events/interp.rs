@@ -39,12 +39,26 @@ pub(super) fn interpret(
     Ok(ev)
 }
 
-/// How many events the threads' code can make, at most: one per op, but three for a
-/// try-lock. Reserved up front, as growing the vector of events (large ones) cost more
-/// than filling it.
+/// How many events the threads' code can make, at most. Reserved up front, as growing
+/// the vector of events (large ones) cost more than filling it; and counted closely, as
+/// past a kilobyte an allocation costs more (glibc's large bins).
 fn most_events(code: &[Vec<Instr>]) -> usize {
-    let ops = code.iter().flatten().flat_map(|ins| &ins.ops);
-    ops.map(|op| if matches!(op, Op::Lock { .. }) { 3 } else { 1 }).sum()
+    code.iter().flatten().flat_map(|ins| &ins.ops).map(most_events_of).sum()
+}
+
+/// How many events an op can make, at most: an access, a fence or a conditional branch
+/// one, a lock operation up to three (a try-lock's acquisition and failure).
+fn most_events_of(op: &Op) -> usize {
+    match op {
+        Op::Load { .. }
+        | Op::Store { .. }
+        | Op::StoreCond { .. }
+        | Op::Fence { .. }
+        | Op::Marker { .. }
+        | Op::Branch { cond: Some(_), .. } => 1,
+        Op::Lock { .. } => 3,
+        _ => 0,
+    }
 }
 
 /// The places the test's final state reads: the condition's, the filter's and those of

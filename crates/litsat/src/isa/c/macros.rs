@@ -5,7 +5,9 @@ use super::ast::{Expr, Stmt};
 use super::parse::Parser;
 use crate::diag::Diag;
 use std::cell::RefCell;
+use crate::logic::Fx;
 use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 
 #[derive(Clone, Debug)]
@@ -20,8 +22,8 @@ pub struct Macro {
     pub body: Body,
 }
 
-/// Macros by name.
-pub type Macros = HashMap<String, Macro>;
+/// Macros by name, hashed with [`Fx`]: every call of a C thread is looked up.
+pub type Macros = HashMap<String, Macro, BuildHasherDefault<Fx>>;
 
 /// A parsed file with what it was parsed from: its name, text and file id.
 type Parsed = (String, String, usize, Rc<Macros>);
@@ -48,7 +50,7 @@ pub fn parse_defs_once(file: &str, text: &str, file_id: usize) -> Result<Rc<Macr
 
 /// Parses a `.def` file. `file_id` is its index in the front end's file table.
 pub fn parse_defs(file: &str, text: &str, file_id: usize) -> Result<Macros, Diag> {
-    let mut out = Macros::new();
+    let mut out = Macros::default();
     let mut off = 0;
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
     let mut k = 0;

@@ -4,9 +4,11 @@
 //! everything the event structure fixes (po, fences, static sets) costs no variables or
 //! clauses, and equal gates are built once.
 
+mod clauses;
 mod closure;
 mod polarity;
 
+use clauses::Clauses;
 use polarity::{DOWN, UP};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -73,8 +75,9 @@ pub fn holding<T: Copy>(lits: &[(T, B)], truth: &[bool]) -> Option<T> {
 #[derive(Default)]
 pub struct Logic {
     /// The clauses other than AND-gate definitions, over all the variables.
-    cnf: CnfFormula,
-    /// Per variable: the range of its AND gate's inputs in `inputs` (empty if not a gate).
+    cnf: Clauses,
+    /// Per variable (one entry for each variable there is): the range of its AND gate's
+    /// inputs in `inputs` (empty if not a gate).
     gate: Vec<(u32, u32)>,
     inputs: Vec<Lit>,
     /// Clauses that AND-gate definitions stand for.
@@ -182,7 +185,7 @@ impl Logic {
 
     pub fn fresh(&mut self) -> Lit {
         self.gate.push((0, 0));
-        self.cnf.new_lit()
+        Lit::from_index(self.gate.len() - 1, true)
     }
 
     /// A new variable defined as the AND of `lits` (two or more).
@@ -211,7 +214,7 @@ impl Logic {
     pub fn full_cnf(&mut self) -> CnfFormula {
         self.complete_all();
         let mut out = CnfFormula::new();
-        out.set_var_count(self.cnf.var_count());
+        out.set_var_count(self.num_vars());
         for c in self.cnf.iter() {
             out.add_clause(c);
         }
@@ -223,7 +226,7 @@ impl Logic {
     }
 
     pub fn num_vars(&self) -> usize {
-        self.cnf.var_count()
+        self.gate.len()
     }
 
     pub fn clause(&mut self, c: &[B]) {
@@ -281,7 +284,7 @@ impl Logic {
     }
 
     fn push(&mut self, owner: u32, lits: &[Lit]) {
-        self.cnf.add_clause(lits);
+        self.cnf.push(lits);
         self.owner.push(owner);
     }
 
@@ -291,8 +294,7 @@ impl Logic {
     pub fn pruned(&mut self, roots: &[B]) -> Pruned {
         let need = loop {
             let owned = self.owned_index();
-            let clauses: Vec<&[Lit]> = self.cnf.iter().collect();
-            let need = self.needs(roots, &owned, &clauses);
+            let need = self.needs(roots, &owned);
             let mut todo: Vec<u32> = self.lazy_of.keys().copied().filter(|&v| need[v as usize] & UP != 0).collect();
             if todo.is_empty() {
                 break need;
@@ -302,7 +304,7 @@ impl Logic {
                 self.complete(Lit::from_index(v as usize, true));
             }
         };
-        let n = self.cnf.var_count();
+        let n = self.num_vars();
         let mut map = vec![u32::MAX; n];
         let mut back = Vec::new();
         for (v, m) in map.iter_mut().enumerate() {

@@ -44,19 +44,18 @@ impl View {
     }
 
     /// A set of the encoder's events as the model sees it.
-    pub fn set(&self, s: Set, lg: &mut Logic) -> Set {
-        if self.is_identity() {
-            return s;
-        }
-        let mut out = s.clone();
+    pub fn set(&self, mut s: Set, lg: &mut Logic) -> Set {
+        // A fused read's entry is read before it changes, and nothing else reads it (a
+        // write is no fused read), so the set is rewritten in place.
         for (r, f) in self.fused.iter().enumerate() {
             if let Some((w, happens)) = *f {
-                out.0[r] = lg.and2(s.0[r], happens.negate());
-                let moved = lg.and2(s.0[r], happens);
-                out.0[w] = lg.or2(out.0[w], moved);
+                let was = s.0[r];
+                s.0[r] = lg.and2(was, happens.negate());
+                let moved = lg.and2(was, happens);
+                s.0[w] = lg.or2(s.0[w], moved);
             }
         }
-        out
+        s
     }
 
     /// A relation of the encoder's events as the model sees it. A pair that the merge
@@ -66,7 +65,12 @@ impl View {
         if self.is_identity() {
             return r;
         }
-        let mut out = Rel::empty(r.n);
+        // The pairs in the order they are first reached, with each pair's place among
+        // them (`at`, n×n): a pair reached again is or-ed with what it holds, in the same
+        // order as ever, and the whole is sorted once at the end.
+        let n = r.n;
+        let mut entries: Vec<((Eid, Eid), B)> = Vec::with_capacity(r.m.len());
+        let mut at = vec![u32::MAX; n * n];
         for (&(a, b), &v) in &r.m {
             for (a2, wa) in self.places(a) {
                 for (b2, wb) in self.places(b) {
@@ -78,12 +82,24 @@ impl View {
                         continue;
                     }
                     let when = lg.and(&[v, wa, wb]);
-                    let old = out.get(a2, b2);
-                    let new = lg.or2(old, when);
-                    out.set(a2, b2, new);
+                    // A false `when` leaves the pair as it was.
+                    if when.is_false() {
+                        continue;
+                    }
+                    match at[a2 * n + b2] {
+                        u32::MAX => {
+                            at[a2 * n + b2] = entries.len() as u32;
+                            entries.push(((a2, b2), when));
+                        }
+                        k => {
+                            let e = &mut entries[k as usize].1;
+                            *e = lg.or2(*e, when);
+                        }
+                    }
                 }
             }
         }
-        out
+        entries.sort_unstable_by_key(|e| e.0);
+        Rel::from_sorted(r.n, entries)
     }
 }

@@ -691,15 +691,19 @@ impl Base<'_> {
     fn rel(&self, lg: &mut Logic, f: &dyn Fn(usize, usize) -> bool) -> Rel {
         let (n, g) = (self.ev.len(), &self.x.exists);
         let rows = (0..n).filter(|&i| !g[i].is_false());
-        self.rel_of(lg, rows.flat_map(|i| (0..n).map(move |j| (i, j))).filter(|&(i, j)| f(i, j)))
+        self.rel_of(lg, rows.flat_map(|i| (0..n).map(move |j| (i, j))).filter(|&(i, j)| f(i, j)), n * n)
     }
 
-    /// The static pairs `pairs` (given in increasing order), present when both events
-    /// happen: for the relations the event structure lists, without a test per pair.
-    fn rel_of(&self, lg: &mut Logic, pairs: impl IntoIterator<Item = (usize, usize)>) -> Rel {
+    /// The static pairs `pairs` (given in increasing order, at most `most` of them),
+    /// present when both events happen: for the relations the event structure lists,
+    /// without a test per pair.
+    fn rel_of(&self, lg: &mut Logic, pairs: impl IntoIterator<Item = (usize, usize)>, most: usize) -> Rel {
         let g = &self.x.exists;
-        let m = pairs.into_iter().filter(|&(i, _)| !g[i].is_false()).map(|(i, j)| ((i, j), lg.and2(g[i], g[j])));
-        Rel::from_sorted(self.ev.len(), m.collect())
+        let mut m = Vec::with_capacity(most);
+        for (i, j) in pairs.into_iter().filter(|&(i, _)| !g[i].is_false()) {
+            m.push(((i, j), lg.and2(g[i], g[j])));
+        }
+        Rel::from_sorted(self.ev.len(), m)
     }
 
     /// Binds a set under `name`, as the model sees it.
@@ -750,8 +754,9 @@ impl Base<'_> {
             carried.extend(ev.tags_if.iter().map(|(t, v)| (t.as_str(), i, Some(*v))));
         }
         carried.sort_by(|a, b| a.0.cmp(b.0));
-        let mut tags: BTreeSet<&str> = ev.known_sets.iter().map(String::as_str).collect();
-        tags.extend(carried.iter().map(|c| c.0));
+        let mut tags: Vec<&str> = ev.known_sets.iter().map(String::as_str).chain(carried.iter().map(|c| c.0)).collect();
+        tags.sort_unstable();
+        tags.dedup();
         // herd's capitalised name, written into one buffer for every tag.
         let mut cap = String::new();
         let mut rest = &carried[..];
@@ -772,7 +777,7 @@ impl Base<'_> {
             // An annotation `'rcu-lock` also names the set `Rcu-lock`, as herd's bell files
             // use it.
             capitalise_into(t, &mut cap);
-            if cap != t && !tags.contains(cap.as_str()) {
+            if cap != t && tags.binary_search(&cap.as_str()).is_err() {
                 self.put_set(lg, &cap, s.clone());
             }
             self.put_set(lg, t, s);
@@ -807,11 +812,11 @@ impl Base<'_> {
         let loc = same(lg, &|i, j| e[i].has_loc() && e[j].has_loc());
         let int = self.rel(lg, &|i, j| same_thread(i, j));
         let ext = self.rel(lg, &|i, j| !same_thread(i, j));
-        let id = self.rel_of(lg, (0..n).map(|i| (i, i)));
+        let id = self.rel_of(lg, (0..n).map(|i| (i, i)), n);
         let same_instr =
             self.rel(lg, &|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr / 2 == e[j].instr / 2);
-        let mut addr = self.rel_of(lg, ev.addr.iter().copied());
-        let mut data = self.rel_of(lg, ev.data.iter().copied());
+        let mut addr = self.rel_of(lg, ev.addr.iter().copied(), ev.addr.len());
+        let mut data = self.rel_of(lg, ev.data.iter().copied(), ev.data.len());
         // A dependency through a register joined from two paths holds on its own path only.
         for (r, when) in [(&mut addr, &ev.addr_when), (&mut data, &ev.data_when)] {
             for (&(i, j), &c) in when {
@@ -820,7 +825,7 @@ impl Base<'_> {
                 r.set(i, j, b);
             }
         }
-        let ctrl = self.rel_of(lg, ev.ctrl.iter().copied());
+        let ctrl = self.rel_of(lg, ev.ctrl.iter().copied(), ev.ctrl.len());
         let ww_loc = same(lg, &|i, j| i != j && e[i].in_co() && e[j].in_co());
         let [po, loc, int, ext, id, same_instr, addr, data, ctrl, rf] =
             [po, loc, int, ext, id, same_instr, addr, data, ctrl, x.rf.clone()].map(|r| self.view.rel(r, lg));

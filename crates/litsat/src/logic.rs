@@ -97,6 +97,8 @@ pub struct Logic {
     lazy_cache: HashMap<Vec<B>, Vec<B>, BuildHasherDefault<Fx>>,
     /// Scratch space for a clause.
     buf: Vec<Lit>,
+    /// Scratch space for a conjunction's inputs.
+    and_buf: Vec<Lit>,
 }
 
 const NO_OWNER: u32 = u32::MAX;
@@ -343,11 +345,17 @@ impl Logic {
     }
 
     pub fn and(&mut self, xs: &[B]) -> B {
+        self.and_of(xs.iter().copied())
+    }
+
+    /// [`Logic::and`] of the entries `xs` yields (walked twice where it has more than two
+    /// literals): `or` passes its inputs negated without collecting them.
+    fn and_of(&mut self, xs: impl Iterator<Item = B> + Clone) -> B {
         // Most conjunctions have at most two literals: those go to `and2`, which builds the
         // same gate without collecting them.
         let mut two = [B::T, B::T];
         let mut n = 0;
-        for &x in xs {
+        for x in xs.clone() {
             match x {
                 B::F => return B::F,
                 B::T => {}
@@ -364,8 +372,18 @@ impl Logic {
         if n <= 2 {
             return self.and2(two[0], two[1]);
         }
-        let mut lits = Vec::with_capacity(xs.len());
-        for &x in xs {
+        // The inputs are gathered in a scratch buffer: a gate already built (the common
+        // case, by hash-consing) then costs no allocation.
+        let mut lits = std::mem::take(&mut self.and_buf);
+        let out = self.and_lits(xs, &mut lits);
+        self.and_buf = lits;
+        out
+    }
+
+    /// The part of [`Logic::and_of`] past two literals, with `lits` for scratch space.
+    fn and_lits(&mut self, xs: impl Iterator<Item = B>, lits: &mut Vec<Lit>) -> B {
+        lits.clear();
+        for x in xs {
             match x {
                 B::F => return B::F,
                 B::T => {}
@@ -385,11 +403,11 @@ impl Logic {
             2 => return self.and_pair(lits[0], lits[1]),
             _ => {}
         }
-        if let Some(&g) = self.and_cache.get(&lits) {
+        if let Some(&g) = self.and_cache.get(&lits[..]) {
             return B::L(g);
         }
-        let g = self.new_gate(&lits);
-        self.and_cache.insert(lits, g);
+        let g = self.new_gate(lits);
+        self.and_cache.insert(lits.to_vec(), g);
         B::L(g)
     }
 
@@ -397,8 +415,7 @@ impl Logic {
         if let [a, b] = *xs {
             return self.or2(a, b);
         }
-        let neg: Vec<B> = xs.iter().map(|x| x.negate()).collect();
-        self.and(&neg).negate()
+        self.and_of(xs.iter().map(|x| x.negate())).negate()
     }
 
     pub fn and2(&mut self, a: B, b: B) -> B {

@@ -605,8 +605,12 @@ fn observed_co(
     lg: &mut Logic,
 ) {
     let e = &ev.events;
-    let sources =
-        |r: Eid| -> Vec<(Eid, B)> { rf.m.iter().filter(|((_, j), _)| *j == r).map(|(&(w, _), &b)| (w, b)).collect() };
+    // Each read's possible sources, with their literals, in the order of the writes.
+    let mut by_read: Vec<Vec<(Eid, B)>> = vec![Vec::new(); e.len()];
+    for (&(w, r), &b) in &rf.m {
+        by_read[r].push((w, b));
+    }
+    let sources = |r: Eid| by_read[r].iter().copied();
     for a in 0..e.len() {
         for b in 0..e.len() {
             let (ea, eb) = (&e[a], &e[b]);
@@ -640,9 +644,8 @@ fn observed_co(
                     }
                 }
                 (Kind::Read, Kind::Read) => {
-                    let (sa, sb) = (sources(a), sources(b));
-                    for &(w, x) in &sa {
-                        for &(w2, y) in &sb {
+                    for (w, x) in sources(a) {
+                        for (w2, y) in sources(b) {
                             if w != w2 {
                                 lg.clause(&[x.negate(), y.negate(), sl.negate(), co.get(w, w2)]);
                             }

@@ -65,12 +65,11 @@ impl View {
         if self.is_identity() {
             return r;
         }
-        // The pairs in the order they are first reached, with each pair's place among
-        // them (`at`, n×n): a pair reached again is or-ed with what it holds, in the same
-        // order as ever, and the whole is sorted once at the end.
+        // The merged relation, dense (n×n): a pair reached again is or-ed with what it
+        // holds, in the same order as ever (or-ing with false builds nothing), and the
+        // entries come out in order.
         let n = r.n;
-        let mut entries: Vec<((Eid, Eid), B)> = Vec::with_capacity(r.m.len());
-        let mut at = vec![u32::MAX; n * n];
+        let mut out = vec![B::F; n * n];
         for (&(a, b), &v) in &r.m {
             for (a2, wa) in self.places(a) {
                 for (b2, wb) in self.places(b) {
@@ -82,24 +81,11 @@ impl View {
                         continue;
                     }
                     let when = lg.and(&[v, wa, wb]);
-                    // A false `when` leaves the pair as it was.
-                    if when.is_false() {
-                        continue;
-                    }
-                    match at[a2 * n + b2] {
-                        u32::MAX => {
-                            at[a2 * n + b2] = entries.len() as u32;
-                            entries.push(((a2, b2), when));
-                        }
-                        k => {
-                            let e = &mut entries[k as usize].1;
-                            *e = lg.or2(*e, when);
-                        }
-                    }
+                    out[a2 * n + b2] = lg.or2(out[a2 * n + b2], when);
                 }
             }
         }
-        entries.sort_unstable_by_key(|e| e.0);
-        Rel::from_sorted(r.n, entries)
+        let entries = out.into_iter().enumerate().filter(|(_, b)| !b.is_false());
+        Rel::from_sorted(n, entries.map(|(k, b)| ((k / n, k % n), b)).collect())
     }
 }

@@ -4,9 +4,11 @@
 //! everything the event structure fixes (po, fences, static sets) costs no variables or
 //! clauses, and equal gates are built once.
 
+mod clauses;
 mod closure;
 mod polarity;
 
+use clauses::Clauses;
 use polarity::{DOWN, UP};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -73,8 +75,9 @@ pub fn holding<T: Copy>(lits: &[(T, B)], truth: &[bool]) -> Option<T> {
 #[derive(Default)]
 pub struct Logic {
     /// The clauses other than AND-gate definitions, over all the variables.
-    cnf: CnfFormula,
-    /// Per variable: the range of its AND gate's inputs in `inputs` (empty if not a gate).
+    cnf: Clauses,
+    /// Per variable (one entry for each variable there is): the range of its AND gate's
+    /// inputs in `inputs` (empty if not a gate).
     gate: Vec<(u32, u32)>,
     inputs: Vec<Lit>,
     /// Clauses that AND-gate definitions stand for.
@@ -94,6 +97,8 @@ pub struct Logic {
     lazy_cache: HashMap<Vec<B>, Vec<B>, BuildHasherDefault<Fx>>,
     /// Scratch space for a clause.
     buf: Vec<Lit>,
+    /// Scratch space for a conjunction's inputs.
+    and_buf: Vec<Lit>,
 }
 
 const NO_OWNER: u32 = u32::MAX;
@@ -182,7 +187,7 @@ impl Logic {
 
     pub fn fresh(&mut self) -> Lit {
         self.gate.push((0, 0));
-        self.cnf.new_lit()
+        Lit::from_index(self.gate.len() - 1, true)
     }
 
     /// A new variable defined as the AND of `lits` (two or more).
@@ -211,7 +216,7 @@ impl Logic {
     pub fn full_cnf(&mut self) -> CnfFormula {
         self.complete_all();
         let mut out = CnfFormula::new();
-        out.set_var_count(self.cnf.var_count());
+        out.set_var_count(self.num_vars());
         for c in self.cnf.iter() {
             out.add_clause(c);
         }
@@ -223,7 +228,7 @@ impl Logic {
     }
 
     pub fn num_vars(&self) -> usize {
-        self.cnf.var_count()
+        self.gate.len()
     }
 
     pub fn clause(&mut self, c: &[B]) {
@@ -281,7 +286,7 @@ impl Logic {
     }
 
     fn push(&mut self, owner: u32, lits: &[Lit]) {
-        self.cnf.add_clause(lits);
+        self.cnf.push(lits);
         self.owner.push(owner);
     }
 
@@ -291,8 +296,7 @@ impl Logic {
     pub fn pruned(&mut self, roots: &[B]) -> Pruned {
         let need = loop {
             let owned = self.owned_index();
-            let clauses: Vec<&[Lit]> = self.cnf.iter().collect();
-            let need = self.needs(roots, &owned, &clauses);
+            let need = self.needs(roots, &owned);
             let mut todo: Vec<u32> = self.lazy_of.keys().copied().filter(|&v| need[v as usize] & UP != 0).collect();
             if todo.is_empty() {
                 break need;
@@ -302,7 +306,7 @@ impl Logic {
                 self.complete(Lit::from_index(v as usize, true));
             }
         };
-        let n = self.cnf.var_count();
+        let n = self.num_vars();
         let mut map = vec![u32::MAX; n];
         let mut back = Vec::new();
         for (v, m) in map.iter_mut().enumerate() {
@@ -341,11 +345,17 @@ impl Logic {
     }
 
     pub fn and(&mut self, xs: &[B]) -> B {
+        self.and_of(xs.iter().copied())
+    }
+
+    /// [`Logic::and`] of the entries `xs` yields (walked twice where it has more than two
+    /// literals): `or` passes its inputs negated without collecting them.
+    fn and_of(&mut self, xs: impl Iterator<Item = B> + Clone) -> B {
         // Most conjunctions have at most two literals: those go to `and2`, which builds the
         // same gate without collecting them.
         let mut two = [B::T, B::T];
         let mut n = 0;
-        for &x in xs {
+        for x in xs.clone() {
             match x {
                 B::F => return B::F,
                 B::T => {}
@@ -362,8 +372,18 @@ impl Logic {
         if n <= 2 {
             return self.and2(two[0], two[1]);
         }
-        let mut lits = Vec::with_capacity(xs.len());
-        for &x in xs {
+        // The inputs are gathered in a scratch buffer: a gate already built (the common
+        // case, by hash-consing) then costs no allocation.
+        let mut lits = std::mem::take(&mut self.and_buf);
+        let out = self.and_lits(xs, &mut lits);
+        self.and_buf = lits;
+        out
+    }
+
+    /// The part of [`Logic::and_of`] past two literals, with `lits` for scratch space.
+    fn and_lits(&mut self, xs: impl Iterator<Item = B>, lits: &mut Vec<Lit>) -> B {
+        lits.clear();
+        for x in xs {
             match x {
                 B::F => return B::F,
                 B::T => {}
@@ -383,11 +403,11 @@ impl Logic {
             2 => return self.and_pair(lits[0], lits[1]),
             _ => {}
         }
-        if let Some(&g) = self.and_cache.get(&lits) {
+        if let Some(&g) = self.and_cache.get(&lits[..]) {
             return B::L(g);
         }
-        let g = self.new_gate(&lits);
-        self.and_cache.insert(lits, g);
+        let g = self.new_gate(lits);
+        self.and_cache.insert(lits.to_vec(), g);
         B::L(g)
     }
 
@@ -395,8 +415,7 @@ impl Logic {
         if let [a, b] = *xs {
             return self.or2(a, b);
         }
-        let neg: Vec<B> = xs.iter().map(|x| x.negate()).collect();
-        self.and(&neg).negate()
+        self.and_of(xs.iter().map(|x| x.negate())).negate()
     }
 
     pub fn and2(&mut self, a: B, b: B) -> B {

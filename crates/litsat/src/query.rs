@@ -831,20 +831,23 @@ fn record(out: &mut Outcome, truth: &[bool], view: &View) {
         return;
     }
     let mut sym_name: Option<Option<usize>> = None;
-    let mut values: BTreeMap<Loc, Val> = BTreeMap::new();
-    for (l, lits) in places {
-        if let Some(v) = holding(lits, truth) {
-            let shown = match (v, herd) {
+    // Each place's value, by its index in `places` (no location cloned per execution).
+    let values: Vec<Option<Val>> = places
+        .iter()
+        .map(|(_, lits)| {
+            let v = holding(lits, truth)?;
+            Some(match (v, herd) {
                 (Value::Sym, Some(hv)) => match *sym_name.get_or_insert_with(|| herdsym::name(ev, x, truth, hv)) {
                     Some(n) => Val::Sym(format!("S{n}")),
                     None => ev.show_value(v),
                 },
                 _ => ev.show_value(v),
-            };
-            values.insert(l.clone(), shown);
-        }
-    }
-    let get = |l: &Loc| values.get(l).cloned();
+            })
+        })
+        .collect();
+    // A place listed twice has the value it was last given.
+    let value = |l: &Loc| places.iter().zip(&values).rev().find_map(|((q, _), v)| v.as_ref().filter(|_| q == l));
+    let get = |l: &Loc| value(l).cloned();
     // The filter is asserted; this only guards against a place without a value.
     if !out.test.filter.as_ref().is_none_or(|f| f.eval(&get)) {
         return;
@@ -855,7 +858,7 @@ fn record(out: &mut Outcome, truth: &[bool], view: &View) {
         out.neg += 1;
     }
     let key = shown.iter().zip(casts).map(|(l, cast)| {
-        let v = match (values.get(l).map(SortVal::from).unwrap_or(SortVal::Int(0)), cast) {
+        let v = match (value(l).map(SortVal::from).unwrap_or(SortVal::Int(0)), cast) {
             (SortVal::Int(i), Some(c)) => c.apply(i),
             (v, _) => v,
         };

@@ -5,7 +5,6 @@
 
 use crate::logic::{B, Logic};
 use crate::rel::Rel;
-use std::collections::BTreeMap;
 
 /// Strongly connected components with more than one node or a self-loop (Tarjan).
 fn cyclic_components(r: &Rel) -> Vec<Vec<usize>> {
@@ -94,17 +93,17 @@ pub fn selector(lg: &mut Logic, r: &Rel) -> B {
             // Eliminate the vertex with the fewest in×out pairs.
             let at = (0..alive.len()).min_by_key(|&a| g.pairs(alive[a])).unwrap_or(0);
             let k = alive.remove(at);
-            if let Some(b) = g.out[k].remove(&k) {
+            if let Some(b) = g.out[k].remove(k) {
                 lg.owned_clause(s.negate(), &[s.negate(), b.negate()]);
-                g.ins[k].remove(&k);
+                g.ins[k].remove(k);
             }
-            let ins: Vec<(usize, B)> = std::mem::take(&mut g.ins[k]).into_iter().collect();
-            let outs: Vec<(usize, B)> = std::mem::take(&mut g.out[k]).into_iter().collect();
+            let ins = std::mem::take(&mut g.ins[k]).0;
+            let outs = std::mem::take(&mut g.out[k]).0;
             for &(i, _) in &ins {
-                g.out[i].remove(&k);
+                g.out[i].remove(k);
             }
             for &(j, _) in &outs {
-                g.ins[j].remove(&k);
+                g.ins[j].remove(k);
             }
             for &(i, a) in &ins {
                 for &(j, b) in &outs {
@@ -112,7 +111,7 @@ pub fn selector(lg: &mut Logic, r: &Rel) -> B {
                         lg.owned_clause(s.negate(), &[s.negate(), a.negate(), b.negate()]);
                         continue;
                     }
-                    let old = g.out[i].get(&j).copied().unwrap_or(B::F);
+                    let old = g.out[i].get(j).unwrap_or(B::F);
                     let e = match (a, b, old) {
                         (B::T, B::T, _) | (_, _, B::T) => B::T,
                         _ => {
@@ -133,14 +132,14 @@ pub fn selector(lg: &mut Logic, r: &Rel) -> B {
 
 /// One component's edges, by local index, both ways.
 struct Graph {
-    out: Vec<BTreeMap<usize, B>>,
-    ins: Vec<BTreeMap<usize, B>>,
+    out: Vec<Edges>,
+    ins: Vec<Edges>,
 }
 
 impl Graph {
     fn of(r: &Rel, comp: &[usize]) -> Graph {
         let n = comp.len();
-        let mut g = Graph { out: vec![BTreeMap::new(); n], ins: vec![BTreeMap::new(); n] };
+        let mut g = Graph { out: vec![Edges::default(); n], ins: vec![Edges::default(); n] };
         for (&(i, j), &b) in &r.m {
             if let (Ok(a), Ok(c)) = (comp.binary_search(&i), comp.binary_search(&j)) {
                 g.out[a].insert(c, b);
@@ -152,8 +151,36 @@ impl Graph {
 
     /// The paths through `k` that eliminating it adds (self-loops aside).
     fn pairs(&self, k: usize) -> usize {
-        let self_loop = usize::from(self.out[k].contains_key(&k));
-        (self.ins[k].len() - self_loop) * (self.out[k].len() - self_loop)
+        let self_loop = usize::from(self.out[k].get(k).is_some());
+        (self.ins[k].0.len() - self_loop) * (self.out[k].0.len() - self_loop)
+    }
+}
+
+/// A node's edges one way: its neighbours in increasing order, each with its literal. A
+/// vector, where a B-tree map per node cost an allocation per node and per change; a
+/// component's nodes have few neighbours.
+#[derive(Clone, Default)]
+struct Edges(Vec<(usize, B)>);
+
+impl Edges {
+    fn find(&self, k: usize) -> Result<usize, usize> {
+        self.0.binary_search_by_key(&k, |e| e.0)
+    }
+
+    fn get(&self, k: usize) -> Option<B> {
+        self.find(k).ok().map(|x| self.0[x].1)
+    }
+
+    /// Sets the edge to `k`, replacing the one there was.
+    fn insert(&mut self, k: usize, b: B) {
+        match self.find(k) {
+            Ok(x) => self.0[x].1 = b,
+            Err(x) => self.0.insert(x, (k, b)),
+        }
+    }
+
+    fn remove(&mut self, k: usize) -> Option<B> {
+        self.find(k).ok().map(|x| self.0.remove(x).1)
     }
 }
 

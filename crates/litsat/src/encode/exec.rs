@@ -35,17 +35,23 @@ pub struct Exec {
     pub sources: Vec<Vec<Lit>>,
 }
 
-/// The locations an access may touch, under the current domains.
-fn may_locs(ev: &Events, dom: &[BTreeSet<Value>], e: Eid) -> Vec<usize> {
+/// The locations an access may touch, under the current domains (in increasing order for
+/// a computed address).
+fn may_locs<'a>(ev: &Events, dom: &'a [Vec<Value>], e: Eid) -> impl Iterator<Item = usize> + 'a {
     let ev_e = &ev.events[e];
-    match (ev_e.loc, ev_e.addr) {
-        (Some(l), _) => vec![l],
-        (None, Some(a)) => dom[a].iter().filter_map(|v| if let Value::Addr(l) = v { Some(*l) } else { None }).collect(),
-        _ => vec![],
-    }
+    let computed: &[Value] = match (ev_e.loc, ev_e.addr) {
+        (None, Some(a)) => &dom[a],
+        _ => &[],
+    };
+    ev_e.loc.into_iter().chain(computed.iter().filter_map(|v| if let Value::Addr(l) = v { Some(*l) } else { None }))
 }
 
-/// May-values of every expression, by iteration over rf candidates.
+/// Whether accesses `a` and `b` may touch one location, under the current domains.
+fn may_share(ev: &Events, dom: &[Vec<Value>], a: Eid, b: Eid) -> bool {
+    may_locs(ev, dom, a).any(|l| may_locs(ev, dom, b).any(|m| m == l))
+}
+
+/// May-values of every expression, by iteration over rf candidates; each domain sorted.
 ///
 /// Round k finds the values that flow along rf chains of length k. A chain that visits a
 /// read twice is a thin-air cycle, which herd's value solver never solves to a constant,
@@ -54,68 +60,76 @@ fn may_locs(ev: &Events, dom: &[BTreeSet<Value>], e: Eid) -> Vec<usize> {
 /// a cycle of plain copies may instead hold herd's unsolved value ([`Value::Sym`]); it
 /// flows on along copies like any other value.
 fn domains(ev: &Events) -> Result<Vec<Vec<Value>>, String> {
-    let mut dom: Vec<BTreeSet<Value>> = vec![BTreeSet::new(); ev.vals.len()];
+    let mut dom: Vec<Vec<Value>> = vec![Vec::new(); ev.vals.len()];
     grow(ev, &mut dom)?;
     let cyclic = copy_cycles(ev, &dom);
     if !cyclic.is_empty() {
         for r in cyclic {
-            dom[ev.events[r].val].insert(Value::Sym);
+            let d = &mut dom[ev.events[r].val];
+            if let Err(at) = d.binary_search(&Value::Sym) {
+                d.insert(at, Value::Sym);
+            }
         }
         grow(ev, &mut dom)?;
     }
-    Ok(dom.into_iter().map(|s| s.into_iter().collect()).collect())
+    Ok(dom)
 }
 
-/// Iterates [`domains`]' rounds from `dom` until nothing changes.
-fn grow(ev: &Events, dom: &mut [BTreeSet<Value>]) -> Result<(), String> {
+/// Iterates [`domains`]' rounds from `dom` (sorted sets) until nothing changes.
+///
+/// The sets are sorted vectors, and the round's snapshot and the set being built reuse
+/// their buffers from round to round: domains are small, and a tree per set cost an
+/// allocation per node and per round.
+fn grow(ev: &Events, dom: &mut [Vec<Value>]) -> Result<(), String> {
     let reads = ev.events.iter().filter(|e| e.kind == Kind::Read).count();
+    let mut before: Vec<Vec<Value>> = vec![Vec::new(); dom.len()];
+    let mut new: Vec<Value> = Vec::new();
     for _round in 0..reads + 2 {
         let mut changed = false;
         // A read takes the values writes had in the round before, so that round k holds
         // exactly the chains of k rf steps (an expression's operands, interned before it,
         // are taken from this round).
-        let before = dom.to_vec();
+        before.clone_from_slice(dom);
         for v in 0..ev.vals.len() {
-            let mut new: BTreeSet<Value> = match &ev.vals[v] {
-                VExpr::Const(c) => BTreeSet::from([*c]),
+            new.clear();
+            match &ev.vals[v] {
+                VExpr::Const(c) => new.push(*c),
                 VExpr::Read(e) => {
-                    let mine = may_locs(ev, dom, *e);
-                    let mut s = BTreeSet::new();
                     for (w, we) in ev.events.iter().enumerate() {
-                        if we.is_write() && may_locs(ev, dom, w).iter().any(|l| mine.contains(l)) {
-                            s.extend(before[we.val].iter().copied());
+                        if we.is_write() && may_share(ev, dom, w, *e) {
+                            new.extend_from_slice(&before[we.val]);
                         }
                     }
-                    s
                 }
-                VExpr::Ite(_, a, b) => dom[*a].union(&dom[*b]).copied().collect(),
-                VExpr::Choice(_) => BTreeSet::from([Value::Int(0), Value::Int(1)]),
+                VExpr::Ite(_, a, b) => {
+                    new.extend_from_slice(&dom[*a]);
+                    new.extend_from_slice(&dom[*b]);
+                }
+                VExpr::Choice(_) => new.extend([Value::Int(0), Value::Int(1)]),
                 VExpr::Bin(op, a, b) => {
-                    let mut s = BTreeSet::new();
                     for &x in &dom[*a] {
                         for &y in &dom[*b] {
                             match ev.layout.apply(*op, x, y) {
-                                Some(z) => {
-                                    s.insert(z);
-                                }
+                                Some(z) => new.push(z),
                                 // No value: the execution is dropped.
                                 None if x == Value::Sym || y == Value::Sym => {}
                                 None => return Err(ev.arith_message(*op, x, y)),
                             }
                         }
                     }
-                    s
                 }
-            };
-            // Seeds stay: a read on a copy cycle may be unsolved.
-            if dom[v].contains(&Value::Sym) && matches!(ev.vals[v], VExpr::Read(_)) {
-                new.insert(Value::Sym);
             }
+            // Seeds stay: a read on a copy cycle may be unsolved.
+            if matches!(ev.vals[v], VExpr::Read(_)) && dom[v].contains(&Value::Sym) {
+                new.push(Value::Sym);
+            }
+            new.sort_unstable();
+            new.dedup();
             if new.len() > MAX_DOMAIN {
                 return Err(format!("limit: a register may take more than {MAX_DOMAIN} values"));
             }
             if new != dom[v] {
-                dom[v] = new;
+                dom[v].clone_from(&new);
                 changed = true;
             }
         }
@@ -143,15 +157,14 @@ fn copied_reads(ev: &Events, v: ValId, out: &mut BTreeSet<Eid>) {
 /// The reads that may lie on an rf cycle of plain copies (a read whose value a write
 /// stores unchanged, read by another such read, and so back): where herd's equations only
 /// say that values are equal, and no constant decides them.
-fn copy_cycles(ev: &Events, dom: &[BTreeSet<Value>]) -> Vec<Eid> {
+fn copy_cycles(ev: &Events, dom: &[Vec<Value>]) -> Vec<Eid> {
     let reads: Vec<Eid> = (0..ev.len()).filter(|&e| ev.events[e].kind == Kind::Read).collect();
     let idx = |e: Eid| reads.iter().position(|&r| r == e);
     let k = reads.len();
     let mut reach = vec![vec![false; k]; k];
     for (j, &r) in reads.iter().enumerate() {
-        let mine = may_locs(ev, dom, r);
         for (w, we) in ev.events.iter().enumerate() {
-            if !we.is_write() || !may_locs(ev, dom, w).iter().any(|l| mine.contains(l)) {
+            if !we.is_write() || !may_share(ev, dom, w, r) {
                 continue;
             }
             let mut from = BTreeSet::new();
@@ -592,8 +605,12 @@ fn observed_co(
     lg: &mut Logic,
 ) {
     let e = &ev.events;
-    let sources =
-        |r: Eid| -> Vec<(Eid, B)> { rf.m.iter().filter(|((_, j), _)| *j == r).map(|(&(w, _), &b)| (w, b)).collect() };
+    // Each read's possible sources, with their literals, in the order of the writes.
+    let mut by_read: Vec<Vec<(Eid, B)>> = vec![Vec::new(); e.len()];
+    for (&(w, r), &b) in &rf.m {
+        by_read[r].push((w, b));
+    }
+    let sources = |r: Eid| by_read[r].iter().copied();
     for a in 0..e.len() {
         for b in 0..e.len() {
             let (ea, eb) = (&e[a], &e[b]);
@@ -627,9 +644,8 @@ fn observed_co(
                     }
                 }
                 (Kind::Read, Kind::Read) => {
-                    let (sa, sb) = (sources(a), sources(b));
-                    for &(w, x) in &sa {
-                        for &(w2, y) in &sb {
+                    for (w, x) in sources(a) {
+                        for (w2, y) in sources(b) {
                             if w != w2 {
                                 lg.clause(&[x.negate(), y.negate(), sl.negate(), co.get(w, w2)]);
                             }
@@ -677,18 +693,20 @@ impl Base<'_> {
     /// Static pairs, present when both events happen.
     fn rel(&self, lg: &mut Logic, f: &dyn Fn(usize, usize) -> bool) -> Rel {
         let (n, g) = (self.ev.len(), &self.x.exists);
-        let mut m = Vec::new();
-        for i in 0..n {
-            if g[i].is_false() {
-                continue;
-            }
-            for j in 0..n {
-                if f(i, j) {
-                    m.push(((i, j), lg.and2(g[i], g[j])));
-                }
-            }
+        let rows = (0..n).filter(|&i| !g[i].is_false());
+        self.rel_of(lg, rows.flat_map(|i| (0..n).map(move |j| (i, j))).filter(|&(i, j)| f(i, j)), n * n)
+    }
+
+    /// The static pairs `pairs` (given in increasing order, at most `most` of them),
+    /// present when both events happen: for the relations the event structure lists,
+    /// without a test per pair.
+    fn rel_of(&self, lg: &mut Logic, pairs: impl IntoIterator<Item = (usize, usize)>, most: usize) -> Rel {
+        let g = &self.x.exists;
+        let mut m = Vec::with_capacity(most);
+        for (i, j) in pairs.into_iter().filter(|&(i, _)| !g[i].is_false()) {
+            m.push(((i, j), lg.and2(g[i], g[j])));
         }
-        Rel::from_sorted(n, m)
+        Rel::from_sorted(self.ev.len(), m)
     }
 
     /// Binds a set under `name`, as the model sees it.
@@ -731,24 +749,38 @@ impl Base<'_> {
     fn tag_sets(&mut self, lg: &mut Logic) {
         let (ev, x) = (self.ev, self.x);
         let e = &ev.events;
-        let mut tags: BTreeSet<String> = ev.known_sets.iter().cloned().collect();
-        for ev in e {
-            tags.extend(ev.tags.iter().cloned());
-            tags.extend(ev.tags_if.iter().map(|(t, _)| t.clone()));
+        // Every tag an event carries, with its condition (none for a plain tag), sorted
+        // stably by tag: each tag's entries are one run, in event order.
+        let mut carried: Vec<(&str, Eid, Option<ValId>)> = Vec::new();
+        for (i, ev) in e.iter().enumerate() {
+            carried.extend(ev.tags.iter().map(|t| (t.as_str(), i, None)));
+            carried.extend(ev.tags_if.iter().map(|(t, v)| (t.as_str(), i, Some(*v))));
         }
-        for t in &tags {
-            let mut s = self.set(&|i| e[i].tags.contains(t));
-            for (i, ev) in e.iter().enumerate() {
-                for (_, v) in ev.tags_if.iter().filter(|(u, _)| u == t) {
-                    let holds = x.lit_of(*v, Value::Int(1));
+        carried.sort_by(|a, b| a.0.cmp(b.0));
+        let mut tags: Vec<&str> = ev.known_sets.iter().map(String::as_str).chain(carried.iter().map(|c| c.0)).collect();
+        tags.sort_unstable();
+        tags.dedup();
+        // herd's capitalised name, written into one buffer for every tag.
+        let mut cap = String::new();
+        let mut rest = &carried[..];
+        for &t in &tags {
+            let (mine, later) = rest.split_at(rest.iter().take_while(|c| c.0 == t).count());
+            rest = later;
+            let mut s = Set::empty(ev.len());
+            for &(_, i, _) in mine.iter().filter(|c| c.2.is_none()) {
+                s.0[i] = x.exists[i];
+            }
+            for &(_, i, when) in mine {
+                if let Some(v) = when {
+                    let holds = x.lit_of(v, Value::Int(1));
                     let b = lg.and2(x.exists[i], holds);
                     s.0[i] = lg.or2(s.0[i], b);
                 }
             }
             // An annotation `'rcu-lock` also names the set `Rcu-lock`, as herd's bell files
             // use it.
-            let cap = capitalised(t);
-            if cap != *t && !tags.contains(&cap) {
+            capitalise_into(t, &mut cap);
+            if cap != t && tags.binary_search(&cap.as_str()).is_err() {
                 self.put_set(lg, &cap, s.clone());
             }
             self.put_set(lg, t, s);
@@ -783,11 +815,11 @@ impl Base<'_> {
         let loc = same(lg, &|i, j| e[i].has_loc() && e[j].has_loc());
         let int = self.rel(lg, &|i, j| same_thread(i, j));
         let ext = self.rel(lg, &|i, j| !same_thread(i, j));
-        let id = self.rel(lg, &|i, j| i == j);
+        let id = self.rel_of(lg, (0..n).map(|i| (i, i)), n);
         let same_instr =
             self.rel(lg, &|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr / 2 == e[j].instr / 2);
-        let mut addr = self.rel(lg, &|i, j| ev.addr.contains(&(i, j)));
-        let mut data = self.rel(lg, &|i, j| ev.data.contains(&(i, j)));
+        let mut addr = self.rel_of(lg, ev.addr.iter().copied(), ev.addr.len());
+        let mut data = self.rel_of(lg, ev.data.iter().copied(), ev.data.len());
         // A dependency through a register joined from two paths holds on its own path only.
         for (r, when) in [(&mut addr, &ev.addr_when), (&mut data, &ev.data_when)] {
             for (&(i, j), &c) in when {
@@ -796,7 +828,7 @@ impl Base<'_> {
                 r.set(i, j, b);
             }
         }
-        let ctrl = self.rel(lg, &|i, j| ev.ctrl.contains(&(i, j)));
+        let ctrl = self.rel_of(lg, ev.ctrl.iter().copied(), ev.ctrl.len());
         let ww_loc = same(lg, &|i, j| i != j && e[i].in_co() && e[j].in_co());
         let [po, loc, int, ext, id, same_instr, addr, data, ctrl, rf] =
             [po, loc, int, ext, id, same_instr, addr, data, ctrl, x.rf.clone()].map(|r| self.view.rel(r, lg));
@@ -831,9 +863,17 @@ impl Base<'_> {
 
 /// `rcu-lock` → `Rcu-lock`: herd's set name for an annotation.
 pub fn capitalised(t: &str) -> String {
+    let mut out = String::new();
+    capitalise_into(t, &mut out);
+    out
+}
+
+/// [`capitalised`], written into `out` (whose old contents go).
+fn capitalise_into(t: &str, out: &mut String) {
+    out.clear();
     let mut c = t.chars();
-    match c.next() {
-        Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
-        None => String::new(),
+    if let Some(f) = c.next() {
+        out.push(f.to_ascii_uppercase());
+        out.push_str(c.as_str());
     }
 }

@@ -44,19 +44,18 @@ impl View {
     }
 
     /// A set of the encoder's events as the model sees it.
-    pub fn set(&self, s: Set, lg: &mut Logic) -> Set {
-        if self.is_identity() {
-            return s;
-        }
-        let mut out = s.clone();
+    pub fn set(&self, mut s: Set, lg: &mut Logic) -> Set {
+        // A fused read's entry is read before it changes, and nothing else reads it (a
+        // write is no fused read), so the set is rewritten in place.
         for (r, f) in self.fused.iter().enumerate() {
             if let Some((w, happens)) = *f {
-                out.0[r] = lg.and2(s.0[r], happens.negate());
-                let moved = lg.and2(s.0[r], happens);
-                out.0[w] = lg.or2(out.0[w], moved);
+                let was = s.0[r];
+                s.0[r] = lg.and2(was, happens.negate());
+                let moved = lg.and2(was, happens);
+                s.0[w] = lg.or2(s.0[w], moved);
             }
         }
-        out
+        s
     }
 
     /// A relation of the encoder's events as the model sees it. A pair that the merge
@@ -66,7 +65,11 @@ impl View {
         if self.is_identity() {
             return r;
         }
-        let mut out = Rel::empty(r.n);
+        // The merged relation, dense (n×n): a pair reached again is or-ed with what it
+        // holds, in the same order as ever (or-ing with false builds nothing), and the
+        // entries come out in order.
+        let n = r.n;
+        let mut out = vec![B::F; n * n];
         for (&(a, b), &v) in &r.m {
             for (a2, wa) in self.places(a) {
                 for (b2, wb) in self.places(b) {
@@ -78,12 +81,11 @@ impl View {
                         continue;
                     }
                     let when = lg.and(&[v, wa, wb]);
-                    let old = out.get(a2, b2);
-                    let new = lg.or2(old, when);
-                    out.set(a2, b2, new);
+                    out[a2 * n + b2] = lg.or2(out[a2 * n + b2], when);
                 }
             }
         }
-        out
+        let entries = out.into_iter().enumerate().filter(|(_, b)| !b.is_false());
+        Rel::from_sorted(n, entries.map(|(k, b)| ((k / n, k % n), b)).collect())
     }
 }

@@ -37,7 +37,7 @@ impl Owned {
 
 impl Logic {
     pub(super) fn owned_index(&self) -> Owned {
-        let n = self.cnf.var_count();
+        let n = self.num_vars();
         let mut start = vec![0u32; n + 1];
         for &o in &self.owner {
             if o != NO_OWNER {
@@ -61,8 +61,8 @@ impl Logic {
     /// Per variable, the directions ([`UP`], [`DOWN`]) that the constraints and `roots`
     /// (read both ways) rely on; 0 for a variable nothing live refers to. A variable that
     /// is needed at all needs every clause it owns.
-    pub(super) fn needs(&self, roots: &[B], owned: &Owned, clauses: &[&[Lit]]) -> Vec<u8> {
-        let mut need = vec![0u8; self.cnf.var_count()];
+    pub(super) fn needs(&self, roots: &[B], owned: &Owned) -> Vec<u8> {
+        let mut need = vec![0u8; self.num_vars()];
         let mut work: Vec<(usize, u8)> = Vec::new();
         let add = |v: usize, bits: u8, need: &mut Vec<u8>, work: &mut Vec<(usize, u8)>| {
             let new = bits & !need[v];
@@ -76,9 +76,9 @@ impl Logic {
                 add(l.var().index(), UP | DOWN, &mut need, &mut work);
             }
         }
-        for (k, c) in clauses.iter().enumerate() {
+        for (k, c) in self.cnf.iter().enumerate() {
             if self.owner[k] == NO_OWNER {
-                for &l in c.iter() {
+                for &l in c {
                     add(l.var().index(), bit(l), &mut need, &mut work);
                 }
             }
@@ -96,7 +96,7 @@ impl Logic {
             if need[v] & OWNED == 0 {
                 need[v] |= OWNED;
                 for &k in owned.of(v) {
-                    for &l in clauses[k as usize] {
+                    for &l in self.cnf.get(k as usize) {
                         if l.var().index() != v {
                             add(l.var().index(), bit(l), &mut need, &mut work);
                         }

@@ -40,7 +40,11 @@ pub struct Propagator {
 
 impl Propagator {
     pub fn new<C: AsRef<[Lit]>>(vars: usize, clauses: impl IntoIterator<Item = C>) -> Propagator {
-        let (mut lits, mut start) = (Vec::new(), vec![0u32]);
+        // Sized for the clauses, and for three literals each (most have two or three).
+        let clauses = clauses.into_iter();
+        let count = clauses.size_hint().0;
+        let (mut lits, mut start) = (Vec::with_capacity(3 * count), Vec::with_capacity(count + 1));
+        start.push(0u32);
         for c in clauses {
             lits.extend_from_slice(c.as_ref());
             start.push(lits.len() as u32);

@@ -1,0 +1,37 @@
+//! The clauses of a formula under construction, in one flat array.
+//!
+//! [`Logic::pruned`](super::Logic::pruned) visits the clauses a variable owns by index,
+//! once per pruning; varisat's `CnfFormula` only iterates, and collecting its clauses
+//! into a vector of slices on every pruning cost more than the pruning itself.
+
+use varisat::Lit;
+
+#[derive(Default)]
+pub struct Clauses {
+    lits: Vec<Lit>,
+    /// Where each clause ends in `lits` (it starts where the one before ends).
+    end: Vec<u32>,
+}
+
+impl Clauses {
+    pub fn push(&mut self, c: &[Lit]) {
+        self.lits.extend_from_slice(c);
+        self.end.push(self.lits.len() as u32);
+    }
+
+    pub fn len(&self) -> usize {
+        self.end.len()
+    }
+
+    /// Clause `k`.
+    pub fn get(&self, k: usize) -> &[Lit] {
+        let start = if k == 0 { 0 } else { self.end[k - 1] };
+        &self.lits[start as usize..self.end[k] as usize]
+    }
+
+    /// The clauses in order.
+    pub fn iter(&self) -> impl Iterator<Item = &[Lit]> {
+        let starts = std::iter::once(0).chain(self.end.iter().copied());
+        starts.zip(&self.end).map(|(a, &b)| &self.lits[a as usize..b as usize])
+    }
+}

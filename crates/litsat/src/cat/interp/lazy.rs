@@ -20,12 +20,12 @@ pub struct Thunk(RefCell<State>);
 
 #[derive(Debug)]
 enum State {
-    Pending { body: Arc<Expr>, env: Env, file: String },
+    Pending { body: Arc<Expr>, env: Env, file: Rc<str> },
     Done(V),
 }
 
 impl Thunk {
-    pub fn pending(body: Arc<Expr>, env: Env, file: String) -> V {
+    pub fn pending(body: Arc<Expr>, env: Env, file: Rc<str>) -> V {
         V::Lazy(Rc::new(Thunk(RefCell::new(State::Pending { body, env, file }))))
     }
 
@@ -72,7 +72,7 @@ impl Interp<'_> {
     fn known_empty(env: &Env, e: &Expr) -> Option<V> {
         let v = match e {
             Expr::Empty => V::Empty,
-            Expr::Var(x, _) => match env.get(x)? {
+            Expr::Var(x, _) => match env.get(*x)? {
                 V::Lazy(t) => t.known()?,
                 v => v.clone(),
             },

@@ -155,34 +155,40 @@ impl Rel {
 
     pub fn union(&self, o: &Rel, lg: &mut Logic) -> Rel {
         let mut out = Vec::with_capacity(self.m.len().max(o.m.len()));
+        let mut push = |k: (usize, usize), b: B| {
+            if !b.is_false() {
+                out.push((k, b));
+            }
+        };
         let (mut a, mut b) = (self.m.iter().peekable(), o.m.iter().peekable());
         loop {
             match (a.peek(), b.peek()) {
                 (Some(&(ka, &x)), Some(&(kb, &y))) => {
                     if ka == kb {
-                        out.push((*ka, lg.or2(x, y)));
+                        push(*ka, lg.or2(x, y));
                         a.next();
                         b.next();
                     } else if ka < kb {
-                        out.push((*ka, x));
+                        push(*ka, x);
                         a.next();
                     } else {
-                        out.push((*kb, y));
+                        push(*kb, y);
                         b.next();
                     }
                 }
                 (Some(&(ka, &x)), None) => {
-                    out.push((*ka, x));
+                    push(*ka, x);
                     a.next();
                 }
                 (None, Some(&(kb, &y))) => {
-                    out.push((*kb, y));
+                    push(*kb, y);
                     b.next();
                 }
                 (None, None) => break,
             }
         }
-        Rel { n: self.n, m: out.into_iter().filter(|(_, b)| !b.is_false()).collect() }
+        // Merged in order, each pair once.
+        Rel { n: self.n, m: Entries(out) }
     }
 
     pub fn inter(&self, o: &Rel, lg: &mut Logic) -> Rel {
@@ -220,10 +226,9 @@ impl Rel {
 
     /// Relational composition `self ; o`, row by row: each entry (i, j) is the OR of
     /// `self(i,k) ∧ o(k,j)` over k, built once (and not at all past a true term). The
-    /// rows of `o` are read from one flat array (its entries are sorted by source), and
-    /// the terms of a row of the result gathered in one reused vector, sorted by target
-    /// with the order of k kept, so that the gates built are those a per-pair
-    /// accumulation would build.
+    /// rows of `o` are slices of its entries (sorted by source), and the terms of a row
+    /// of the result gathered in one reused vector, sorted by target with the order of k
+    /// kept, so that the gates built are those a per-pair accumulation would build.
     pub fn seq(&self, o: &Rel, lg: &mut Logic) -> Rel {
         let mut start = vec![0usize; self.n + 1];
         for (&(k, _), _) in &o.m {
@@ -232,7 +237,6 @@ impl Rel {
         for k in 0..self.n {
             start[k + 1] += start[k];
         }
-        let cols: Vec<(usize, B)> = o.m.iter().map(|(&(_, j), &b)| (j, b)).collect();
         let mut acc: Vec<(usize, B)> = Vec::new();
         let mut terms: Vec<B> = Vec::new();
         // Targets already reached by a true term in the current row.
@@ -246,7 +250,7 @@ impl Rel {
                     break;
                 }
                 it.next();
-                for &(j, b) in &cols[start[k]..start[k + 1]] {
+                for &((_, j), b) in &o.m.0[start[k]..start[k + 1]] {
                     if reached[j] {
                         continue;
                     }
@@ -279,7 +283,8 @@ impl Rel {
                 }
             }
         }
-        Rel::from_sorted(self.n, out)
+        // Row by row, each row sorted by target.
+        Rel { n: self.n, m: Entries(out) }
     }
 
     /// `[s]`.

@@ -167,12 +167,13 @@ impl Interp<'_> {
 
     /// A strict total order of the events of `s` (of each location's, `per_loc`) that
     /// contains `base` between them: an orientation variable per pair, a primary, so each
-    /// order is an execution of its own as in herd.
+    /// order is an execution of its own as in herd. Built as a dense matrix: the
+    /// transitivity clauses read it cubically often.
     fn new_order(&mut self, s: &Set, base: &Rel, per_loc: bool) -> Rel {
         let n = self.n();
         let members: Vec<usize> = (0..n).filter(|&i| !s.0[i].is_false()).collect();
         let same = |it: &Self, i: usize, j: usize| if per_loc { it.loc.get(i, j) } else { B::T };
-        let mut order = Rel::empty(n);
+        let mut order = Dense { n, m: vec![B::F; n * n] };
         for (k, &i) in members.iter().enumerate() {
             for &j in &members[k + 1..] {
                 let sl = same(self, i, j);
@@ -184,9 +185,8 @@ impl Interp<'_> {
                 self.primaries.push(o);
                 let o = B::L(o);
                 self.lg.implies(o, both);
-                order.set(i, j, o);
-                let back = self.lg.and2(o.negate(), both);
-                order.set(j, i, back);
+                order.m[i * n + j] = o;
+                order.m[j * n + i] = self.lg.and2(o.negate(), both);
             }
         }
         for &a in &members {
@@ -204,6 +204,18 @@ impl Interp<'_> {
             let inside = [b, s.0[i], s.0[j], sl].map(B::negate);
             self.lg.clause(&[&inside[..], &[order.get(i, j)]].concat());
         }
-        order
+        Rel::from_sorted(n, order.m.iter().enumerate().map(|(x, &b)| ((x / n, x % n), b)).collect())
+    }
+}
+
+/// An n×n matrix of entries, row by row.
+struct Dense {
+    n: usize,
+    m: Vec<B>,
+}
+
+impl Dense {
+    fn get(&self, i: usize, j: usize) -> B {
+        self.m[i * self.n + j]
     }
 }

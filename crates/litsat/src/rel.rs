@@ -136,8 +136,10 @@ impl Rel {
     }
 
     /// The relation with these entries, given in increasing order (false ones are left out).
-    pub fn from_sorted(n: usize, entries: Vec<((usize, usize), B)>) -> Rel {
-        Rel { n, m: entries.into_iter().filter(|(_, b)| !b.is_false()).collect() }
+    pub fn from_sorted(n: usize, mut entries: Vec<((usize, usize), B)>) -> Rel {
+        debug_assert!(entries.windows(2).all(|w| w[0].0 < w[1].0), "entries out of order");
+        entries.retain(|(_, b)| !b.is_false());
+        Rel { n, m: Entries(entries) }
     }
 
     /// The pairs the relation holds under `truth` (an execution's model), in order.

@@ -31,6 +31,11 @@ impl Name {
     pub fn as_str(self) -> &'static str {
         self.0
     }
+
+    /// An order of names (by address, not text), for tables searched by name.
+    pub fn key(self) -> usize {
+        self.0.as_ptr() as usize
+    }
 }
 
 impl PartialEq for Name {

@@ -103,14 +103,29 @@ enum Node {
         next: Env,
     },
     /// The built-ins, bound all at once: a test binds about a hundred, which as list
-    /// nodes cost an allocation each. Of two entries with one name, the later is seen.
-    Table(Vec<(Name, V)>),
+    /// nodes cost an allocation each, and a name is found by binary search where the
+    /// list was walked to its end.
+    Table {
+        bindings: Vec<(Name, V)>,
+        /// For each name bound, by [`Name::key`], where its last binding is.
+        index: Vec<(usize, u32)>,
+    },
 }
 
 impl Env {
-    /// The environment of just these bindings (see [`Node::Table`]).
+    /// The environment of just these bindings; of two with one name, the later is seen.
     pub fn table(bindings: Vec<(Name, V)>) -> Env {
-        Env(Some(Rc::new(Node::Table(bindings))))
+        let mut index: Vec<(usize, u32)> = bindings.iter().zip(0..).map(|((x, _), i)| (x.key(), i)).collect();
+        index.sort_unstable();
+        // Of the entries of one name, the first is kept, given the last's place.
+        index.dedup_by(|later, kept| {
+            let same = later.0 == kept.0;
+            if same {
+                kept.1 = later.1;
+            }
+            same
+        });
+        Env(Some(Rc::new(Node::Table { bindings, index })))
     }
     pub fn bind(&self, name: Name, val: V) -> Env {
         Env(Some(Rc::new(Node::Bind { name, val, next: self.clone() })))
@@ -129,7 +144,10 @@ impl Env {
                     }
                     cur = &next.0;
                 }
-                Node::Table(t) => return t.iter().rev().find(|(x, _)| *x == name).map(|(_, v)| v),
+                Node::Table { bindings, index } => {
+                    let at = index.binary_search_by_key(&name.key(), |&(k, _)| k).ok()?;
+                    return Some(&bindings[index[at].1 as usize].1);
+                }
             }
         }
         None

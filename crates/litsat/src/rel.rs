@@ -222,8 +222,22 @@ impl Rel {
         Rel { n: self.n, m: Entries(out) }
     }
 
+    /// The entries are placed by column, without sorting: they come by row, so each
+    /// column's come in order.
     pub fn inverse(&self) -> Rel {
-        Rel { n: self.n, m: self.m.iter().map(|(&(i, j), &b)| ((j, i), b)).collect() }
+        let mut next = vec![0usize; self.n + 1];
+        for &(_, j) in self.m.keys() {
+            next[j + 1] += 1;
+        }
+        for j in 0..self.n {
+            next[j + 1] += next[j];
+        }
+        let mut out = vec![((0, 0), B::F); self.m.len()];
+        for (&(i, j), &b) in &self.m {
+            out[next[j]] = ((j, i), b);
+            next[j] += 1;
+        }
+        Rel { n: self.n, m: Entries(out) }
     }
 
     /// Relational composition `self ; o`, row by row: each entry (i, j) is the OR of

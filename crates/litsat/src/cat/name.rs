@@ -3,38 +3,45 @@
 //! Every test evaluates the model again, binding and looking up the same few hundred
 //! names: as strings, each binding cost an allocation and each lookup a string compare
 //! per binding passed. Interned once (at parse time, or when a test's built-ins are
-//! bound), a name is a pointer, and two names are equal exactly when the pointers are.
-//! The text of each distinct name is kept for the life of the process: the names of the
-//! models and tests run, a small set.
+//! bound), a name is a pointer, and two names are equal exactly when the pointers are;
+//! each also has a small number of its own, to index tables by. The text of each
+//! distinct name is kept for the life of the process: the names of the models and tests
+//! run, a small set.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Mutex, OnceLock};
 
 /// An interned name: copied freely, compared by address.
-#[derive(Clone, Copy, Eq)]
-pub struct Name(&'static str);
+#[derive(Clone, Copy)]
+pub struct Name(&'static Interned);
+
+struct Interned {
+    text: Box<str>,
+    /// How many names were interned before this one.
+    index: usize,
+}
 
 impl Name {
     /// The name spelt `s`, the same for every spelling of it.
     pub fn new(s: &str) -> Name {
-        static TABLE: OnceLock<Mutex<HashSet<&'static str>>> = OnceLock::new();
+        static TABLE: OnceLock<Mutex<HashMap<&'static str, Name>>> = OnceLock::new();
         let mut table = TABLE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(&t) = table.get(s) {
-            return Name(t);
+        if let Some(&x) = table.get(s) {
+            return x;
         }
-        let t: &'static str = Box::leak(s.into());
-        table.insert(t);
-        Name(t)
+        let x: &'static Interned = Box::leak(Box::new(Interned { text: s.into(), index: table.len() }));
+        table.insert(&x.text, Name(x));
+        Name(x)
     }
 
     pub fn as_str(self) -> &'static str {
-        self.0
+        &self.0.text
     }
 
-    /// An order of names (by address, not text), for tables searched by name.
-    pub fn key(self) -> usize {
-        self.0.as_ptr() as usize
+    /// The name's own number: names are numbered from 0 as they are first interned.
+    pub fn index(self) -> usize {
+        self.0.index
     }
 }
 
@@ -44,28 +51,30 @@ impl PartialEq for Name {
     }
 }
 
+impl Eq for Name {}
+
 impl std::hash::Hash for Name {
     fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
-        std::ptr::hash(self.0, h)
+        self.0.index.hash(h)
     }
 }
 
 impl PartialEq<str> for Name {
     fn eq(&self, o: &str) -> bool {
-        self.0 == o
+        self.as_str() == o
     }
 }
 
 impl PartialEq<&str> for Name {
     fn eq(&self, o: &&str) -> bool {
-        self.0 == *o
+        self.as_str() == *o
     }
 }
 
 impl std::ops::Deref for Name {
     type Target = str;
     fn deref(&self) -> &str {
-        self.0
+        self.as_str()
     }
 }
 
@@ -83,14 +92,14 @@ impl From<String> for Name {
 
 impl fmt::Display for Name {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str(self.0)
+        f.write_str(self.as_str())
     }
 }
 
 /// As a string's, so that printed syntax trees read as before.
 impl fmt::Debug for Name {
     fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        fmt::Debug::fmt(self.0, f)
+        fmt::Debug::fmt(self.as_str(), f)
     }
 }
 
@@ -104,6 +113,8 @@ mod tests {
         let b = Name::new(&String::from("po-loc"));
         assert_eq!(a, b);
         assert!(std::ptr::eq(a.as_str(), b.as_str()));
+        assert_eq!(a.index(), b.index());
+        assert_ne!(a.index(), Name::new("po").index());
         assert_ne!(a, Name::new("po"));
         assert_eq!(a, "po-loc");
         assert_eq!(format!("{a} {a:?}"), "po-loc \"po-loc\"");

@@ -103,28 +103,23 @@ enum Node {
         next: Env,
     },
     /// The built-ins, bound all at once: a test binds about a hundred, which as list
-    /// nodes cost an allocation each, and a name is found by binary search where the
-    /// list was walked to its end.
+    /// nodes cost an allocation each, and a name is found by its number where the list
+    /// was walked to its end.
     Table {
         bindings: Vec<(Name, V)>,
-        /// For each name bound, by [`Name::key`], where its last binding is.
-        index: Vec<(usize, u32)>,
+        /// By [`Name::index`]: 1 + where the name's last binding is, or 0 if it has none.
+        index: Vec<u32>,
     },
 }
 
 impl Env {
     /// The environment of just these bindings; of two with one name, the later is seen.
     pub fn table(bindings: Vec<(Name, V)>) -> Env {
-        let mut index: Vec<(usize, u32)> = bindings.iter().zip(0..).map(|((x, _), i)| (x.key(), i)).collect();
-        index.sort_unstable();
-        // Of the entries of one name, the first is kept, given the last's place.
-        index.dedup_by(|later, kept| {
-            let same = later.0 == kept.0;
-            if same {
-                kept.1 = later.1;
-            }
-            same
-        });
+        let len = bindings.iter().map(|(x, _)| x.index() + 1).max().unwrap_or(0);
+        let mut index = vec![0; len];
+        for ((x, _), at) in bindings.iter().zip(1..) {
+            index[x.index()] = at;
+        }
         Env(Some(Rc::new(Node::Table { bindings, index })))
     }
     pub fn bind(&self, name: Name, val: V) -> Env {
@@ -145,8 +140,8 @@ impl Env {
                     cur = &next.0;
                 }
                 Node::Table { bindings, index } => {
-                    let at = index.binary_search_by_key(&name.key(), |&(k, _)| k).ok()?;
-                    return Some(&bindings[index[at].1 as usize].1);
+                    let at = *index.get(name.index()).filter(|&&at| at > 0)?;
+                    return Some(&bindings[at as usize - 1].1);
                 }
             }
         }
@@ -484,17 +479,16 @@ impl<'a> Interp<'a> {
             return Ok(V::Pair(*j, *i));
         }
         if let (Op1::Comp, V::Set(s)) = (op, &v) {
-            let u = self.universe.clone();
-            return Ok(V::Set(Rc::new(u.diff(s, self.lg))));
+            return Ok(V::Set(Rc::new(self.universe.diff(s, self.lg))));
         }
         let r = self.as_rel(&v, pos)?;
-        let u = self.universe.clone();
+        let u = &self.universe;
         let out = match op {
             Op1::Inv => r.inverse(),
             Op1::Plus => r.plus_lazy(self.lg),
-            Op1::Star => r.plus_lazy(self.lg).with_id(&u, self.lg),
-            Op1::Opt => r.with_id(&u, self.lg),
-            Op1::Comp => r.complement(&u, self.lg),
+            Op1::Star => r.plus_lazy(self.lg).with_id(u, self.lg),
+            Op1::Opt => r.with_id(u, self.lg),
+            Op1::Comp => r.complement(u, self.lg),
         };
         Ok(V::Rel(Rc::new(out)))
     }

@@ -253,7 +253,7 @@ impl Rel {
         for k in 0..self.n {
             start[k + 1] += start[k];
         }
-        let mut acc: Vec<(usize, B)> = Vec::new();
+        let mut acc: Vec<(usize, B)> = Vec::with_capacity(self.n);
         let mut terms: Vec<B> = Vec::new();
         // Targets already reached by a true term in the current row.
         let mut reached = vec![false; self.n];
@@ -281,18 +281,15 @@ impl Rel {
             for group in acc.chunk_by(|x, y| x.0 == y.0) {
                 let j = group[0].0;
                 reached[j] = false;
-                terms.clear();
-                for &(_, t) in group {
-                    if t == B::T {
+                // A true term is its group's last (none is built after it).
+                let b = match group {
+                    [(_, b)] => *b,
+                    [.., (_, B::T)] => B::T,
+                    _ => {
                         terms.clear();
-                        terms.push(B::T);
-                        break;
+                        terms.extend(group.iter().map(|&(_, t)| t));
+                        lg.or(&terms)
                     }
-                    terms.push(t);
-                }
-                let b = match terms[..] {
-                    [b] => b,
-                    ref v => lg.or(v),
                 };
                 if !b.is_false() {
                     out.push(((i, j), b));

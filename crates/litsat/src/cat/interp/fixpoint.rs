@@ -286,7 +286,7 @@ fn monotone_in(e: &Expr, names: &HashSet<&str>, env: &super::Env) -> bool {
         Expr::Op2(_, a, b, _) => m(a) && m(b),
         Expr::App(f, a, _) => match &**f {
             Expr::Var(x, _) if !names.contains(x.as_str()) => {
-                matches!(env.get(*x), Some(V::Prim(super::Prim::Domain | super::Prim::Range))) && m(a)
+                matches!(env.get(*x), Some(super::Bound::Val(V::Prim(super::Prim::Domain | super::Prim::Range)))) && m(a)
             }
             _ => false,
         },

@@ -41,9 +41,6 @@ pub enum V {
     Pair(usize, usize),
     Func(Rc<Closure>),
     Prim(Prim),
-    /// A `let` binding not evaluated yet (see `lazy`); only names are bound to it, and
-    /// reading a name forces it.
-    Lazy(Rc<lazy::Thunk>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -78,6 +75,16 @@ const ENUMERATIVE: &[&str] = &[
     "as_transitive",
 ];
 
+/// The primitives, under their names (interned once, not per test).
+fn primitives() -> &'static [(Name, Prim)] {
+    static PRIMS: std::sync::OnceLock<Vec<(Name, Prim)>> = std::sync::OnceLock::new();
+    PRIMS.get_or_init(|| {
+        let named = [("domain", Prim::Domain), ("range", Prim::Range), ("different-values", Prim::DifferentValues)];
+        let enumerative = ENUMERATIVE.iter().map(|&p| (p, Prim::Enumerative(p)));
+        named.into_iter().chain(enumerative).map(|(x, p)| (Name::new(x), p)).collect()
+    })
+}
+
 #[derive(Debug)]
 pub struct Closure {
     pat: Pat,
@@ -100,6 +107,12 @@ enum Node {
     Bind {
         name: Name,
         val: V,
+        next: Env,
+    },
+    /// A `let` binding evaluated when first read (see `lazy`).
+    Lazy {
+        name: Name,
+        thunk: lazy::Thunk,
         next: Env,
     },
     /// The built-ins, bound all at once: a test binds about a hundred, which as list
@@ -125,28 +138,45 @@ impl Env {
     pub fn bind(&self, name: Name, val: V) -> Env {
         Env(Some(Rc::new(Node::Bind { name, val, next: self.clone() })))
     }
+    fn bind_lazy(&self, name: Name, thunk: lazy::Thunk) -> Env {
+        Env(Some(Rc::new(Node::Lazy { name, thunk, next: self.clone() })))
+    }
     /// The environment's identity (its innermost binding's address).
     fn addr(&self) -> usize {
         self.0.as_ref().map_or(0, |n| Rc::as_ptr(n) as usize)
     }
-    pub fn get(&self, name: Name) -> Option<&V> {
+    /// What `name` is bound to (read it with `Interp::force`).
+    pub fn get(&self, name: Name) -> Option<Bound<'_>> {
         let mut cur = &self.0;
         while let Some(n) = cur {
             match &**n {
                 Node::Bind { name: x, val, next } => {
                     if *x == name {
-                        return Some(val);
+                        return Some(Bound::Val(val));
+                    }
+                    cur = &next.0;
+                }
+                Node::Lazy { name: x, thunk, next } => {
+                    if *x == name {
+                        return Some(Bound::Lazy(thunk));
                     }
                     cur = &next.0;
                 }
                 Node::Table { bindings, index } => {
                     let at = *index.get(name.index()).filter(|&&at| at > 0)?;
-                    return Some(&bindings[at as usize - 1].1);
+                    return Some(Bound::Val(&bindings[at as usize - 1].1));
                 }
             }
         }
         None
     }
+}
+
+/// What a name is bound to: a value, or a `let` binding evaluated when first read.
+#[derive(Clone, Copy, Debug)]
+pub enum Bound<'a> {
+    Val(&'a V),
+    Lazy(&'a lazy::Thunk),
 }
 
 /// What a check compiled to.
@@ -303,10 +333,7 @@ impl<'a> Interp<'a> {
     fn eval_here(&mut self, env: &Env, e: &Expr) -> R<V> {
         match e {
             Expr::Var(x, pos) => match env.get(*x) {
-                Some(v) => {
-                    let v = v.clone();
-                    self.force(&v, *pos)
-                }
+                Some(b) => self.force(b, *pos),
                 None => self.err(*pos, format!("unbound name '{x}'")),
             },
             Expr::Empty => Ok(V::Empty),
@@ -546,18 +573,20 @@ impl<'a> Interp<'a> {
                 out = self.bind_pat(&out, p, v, b.pos)?;
                 continue;
             }
-            let v = match &b.params {
-                Some(p) => V::Func(Rc::new(Closure {
-                    pat: p.clone(),
-                    body: b.body.clone(),
-                    env: env.clone(),
-                    recs: None,
-                    rec_index: 0,
-                    file: self.file.clone(),
-                })),
-                None => lazy::Thunk::pending(b.body.clone(), env.clone(), self.file.clone()),
+            out = match &b.params {
+                Some(p) => out.bind(
+                    b.name,
+                    V::Func(Rc::new(Closure {
+                        pat: p.clone(),
+                        body: b.body.clone(),
+                        env: env.clone(),
+                        recs: None,
+                        rec_index: 0,
+                        file: self.file.clone(),
+                    })),
+                ),
+                None => out.bind_lazy(b.name, lazy::Thunk::new(b.body.clone(), env.clone(), self.file.clone())),
             };
-            out = out.bind(b.name, v);
         }
         Ok(out)
     }
@@ -777,12 +806,7 @@ pub fn compile_model_with(
         steps: 0,
     };
     let mut names = b.env;
-    names.extend([
-        (Name::new("domain"), V::Prim(Prim::Domain)),
-        (Name::new("range"), V::Prim(Prim::Range)),
-        (Name::new("different-values"), V::Prim(Prim::DifferentValues)),
-    ]);
-    names.extend(ENUMERATIVE.iter().map(|p| (Name::new(p), V::Prim(Prim::Enumerative(p)))));
+    names.extend(primitives().iter().map(|&(x, p)| (x, V::Prim(p))));
     let mut env = Env::table(names);
     if let Some(std) = &prog.stdlib
         && *std != prog.root

@@ -166,8 +166,6 @@ pub(super) fn fingerprint(v: &V) -> Fp {
         V::Pair(i, j) => Fp::Pair(*i, *j),
         V::Func(c) => Fp::Func(Rc::as_ptr(c) as usize),
         V::Prim(p) => Fp::Prim(*p),
-        // Only names are bound to pending values; by identity, as functions are.
-        V::Lazy(t) => Fp::Func(Rc::as_ptr(t) as usize),
     }
 }
 

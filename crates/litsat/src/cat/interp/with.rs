@@ -156,7 +156,10 @@ impl Interp<'_> {
         let set = match set {
             Some(v) => self.as_set(&v, pos)?,
             None => match env.get(Name::new("W")) {
-                Some(v) => self.as_set(&v.clone(), pos)?,
+                Some(w) => {
+                    let w = self.force(w, pos)?;
+                    self.as_set(&w, pos)?
+                }
                 None => return self.err(pos, "unbound name 'W'"),
             },
         };

@@ -156,7 +156,7 @@ impl Rel {
     }
 
     pub fn union(&self, o: &Rel, lg: &mut Logic) -> Rel {
-        let mut out = Vec::with_capacity(self.m.len().max(o.m.len()));
+        let mut out = Vec::with_capacity(self.m.len() + o.m.len());
         let mut push = |k: (usize, usize), b: B| {
             if !b.is_false() {
                 out.push((k, b));
@@ -246,7 +246,9 @@ impl Rel {
     /// of the result gathered in one reused vector, sorted by target with the order of k
     /// kept, so that the gates built are those a per-pair accumulation would build.
     pub fn seq(&self, o: &Rel, lg: &mut Logic) -> Rel {
-        let mut start = vec![0usize; self.n + 1];
+        // One allocation for the two arrays by event (this runs a few dozen times a test).
+        let mut scratch = vec![0usize; 2 * self.n + 1];
+        let (start, reached) = scratch.split_at_mut(self.n + 1);
         for (&(k, _), _) in &o.m {
             start[k + 1] += 1;
         }
@@ -255,8 +257,7 @@ impl Rel {
         }
         let mut acc: Vec<(usize, B)> = Vec::with_capacity(self.n);
         let mut terms: Vec<B> = Vec::new();
-        // Targets already reached by a true term in the current row.
-        let mut reached = vec![false; self.n];
+        // `reached[j] == 1`: target j is already reached by a true term in the current row.
         let mut out: Vec<((usize, usize), B)> = Vec::with_capacity(self.m.len());
         let mut it = self.m.iter().peekable();
         while let Some(&(&(i, _), _)) = it.peek() {
@@ -267,12 +268,12 @@ impl Rel {
                 }
                 it.next();
                 for &((_, j), b) in &o.m.0[start[k]..start[k + 1]] {
-                    if reached[j] {
+                    if reached[j] == 1 {
                         continue;
                     }
                     let ab = lg.and2(a, b);
                     if !ab.is_false() {
-                        reached[j] = ab == B::T;
+                        reached[j] = usize::from(ab == B::T);
                         acc.push((j, ab));
                     }
                 }
@@ -280,7 +281,7 @@ impl Rel {
             acc.sort_by_key(|&(j, _)| j);
             for group in acc.chunk_by(|x, y| x.0 == y.0) {
                 let j = group[0].0;
-                reached[j] = false;
+                reached[j] = 0;
                 // A true term is its group's last (none is built after it).
                 let b = match group {
                     [(_, b)] => *b,

@@ -129,4 +129,6 @@ pub enum Stmt {
 pub struct Model {
     pub header: Vec<String>,
     pub stmts: Vec<Stmt>,
+    /// Every name the statements may bind (see `binders`).
+    pub binds: Vec<Name>,
 }

@@ -1,6 +1,7 @@
 //! The cat front end and compiler.
 
 pub mod ast;
+mod binders;
 pub mod cfg;
 pub mod interp;
 mod lex;

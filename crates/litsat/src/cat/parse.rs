@@ -679,5 +679,6 @@ pub fn parse_model(file: &str, text: &str) -> R<Model> {
         }
     }
     let stmts = p.stmts(&[])?;
-    Ok(Model { header, stmts })
+    let binds = super::binders::binders(&stmts);
+    Ok(Model { header, stmts, binds })
 }

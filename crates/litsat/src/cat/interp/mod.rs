@@ -246,6 +246,11 @@ pub struct Interp<'a> {
     procs: Vec<(String, Procedure)>,
     pub checks: Vec<CheckOut>,
     file: Rc<str>,
+    /// The built-ins' table, the end of every environment.
+    builtins: Env,
+    /// By [`Name::index`]: whether some file of the program binds the name. A name none
+    /// binds is looked up in `builtins` directly (see `binders`).
+    bound: Vec<bool>,
     /// Current nesting of evaluation (expressions, calls, statement blocks).
     depth: usize,
     /// Evaluation steps so far, bounded by [`MAX_STEPS`].
@@ -332,10 +337,14 @@ impl<'a> Interp<'a> {
 
     fn eval_here(&mut self, env: &Env, e: &Expr) -> R<V> {
         match e {
-            Expr::Var(x, pos) => match env.get(*x) {
-                Some(b) => self.force(b, *pos),
-                None => self.err(*pos, format!("unbound name '{x}'")),
-            },
+            Expr::Var(x, pos) => {
+                // A name no file binds can only be a built-in (see `binders`).
+                let scope = if self.bound.get(x.index()) == Some(&true) { env } else { &self.builtins.clone() };
+                match scope.get(*x) {
+                    Some(b) => self.force(b, *pos),
+                    None => self.err(*pos, format!("unbound name '{x}'")),
+                }
+            }
             Expr::Empty => Ok(V::Empty),
             Expr::Tag(t) => Ok(V::Tag(*t)),
             Expr::Str(s) => Ok(V::Str(s.clone())),
@@ -744,6 +753,18 @@ fn bind_rec_closures(env: &Env, recs: &Rc<Vec<Binding>>, file: &Rc<str>) -> Env 
     e
 }
 
+/// By [`Name::index`]: whether some file of `prog` binds the name.
+fn bound_names(prog: &Program) -> Vec<bool> {
+    let mut bound = Vec::new();
+    for x in prog.files.values().flat_map(|f| &f.model.binds) {
+        if bound.len() <= x.index() {
+            bound.resize(x.index() + 1, false);
+        }
+        bound[x.index()] = true;
+    }
+    bound
+}
+
 fn stmt_pos(s: &Stmt) -> Pos {
     match s {
         Stmt::Let(_, bs) => bs.first().map(|b| b.pos).unwrap_or_default(),
@@ -802,12 +823,15 @@ pub fn compile_model_with(
         procs: Vec::new(),
         checks: Vec::new(),
         file: prog.root.as_str().into(),
+        builtins: Env::default(),
+        bound: bound_names(prog),
         depth: 0,
         steps: 0,
     };
     let mut names = b.env;
     names.extend(primitives().iter().map(|&(x, p)| (x, V::Prim(p))));
     let mut env = Env::table(names);
+    it.builtins = env.clone();
     if let Some(std) = &prog.stdlib
         && *std != prog.root
     {

@@ -309,16 +309,21 @@ impl Rel {
     /// `a * b`.
     pub fn product(a: &Set, b: &Set, lg: &mut Logic) -> Rel {
         let rows = a.0.iter().filter(|x| !x.is_false()).count();
-        let mut m = Vec::with_capacity(rows * b.len());
+        let cols: Vec<(usize, B)> = b.0.iter().copied().enumerate().filter(|(_, y)| !y.is_false()).collect();
+        let mut m = Vec::with_capacity(rows * cols.len());
         for (i, &x) in a.0.iter().enumerate() {
             if x.is_false() {
                 continue;
             }
-            for (j, &y) in b.0.iter().enumerate() {
-                m.push(((i, j), lg.and2(x, y)));
+            for &(j, y) in &cols {
+                let xy = lg.and2(x, y);
+                if !xy.is_false() {
+                    m.push(((i, j), xy));
+                }
             }
         }
-        Rel::from_sorted(a.len(), m)
+        // Built in order, without false entries.
+        Rel { n: a.len(), m: Entries(m) }
     }
 
     /// Complement with respect to `universe * universe`.

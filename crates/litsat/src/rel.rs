@@ -246,6 +246,15 @@ impl Rel {
     /// of the result gathered in one reused vector, sorted by target with the order of k
     /// kept, so that the gates built are those a per-pair accumulation would build.
     pub fn seq(&self, o: &Rel, lg: &mut Logic) -> Rel {
+        // `[s] ; o` and `r ; [s]`, frequent in models, are each entry of one side and'ed
+        // with the other's entry on its row (column): the same gates, in the same order,
+        // as below, without gathering and sorting terms.
+        if self.is_diagonal() {
+            return o.map_entries(|lg, (i, _), b| lg.and2(self.get(i, i), b), lg);
+        }
+        if o.is_diagonal() {
+            return self.map_entries(|lg, (_, j), a| lg.and2(a, o.get(j, j)), lg);
+        }
         // One allocation for the two arrays by event (this runs a few dozen times a test).
         let mut scratch = vec![0usize; 2 * self.n + 1];
         let (start, reached) = scratch.split_at_mut(self.n + 1);
@@ -298,6 +307,23 @@ impl Rel {
             }
         }
         // Row by row, each row sorted by target.
+        Rel { n: self.n, m: Entries(out) }
+    }
+
+    /// Whether every entry is on the diagonal (as `[s]`'s).
+    fn is_diagonal(&self) -> bool {
+        self.m.keys().all(|&(i, j)| i == j)
+    }
+
+    /// The entries `f` makes of each of this relation's, in order, less the false ones.
+    fn map_entries(&self, mut f: impl FnMut(&mut Logic, (usize, usize), B) -> B, lg: &mut Logic) -> Rel {
+        let mut out = Vec::with_capacity(self.m.len());
+        for (&k, &b) in &self.m {
+            let fb = f(lg, k, b);
+            if !fb.is_false() {
+                out.push((k, fb));
+            }
+        }
         Rel { n: self.n, m: Entries(out) }
     }
 

@@ -416,7 +416,7 @@ impl<'a> Eval<'a> {
                 None => fail(format!("unbound name '{x}'")),
             },
             Expr::Empty => Ok(V::Empty),
-            Expr::Tag(t) => Ok(V::Tag(t.clone())),
+            Expr::Tag(t) => Ok(V::Tag(t.to_string())),
             Expr::Str(s) => Ok(V::Str(s.clone())),
             Expr::Op1(op, a) => {
                 let v = self.eval(env, a)?;
@@ -520,7 +520,7 @@ impl<'a> Eval<'a> {
         for arm in arms {
             match (&arm.pat, &v) {
                 (ArmPat::Wild, _) => return self.eval(env, &arm.body),
-                (ArmPat::Tag(t), V::Tag(u)) if t == u => return self.eval(env, &arm.body),
+                (ArmPat::Tag(t), V::Tag(u)) if **t == **u => return self.eval(env, &arm.body),
                 (ArmPat::EmptySet, _) if empty => return self.eval(env, &arm.body),
                 (ArmPat::Cons(x, rest), _) if split.is_some() => {
                     let (first, others) = split.clone().expect("checked");
@@ -899,9 +899,9 @@ impl<'a> Eval<'a> {
             Stmt::Enum(name, tags) => {
                 // Each tag names the set of events annotated with it (`'rcu-lock` is also
                 // `Rcu-lock`): empty when no event carries it.
-                let mut env = env.bind(name, V::Coll(tags.iter().map(|t| V::Tag(t.clone())).collect()));
+                let mut env = env.bind(name, V::Coll(tags.iter().map(|t| V::Tag(t.to_string())).collect()));
                 for t in tags {
-                    for set in [t.clone(), capitalise(t)] {
+                    for set in [t.to_string(), capitalise(t)] {
                         if env.get(&set).is_none() {
                             env = env.bind_cow(Cow::Owned(set), V::Set(0));
                         }

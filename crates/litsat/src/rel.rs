@@ -136,8 +136,10 @@ impl Rel {
     }
 
     /// The relation with these entries, given in increasing order (false ones are left out).
-    pub fn from_sorted(n: usize, entries: Vec<((usize, usize), B)>) -> Rel {
-        Rel { n, m: entries.into_iter().filter(|(_, b)| !b.is_false()).collect() }
+    pub fn from_sorted(n: usize, mut entries: Vec<((usize, usize), B)>) -> Rel {
+        debug_assert!(entries.windows(2).all(|w| w[0].0 < w[1].0), "entries out of order");
+        entries.retain(|(_, b)| !b.is_false());
+        Rel { n, m: Entries(entries) }
     }
 
     /// The pairs the relation holds under `truth` (an execution's model), in order.
@@ -154,35 +156,41 @@ impl Rel {
     }
 
     pub fn union(&self, o: &Rel, lg: &mut Logic) -> Rel {
-        let mut out = Vec::with_capacity(self.m.len().max(o.m.len()));
+        let mut out = Vec::with_capacity(self.m.len() + o.m.len());
+        let mut push = |k: (usize, usize), b: B| {
+            if !b.is_false() {
+                out.push((k, b));
+            }
+        };
         let (mut a, mut b) = (self.m.iter().peekable(), o.m.iter().peekable());
         loop {
             match (a.peek(), b.peek()) {
                 (Some(&(ka, &x)), Some(&(kb, &y))) => {
                     if ka == kb {
-                        out.push((*ka, lg.or2(x, y)));
+                        push(*ka, lg.or2(x, y));
                         a.next();
                         b.next();
                     } else if ka < kb {
-                        out.push((*ka, x));
+                        push(*ka, x);
                         a.next();
                     } else {
-                        out.push((*kb, y));
+                        push(*kb, y);
                         b.next();
                     }
                 }
                 (Some(&(ka, &x)), None) => {
-                    out.push((*ka, x));
+                    push(*ka, x);
                     a.next();
                 }
                 (None, Some(&(kb, &y))) => {
-                    out.push((*kb, y));
+                    push(*kb, y);
                     b.next();
                 }
                 (None, None) => break,
             }
         }
-        Rel { n: self.n, m: out.into_iter().filter(|(_, b)| !b.is_false()).collect() }
+        // Merged in order, each pair once.
+        Rel { n: self.n, m: Entries(out) }
     }
 
     pub fn inter(&self, o: &Rel, lg: &mut Logic) -> Rel {
@@ -214,29 +222,51 @@ impl Rel {
         Rel { n: self.n, m: Entries(out) }
     }
 
+    /// The entries are placed by column, without sorting: they come by row, so each
+    /// column's come in order.
     pub fn inverse(&self) -> Rel {
-        Rel { n: self.n, m: self.m.iter().map(|(&(i, j), &b)| ((j, i), b)).collect() }
+        let mut next = vec![0usize; self.n + 1];
+        for &(_, j) in self.m.keys() {
+            next[j + 1] += 1;
+        }
+        for j in 0..self.n {
+            next[j + 1] += next[j];
+        }
+        let mut out = vec![((0, 0), B::F); self.m.len()];
+        for (&(i, j), &b) in &self.m {
+            out[next[j]] = ((j, i), b);
+            next[j] += 1;
+        }
+        Rel { n: self.n, m: Entries(out) }
     }
 
     /// Relational composition `self ; o`, row by row: each entry (i, j) is the OR of
     /// `self(i,k) ∧ o(k,j)` over k, built once (and not at all past a true term). The
-    /// rows of `o` are read from one flat array (its entries are sorted by source), and
-    /// the terms of a row of the result gathered in one reused vector, sorted by target
-    /// with the order of k kept, so that the gates built are those a per-pair
-    /// accumulation would build.
+    /// rows of `o` are slices of its entries (sorted by source), and the terms of a row
+    /// of the result gathered in one reused vector, sorted by target with the order of k
+    /// kept, so that the gates built are those a per-pair accumulation would build.
     pub fn seq(&self, o: &Rel, lg: &mut Logic) -> Rel {
-        let mut start = vec![0usize; self.n + 1];
+        // `[s] ; o` and `r ; [s]`, frequent in models, are each entry of one side and'ed
+        // with the other's entry on its row (column): the same gates, in the same order,
+        // as below, without gathering and sorting terms.
+        if self.is_diagonal() {
+            return o.map_entries(|lg, (i, _), b| lg.and2(self.get(i, i), b), lg);
+        }
+        if o.is_diagonal() {
+            return self.map_entries(|lg, (_, j), a| lg.and2(a, o.get(j, j)), lg);
+        }
+        // One allocation for the two arrays by event (this runs a few dozen times a test).
+        let mut scratch = vec![0usize; 2 * self.n + 1];
+        let (start, reached) = scratch.split_at_mut(self.n + 1);
         for (&(k, _), _) in &o.m {
             start[k + 1] += 1;
         }
         for k in 0..self.n {
             start[k + 1] += start[k];
         }
-        let cols: Vec<(usize, B)> = o.m.iter().map(|(&(_, j), &b)| (j, b)).collect();
-        let mut acc: Vec<(usize, B)> = Vec::new();
+        let mut acc: Vec<(usize, B)> = Vec::with_capacity(self.n);
         let mut terms: Vec<B> = Vec::new();
-        // Targets already reached by a true term in the current row.
-        let mut reached = vec![false; self.n];
+        // `reached[j] == 1`: target j is already reached by a true term in the current row.
         let mut out: Vec<((usize, usize), B)> = Vec::with_capacity(self.m.len());
         let mut it = self.m.iter().peekable();
         while let Some(&(&(i, _), _)) = it.peek() {
@@ -246,13 +276,13 @@ impl Rel {
                     break;
                 }
                 it.next();
-                for &(j, b) in &cols[start[k]..start[k + 1]] {
-                    if reached[j] {
+                for &((_, j), b) in &o.m.0[start[k]..start[k + 1]] {
+                    if reached[j] == 1 {
                         continue;
                     }
                     let ab = lg.and2(a, b);
                     if !ab.is_false() {
-                        reached[j] = ab == B::T;
+                        reached[j] = usize::from(ab == B::T);
                         acc.push((j, ab));
                     }
                 }
@@ -260,26 +290,41 @@ impl Rel {
             acc.sort_by_key(|&(j, _)| j);
             for group in acc.chunk_by(|x, y| x.0 == y.0) {
                 let j = group[0].0;
-                reached[j] = false;
-                terms.clear();
-                for &(_, t) in group {
-                    if t == B::T {
+                reached[j] = 0;
+                // A true term is its group's last (none is built after it).
+                let b = match group {
+                    [(_, b)] => *b,
+                    [.., (_, B::T)] => B::T,
+                    _ => {
                         terms.clear();
-                        terms.push(B::T);
-                        break;
+                        terms.extend(group.iter().map(|&(_, t)| t));
+                        lg.or(&terms)
                     }
-                    terms.push(t);
-                }
-                let b = match terms[..] {
-                    [b] => b,
-                    ref v => lg.or(v),
                 };
                 if !b.is_false() {
                     out.push(((i, j), b));
                 }
             }
         }
-        Rel::from_sorted(self.n, out)
+        // Row by row, each row sorted by target.
+        Rel { n: self.n, m: Entries(out) }
+    }
+
+    /// Whether every entry is on the diagonal (as `[s]`'s).
+    fn is_diagonal(&self) -> bool {
+        self.m.keys().all(|&(i, j)| i == j)
+    }
+
+    /// The entries `f` makes of each of this relation's, in order, less the false ones.
+    fn map_entries(&self, mut f: impl FnMut(&mut Logic, (usize, usize), B) -> B, lg: &mut Logic) -> Rel {
+        let mut out = Vec::with_capacity(self.m.len());
+        for (&k, &b) in &self.m {
+            let fb = f(lg, k, b);
+            if !fb.is_false() {
+                out.push((k, fb));
+            }
+        }
+        Rel { n: self.n, m: Entries(out) }
     }
 
     /// `[s]`.
@@ -290,16 +335,21 @@ impl Rel {
     /// `a * b`.
     pub fn product(a: &Set, b: &Set, lg: &mut Logic) -> Rel {
         let rows = a.0.iter().filter(|x| !x.is_false()).count();
-        let mut m = Vec::with_capacity(rows * b.len());
+        let cols: Vec<(usize, B)> = b.0.iter().copied().enumerate().filter(|(_, y)| !y.is_false()).collect();
+        let mut m = Vec::with_capacity(rows * cols.len());
         for (i, &x) in a.0.iter().enumerate() {
             if x.is_false() {
                 continue;
             }
-            for (j, &y) in b.0.iter().enumerate() {
-                m.push(((i, j), lg.and2(x, y)));
+            for &(j, y) in &cols {
+                let xy = lg.and2(x, y);
+                if !xy.is_false() {
+                    m.push(((i, j), xy));
+                }
             }
         }
-        Rel::from_sorted(a.len(), m)
+        // Built in order, without false entries.
+        Rel { n: a.len(), m: Entries(m) }
     }
 
     /// Complement with respect to `universe * universe`.

@@ -1,14 +1,15 @@
 //! The syntax of herd's cat language.
 
+pub use super::name::Name;
 use crate::diag::Pos;
 use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
-    Var(String, Pos),
+    Var(Name, Pos),
     /// `0`: the empty relation (and, by herd's typing, the empty set where one is wanted).
     Empty,
-    Tag(String),
+    Tag(Name),
     Str(String),
     Op1(Op1, Box<Expr>),
     Op2(Op2, Box<Expr>, Box<Expr>, Pos),
@@ -46,13 +47,13 @@ pub enum Op2 {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Pat {
-    Var(String),
-    Tuple(Vec<String>),
+    Var(Name),
+    Tuple(Vec<Name>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Binding {
-    pub name: String,
+    pub name: Name,
     /// `Some` for function sugar `f(x) = e` / `f x = e`.
     pub params: Option<Pat>,
     /// Shared: every test's evaluation binds it again.
@@ -62,10 +63,10 @@ pub struct Binding {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum ArmPat {
-    Tag(String),
+    Tag(Name),
     EmptySet,
     /// `x ++ rest`
-    Cons(String, String),
+    Cons(Name, Name),
     Wild,
 }
 
@@ -112,11 +113,11 @@ pub enum Stmt {
     Show,
     Procedure(String, Pat, Vec<Stmt>),
     Call(String, Expr, Option<String>, Pos),
-    Forall(String, Expr, Vec<Stmt>, Pos),
-    With(String, Expr, Pos),
+    Forall(Name, Expr, Vec<Stmt>, Pos),
+    With(Name, Expr, Pos),
     IfVariant(Cond, Vec<Stmt>, Vec<Stmt>),
     /// `enum Name = 'a || 'b`: binds `Name` to the set of tags.
-    Enum(String, Vec<String>),
+    Enum(Name, Vec<Name>),
     /// Bell constructs that declare instruction annotations; they constrain tests, not
     /// executions.
     Instructions,
@@ -128,4 +129,6 @@ pub enum Stmt {
 pub struct Model {
     pub header: Vec<String>,
     pub stmts: Vec<Stmt>,
+    /// Every name the statements may bind (see `binders`).
+    pub binds: Vec<Name>,
 }

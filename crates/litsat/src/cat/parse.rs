@@ -143,10 +143,10 @@ impl<'a> P<'a> {
     fn expect_sym(&mut self, k: &str) -> R<()> {
         if self.eat_sym(k) { Ok(()) } else { self.err(format!("expected `{k}`")) }
     }
-    fn name(&mut self) -> R<String> {
+    fn name(&mut self) -> R<Name> {
         match self.peek() {
             Some(Tok::Ident(s)) if !KEYWORDS.contains(&s.as_str()) => {
-                let s = s.clone();
+                let s = Name::new(s);
                 self.i += 1;
                 Ok(s)
             }
@@ -217,13 +217,13 @@ impl<'a> P<'a> {
             self.expect_sym("=")?;
             let body = self.stmts(&["end"])?;
             self.expect_kw("end")?;
-            return Ok(Stmt::Procedure(name, pat, body));
+            return Ok(Stmt::Procedure(name.to_string(), pat, body));
         }
         if self.eat_kw("call") {
             let name = self.name()?;
             let arg = self.postfix()?;
             let as_name = if self.eat_kw("as") { Some(self.name_or_kw()?) } else { None };
-            return Ok(Stmt::Call(name, arg, as_name, pos));
+            return Ok(Stmt::Call(name.to_string(), arg, as_name, pos));
         }
         if self.eat_kw("forall") {
             let x = self.name()?;
@@ -256,7 +256,7 @@ impl<'a> P<'a> {
                 match self.peek().cloned() {
                     Some(Tok::Tag(t)) => {
                         self.i += 1;
-                        tags.push(t);
+                        tags.push(Name::new(&t));
                     }
                     _ => return self.err("expected a tag `'name` in `enum`"),
                 }
@@ -352,7 +352,7 @@ impl<'a> P<'a> {
                 let pat = self.pattern()?;
                 self.expect_sym("=")?;
                 let body = self.expr()?;
-                out.push(Binding { name: TUPLE_BINDING.to_string(), params: Some(pat), body: Arc::new(body), pos });
+                out.push(Binding { name: Name::new(TUPLE_BINDING), params: Some(pat), body: Arc::new(body), pos });
                 if !self.eat_kw("and") {
                     return Ok(out);
                 }
@@ -571,7 +571,7 @@ impl<'a> P<'a> {
             }
             Some(Tok::Tag(t)) => {
                 self.i += 1;
-                Ok(Expr::Tag(t))
+                Ok(Expr::Tag(Name::new(&t)))
             }
             Some(Tok::Str(s)) => {
                 self.i += 1;
@@ -583,7 +583,7 @@ impl<'a> P<'a> {
             }
             Some(Tok::Ident(s)) if !KEYWORDS.contains(&s.as_str()) => {
                 self.i += 1;
-                Ok(Expr::Var(s, pos))
+                Ok(Expr::Var(Name::new(&s), pos))
             }
             Some(Tok::Sym("(")) => {
                 self.i += 1;
@@ -634,7 +634,7 @@ impl<'a> P<'a> {
             let pat = match self.peek().cloned() {
                 Some(Tok::Tag(t)) => {
                     self.i += 1;
-                    ArmPat::Tag(t)
+                    ArmPat::Tag(Name::new(&t))
                 }
                 Some(Tok::Sym("{")) => {
                     self.i += 1;
@@ -679,5 +679,6 @@ pub fn parse_model(file: &str, text: &str) -> R<Model> {
         }
     }
     let stmts = p.stmts(&[])?;
-    Ok(Model { header, stmts })
+    let binds = super::binders::binders(&stmts);
+    Ok(Model { header, stmts, binds })
 }

@@ -1,7 +1,7 @@
 //! Symbolic candidate executions: rf, co and values as literals over the event structure.
 
 use super::one_event::View;
-use crate::cat::{Builtins, Env, V};
+use crate::cat::{Builtins, Name, V};
 use crate::events::{Eid, Events, Kind, VExpr, ValId, Value};
 use crate::logic::{B, Logic};
 use crate::rel::{Rel, Set};
@@ -663,10 +663,10 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     // herd's one-event read-modify-writes: what follows is built over the encoder's
     // events, and each name is bound as the model sees it.
     let view = View::new(ev, &x.exists);
-    let mut b = Base { ev, x, view, env: Env::default() };
+    let mut b = Base { ev, x, view, env: Vec::new() };
     let universe = b.set(&|_| true);
     let universe = b.view.set(universe, lg);
-    b.env = b.env.bind("_", V::Set(Rc::new(universe.clone())));
+    b.env.push((Name::new("_"), V::Set(Rc::new(universe.clone()))));
     b.event_sets(lg);
     b.tag_sets(lg);
     let (loc, ww_loc) = b.relations(lg);
@@ -680,7 +680,7 @@ struct Base<'a> {
     ev: &'a Events,
     x: &'a Exec,
     view: View,
-    env: Env,
+    env: Vec<(Name, V)>,
 }
 
 impl Base<'_> {
@@ -712,12 +712,12 @@ impl Base<'_> {
     /// Binds a set under `name`, as the model sees it.
     fn put_set(&mut self, lg: &mut Logic, name: &str, s: Set) {
         let s = self.view.set(s, lg);
-        self.env = self.env.bind(name, V::Set(Rc::new(s)));
+        self.env.push((Name::new(name), V::Set(Rc::new(s))));
     }
 
     /// Binds a relation under `name`.
     fn put(&mut self, name: &str, r: Rel) {
-        self.env = self.env.bind(name, V::Rel(Rc::new(r)));
+        self.env.push((Name::new(name), V::Rel(Rc::new(r))));
     }
 
     /// herd's sets of events by kind (R, W, M, F, B, IW, FW, …), and the register and

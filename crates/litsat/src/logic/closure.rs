@@ -56,18 +56,19 @@ impl Logic {
             return;
         }
         let input = d.to_vec();
-        let succ: Vec<Vec<(usize, B)>> =
-            (0..k).map(|i| (0..k).map(|j| (j, input[i * k + j])).filter(|e| !e.1.is_false()).collect()).collect();
+        let succ = Succ::new(k, &input);
         let id = self.lazy.len() as u32;
-        // Which pairs a path may join, and which a path of constant edges does.
-        let mut reach: Vec<Vec<usize>> = Vec::with_capacity(k);
+        // Which pairs a path may join (row by row, as d), and which a path of constant
+        // edges does.
+        let mut may = vec![false; k * k];
+        let mut sure = vec![false; k];
+        let mut stack = Vec::new();
         for i in 0..k {
-            let may = search(&succ, i, |_| true);
-            let mut sure = vec![false; k];
-            for j in search(&succ, i, |b| b == B::T) {
-                sure[j] = true;
-            }
-            for &j in &may {
+            let row = &mut may[i * k..(i + 1) * k];
+            search(&succ, i, |_| true, row, &mut stack);
+            sure.fill(false);
+            search(&succ, i, |b| b == B::T, &mut sure, &mut stack);
+            for j in (0..k).filter(|&j| row[j]) {
                 d[i * k + j] = if sure[j] {
                     B::T
                 } else {
@@ -76,17 +77,18 @@ impl Logic {
                     B::L(e)
                 };
             }
-            reach.push(may);
         }
-        for (i, may) in reach.iter().enumerate() {
-            for &j in may {
+        for i in 0..k {
+            let row = &may[i * k..(i + 1) * k];
+            let reached = || (0..k).filter(move |&j| row[j]);
+            for j in reached() {
                 if let (B::L(_), l @ B::L(_)) = (d[i * k + j], input[i * k + j]) {
                     let e = d[i * k + j];
                     self.owned_clause(e, &[l.negate(), e]);
                 }
             }
-            for &m in may {
-                for &(j, b) in &succ[m] {
+            for m in reached() {
+                for &(j, b) in succ.of(m) {
                     let e = d[i * k + j];
                     if e != B::T {
                         self.owned_clause(e, &[d[i * k + m].negate(), b.negate(), e]);
@@ -129,18 +131,42 @@ impl Logic {
     }
 }
 
-/// The nodes reachable from `from` by one or more edges whose entry passes `ok`, in
-/// increasing order.
-fn search(succ: &[Vec<(usize, B)>], from: usize, ok: impl Fn(B) -> bool) -> Vec<usize> {
-    let mut seen = vec![false; succ.len()];
-    let mut stack = vec![from];
+/// A dense k×k matrix's entries that are not false, row by row: one vector for all rows
+/// (a closure runs once per test and relation, and a vector per row cost most of it).
+struct Succ {
+    /// Row i is `edges[start[i]..start[i + 1]]`.
+    start: Vec<usize>,
+    edges: Vec<(usize, B)>,
+}
+
+impl Succ {
+    fn new(k: usize, d: &[B]) -> Succ {
+        let mut start = Vec::with_capacity(k + 1);
+        let mut edges = Vec::new();
+        for row in d.chunks(k.max(1)).take(k) {
+            start.push(edges.len());
+            edges.extend(row.iter().enumerate().filter(|e| !e.1.is_false()).map(|(j, &b)| (j, b)));
+        }
+        start.push(edges.len());
+        Succ { start, edges }
+    }
+
+    fn of(&self, i: usize) -> &[(usize, B)] {
+        &self.edges[self.start[i]..self.start[i + 1]]
+    }
+}
+
+/// Marks in `seen` (false on entry) the nodes reachable from `from` by one or more edges
+/// whose entry passes `ok`; `stack` is scratch space.
+fn search(succ: &Succ, from: usize, ok: impl Fn(B) -> bool, seen: &mut [bool], stack: &mut Vec<usize>) {
+    stack.clear();
+    stack.push(from);
     while let Some(v) = stack.pop() {
-        for &(j, b) in &succ[v] {
+        for &(j, b) in succ.of(v) {
             if ok(b) && !seen[j] {
                 seen[j] = true;
                 stack.push(j);
             }
         }
     }
-    (0..succ.len()).filter(|&j| seen[j]).collect()
 }

@@ -53,7 +53,7 @@ impl Interp<'_> {
             let v = self.eval(env, &base)?;
             let r = self.as_rel(&v, b.pos)?;
             let plus = r.plus(self.lg);
-            return Ok(env.bind(&b.name, V::Rel(Rc::new(plus))));
+            return Ok(env.bind(b.name, V::Rel(Rc::new(plus))));
         }
         let g = Group {
             funs: Rc::new(bs.iter().filter(|b| is_fun(b)).cloned().collect()),
@@ -69,7 +69,7 @@ impl Interp<'_> {
     fn bind_group(&self, env: &super::Env, g: &Group, vals: &[V]) -> super::Env {
         let mut e = env.clone();
         for (b, v) in g.vals.iter().zip(vals) {
-            e = e.bind(&b.name, v.clone());
+            e = e.bind(b.name, v.clone());
         }
         bind_rec_closures(&e, &g.funs, &self.file)
     }
@@ -80,7 +80,7 @@ impl Interp<'_> {
         let mut next = Vec::with_capacity(cur.len());
         for b in &g.vals {
             let v = self.eval(&e, &b.body)?;
-            e = e.bind(&b.name, v.clone());
+            e = e.bind(b.name, v.clone());
             next.push(v);
         }
         Ok(next)
@@ -286,7 +286,7 @@ fn monotone_in(e: &Expr, names: &HashSet<&str>, env: &super::Env) -> bool {
         Expr::Op2(_, a, b, _) => m(a) && m(b),
         Expr::App(f, a, _) => match &**f {
             Expr::Var(x, _) if !names.contains(x.as_str()) => {
-                matches!(env.get(x), Some(V::Prim(super::Prim::Domain | super::Prim::Range))) && m(a)
+                matches!(env.get(*x), Some(super::Bound::Val(V::Prim(super::Prim::Domain | super::Prim::Range)))) && m(a)
             }
             _ => false,
         },

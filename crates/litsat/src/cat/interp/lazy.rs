@@ -7,34 +7,31 @@
 //! have no RCU and no plain accesses, so most of those gates were never used.
 //! Evaluating on demand gives the same values, once each.
 
-use super::{Env, Interp, R, V};
+use super::{Bound, Env, Interp, R, V};
 use crate::cat::ast::{Expr, Op1, Op2};
 use crate::diag::Pos;
-use std::cell::RefCell;
+use std::cell::OnceCell;
 use std::rc::Rc;
 use std::sync::Arc;
 
-/// A binding's value, computed the first time its name is read.
+/// A binding's value, computed the first time its name is read. It lives in the
+/// environment's node for the name (see `Env::bind_lazy`): one allocation per binding.
 #[derive(Debug)]
-pub struct Thunk(RefCell<State>);
-
-#[derive(Debug)]
-enum State {
-    Pending { body: Arc<Expr>, env: Env, file: String },
-    Done(V),
+pub struct Thunk {
+    body: Arc<Expr>,
+    env: Env,
+    file: Rc<str>,
+    value: OnceCell<V>,
 }
 
 impl Thunk {
-    pub fn pending(body: Arc<Expr>, env: Env, file: String) -> V {
-        V::Lazy(Rc::new(Thunk(RefCell::new(State::Pending { body, env, file }))))
+    pub fn new(body: Arc<Expr>, env: Env, file: Rc<str>) -> Thunk {
+        Thunk { body, env, file, value: OnceCell::new() }
     }
 
     /// The value, if already computed.
-    fn known(&self) -> Option<V> {
-        match &*self.0.borrow() {
-            State::Done(v) => Some(v.clone()),
-            State::Pending { .. } => None,
-        }
+    fn known(&self) -> Option<&V> {
+        self.value.get()
     }
 }
 
@@ -50,20 +47,20 @@ pub fn is_empty(v: &V) -> bool {
 
 impl Interp<'_> {
     /// The value of a bound name, computing it if it is a pending binding.
-    pub(super) fn force(&mut self, v: &V, pos: Pos) -> R<V> {
-        let V::Lazy(t) = v else { return Ok(v.clone()) };
-        if let Some(done) = t.known() {
-            return Ok(done);
-        }
-        let (body, env, file) = match &*t.0.borrow() {
-            State::Pending { body, env, file } => (body.clone(), env.clone(), file.clone()),
-            State::Done(_) => unreachable!("checked above"),
+    pub(super) fn force(&mut self, b: Bound, pos: Pos) -> R<V> {
+        let t = match b {
+            Bound::Val(v) => return Ok(v.clone()),
+            Bound::Lazy(t) => t,
         };
-        let saved = std::mem::replace(&mut self.file, file);
-        let r = self.guarded(pos, |it| it.eval(&env, &body));
+        if let Some(done) = t.known() {
+            return Ok(done.clone());
+        }
+        let saved = std::mem::replace(&mut self.file, t.file.clone());
+        let r = self.guarded(pos, |it| it.eval(&t.env, &t.body));
         self.file = saved;
         let v = r?;
-        *t.0.borrow_mut() = State::Done(v.clone());
+        // Its own body cannot read it (the name is not in its environment): unset.
+        let _ = t.value.set(v.clone());
         Ok(v)
     }
 
@@ -72,9 +69,9 @@ impl Interp<'_> {
     fn known_empty(env: &Env, e: &Expr) -> Option<V> {
         let v = match e {
             Expr::Empty => V::Empty,
-            Expr::Var(x, _) => match env.get(x)? {
-                V::Lazy(t) => t.known()?,
-                v => v.clone(),
+            Expr::Var(x, _) => match env.get(*x)? {
+                Bound::Lazy(t) => t.known()?.clone(),
+                Bound::Val(v) => v.clone(),
             },
             _ => return None,
         };

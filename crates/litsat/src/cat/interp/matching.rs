@@ -112,7 +112,7 @@ impl Interp<'_> {
             match (&arm.pat, &elems) {
                 (ArmPat::Wild, _) | (ArmPat::EmptySet, None) => return self.eval(env, &arm.body),
                 (ArmPat::Cons(x, rest), Some((first, others))) => {
-                    let env2 = env.bind(x, first.clone()).bind(rest, others.clone());
+                    let env2 = env.bind(*x, first.clone()).bind(*rest, others.clone());
                     return self.eval(&env2, &arm.body);
                 }
                 _ => {}

@@ -29,7 +29,7 @@ pub enum V {
     Rel(Rc<Rel>),
     /// `0` and `{}`: empty, of whatever type the context wants.
     Empty,
-    Tag(String),
+    Tag(Name),
     Str(String),
     Tuple(Vec<V>),
     /// A set of non-event values (tags, relations, …): its members, each present where
@@ -41,9 +41,6 @@ pub enum V {
     Pair(usize, usize),
     Func(Rc<Closure>),
     Prim(Prim),
-    /// A `let` binding not evaluated yet (see `lazy`); only names are bound to it, and
-    /// reading a name forces it.
-    Lazy(Rc<lazy::Thunk>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -78,6 +75,16 @@ const ENUMERATIVE: &[&str] = &[
     "as_transitive",
 ];
 
+/// The primitives, under their names (interned once, not per test).
+fn primitives() -> &'static [(Name, Prim)] {
+    static PRIMS: std::sync::OnceLock<Vec<(Name, Prim)>> = std::sync::OnceLock::new();
+    PRIMS.get_or_init(|| {
+        let named = [("domain", Prim::Domain), ("range", Prim::Range), ("different-values", Prim::DifferentValues)];
+        let enumerative = ENUMERATIVE.iter().map(|&p| (p, Prim::Enumerative(p)));
+        named.into_iter().chain(enumerative).map(|(x, p)| (Name::new(x), p)).collect()
+    })
+}
+
 #[derive(Debug)]
 pub struct Closure {
     pat: Pat,
@@ -87,37 +94,89 @@ pub struct Closure {
     recs: Option<Rc<Vec<Binding>>>,
     /// For `let rec`: which of the group's bindings this is.
     rec_index: usize,
-    file: String,
+    file: Rc<str>,
 }
 
+/// The names in scope: a persistent list, each binding sharing those before it, that
+/// ends in the built-ins.
 #[derive(Clone, Debug, Default)]
 pub struct Env(Option<Rc<Node>>);
 
 #[derive(Debug)]
-struct Node {
-    name: String,
-    val: V,
-    next: Env,
+enum Node {
+    Bind {
+        name: Name,
+        val: V,
+        next: Env,
+    },
+    /// A `let` binding evaluated when first read (see `lazy`).
+    Lazy {
+        name: Name,
+        thunk: lazy::Thunk,
+        next: Env,
+    },
+    /// The built-ins, bound all at once: a test binds about a hundred, which as list
+    /// nodes cost an allocation each, and a name is found by its number where the list
+    /// was walked to its end.
+    Table {
+        bindings: Vec<(Name, V)>,
+        /// By [`Name::index`]: 1 + where the name's last binding is, or 0 if it has none.
+        index: Vec<u32>,
+    },
 }
 
 impl Env {
-    pub fn bind(&self, name: &str, val: V) -> Env {
-        Env(Some(Rc::new(Node { name: name.to_string(), val, next: self.clone() })))
+    /// The environment of just these bindings; of two with one name, the later is seen.
+    pub fn table(bindings: Vec<(Name, V)>) -> Env {
+        let len = bindings.iter().map(|(x, _)| x.index() + 1).max().unwrap_or(0);
+        let mut index = vec![0; len];
+        for ((x, _), at) in bindings.iter().zip(1..) {
+            index[x.index()] = at;
+        }
+        Env(Some(Rc::new(Node::Table { bindings, index })))
+    }
+    pub fn bind(&self, name: Name, val: V) -> Env {
+        Env(Some(Rc::new(Node::Bind { name, val, next: self.clone() })))
+    }
+    fn bind_lazy(&self, name: Name, thunk: lazy::Thunk) -> Env {
+        Env(Some(Rc::new(Node::Lazy { name, thunk, next: self.clone() })))
     }
     /// The environment's identity (its innermost binding's address).
     fn addr(&self) -> usize {
         self.0.as_ref().map_or(0, |n| Rc::as_ptr(n) as usize)
     }
-    pub fn get(&self, name: &str) -> Option<&V> {
+    /// What `name` is bound to (read it with `Interp::force`).
+    pub fn get(&self, name: Name) -> Option<Bound<'_>> {
         let mut cur = &self.0;
         while let Some(n) = cur {
-            if n.name == name {
-                return Some(&n.val);
+            match &**n {
+                Node::Bind { name: x, val, next } => {
+                    if *x == name {
+                        return Some(Bound::Val(val));
+                    }
+                    cur = &next.0;
+                }
+                Node::Lazy { name: x, thunk, next } => {
+                    if *x == name {
+                        return Some(Bound::Lazy(thunk));
+                    }
+                    cur = &next.0;
+                }
+                Node::Table { bindings, index } => {
+                    let at = *index.get(name.index()).filter(|&&at| at > 0)?;
+                    return Some(Bound::Val(&bindings[at as usize - 1].1));
+                }
             }
-            cur = &n.next.0;
         }
         None
     }
+}
+
+/// What a name is bound to: a value, or a `let` binding evaluated when first read.
+#[derive(Clone, Copy, Debug)]
+pub enum Bound<'a> {
+    Val(&'a V),
+    Lazy(&'a lazy::Thunk),
 }
 
 /// What a check compiled to.
@@ -137,7 +196,8 @@ pub struct CheckOut {
 
 /// Built-in names and the symbolic co the model's `with co from …` binds.
 pub struct Builtins {
-    pub env: Env,
+    /// The names bound, in order (a later one hides an earlier one of its name).
+    pub env: Vec<(Name, V)>,
     pub universe: Set,
     pub co: Rel,
     /// Same-location pairs: the classes `generate_orders` orders separately.
@@ -182,9 +242,15 @@ pub struct Interp<'a> {
     calls: matching::Calls,
     variants: &'a [String],
     included: HashSet<String>,
-    procs: Vec<(String, Pat, Vec<Stmt>)>,
+    /// The procedures defined so far, by name.
+    procs: Vec<(String, Procedure)>,
     pub checks: Vec<CheckOut>,
-    file: String,
+    file: Rc<str>,
+    /// The built-ins' table, the end of every environment.
+    builtins: Env,
+    /// By [`Name::index`]: whether some file of the program binds the name. A name none
+    /// binds is looked up in `builtins` directly (see `binders`).
+    bound: Vec<bool>,
     /// Current nesting of evaluation (expressions, calls, statement blocks).
     depth: usize,
     /// Evaluation steps so far, bounded by [`MAX_STEPS`].
@@ -193,6 +259,10 @@ pub struct Interp<'a> {
     /// `let rec` over a large test can take long).
     deadline: Deadline,
 }
+
+/// A procedure's parameter and body, shared by its calls (a copy per call was a good part
+/// of a model's evaluation when it calls procedures in a loop).
+type Procedure = Rc<(Pat, Vec<Stmt>)>;
 
 /// How many evaluation steps pass between two looks at the clock.
 const DEADLINE_EVERY: usize = 256;
@@ -267,15 +337,16 @@ impl<'a> Interp<'a> {
 
     fn eval_here(&mut self, env: &Env, e: &Expr) -> R<V> {
         match e {
-            Expr::Var(x, pos) => match env.get(x) {
-                Some(v) => {
-                    let v = v.clone();
-                    self.force(&v, *pos)
+            Expr::Var(x, pos) => {
+                // A name no file binds can only be a built-in (see `binders`).
+                let scope = if self.bound.get(x.index()) == Some(&true) { env } else { &self.builtins.clone() };
+                match scope.get(*x) {
+                    Some(b) => self.force(b, *pos),
+                    None => self.err(*pos, format!("unbound name '{x}'")),
                 }
-                None => self.err(*pos, format!("unbound name '{x}'")),
-            },
+            }
             Expr::Empty => Ok(V::Empty),
-            Expr::Tag(t) => Ok(V::Tag(t.clone())),
+            Expr::Tag(t) => Ok(V::Tag(*t)),
             Expr::Str(s) => Ok(V::Str(s.clone())),
             Expr::Op1(op, a) => {
                 let pos = expr_pos(a);
@@ -323,7 +394,7 @@ impl<'a> Interp<'a> {
             }
             // `try NAME with …` on an unbound name, herd's idiom for a set an architecture
             // may lack, takes the default without building the error.
-            Expr::Try(a, b) if matches!(&**a, Expr::Var(x, _) if env.get(x).is_none()) => self.eval(env, b),
+            Expr::Try(a, b) if matches!(&**a, Expr::Var(x, _) if env.get(*x).is_none()) => self.eval(env, b),
             Expr::Try(a, b) => {
                 let saved = self.checks.len();
                 match self.eval(env, a) {
@@ -387,12 +458,12 @@ impl<'a> Interp<'a> {
 
     fn bind_pat(&self, env: &Env, p: &Pat, v: V, pos: Pos) -> R<Env> {
         match p {
-            Pat::Var(x) => Ok(env.bind(x, v)),
+            Pat::Var(x) => Ok(env.bind(*x, v)),
             Pat::Tuple(xs) => match v {
                 V::Tuple(vs) if vs.len() == xs.len() => {
                     let mut e = env.clone();
                     for (x, v) in xs.iter().zip(vs) {
-                        e = e.bind(x, v);
+                        e = e.bind(*x, v);
                     }
                     Ok(e)
                 }
@@ -444,17 +515,16 @@ impl<'a> Interp<'a> {
             return Ok(V::Pair(*j, *i));
         }
         if let (Op1::Comp, V::Set(s)) = (op, &v) {
-            let u = self.universe.clone();
-            return Ok(V::Set(Rc::new(u.diff(s, self.lg))));
+            return Ok(V::Set(Rc::new(self.universe.diff(s, self.lg))));
         }
         let r = self.as_rel(&v, pos)?;
-        let u = self.universe.clone();
+        let u = &self.universe;
         let out = match op {
             Op1::Inv => r.inverse(),
             Op1::Plus => r.plus_lazy(self.lg),
-            Op1::Star => r.plus_lazy(self.lg).with_id(&u, self.lg),
-            Op1::Opt => r.with_id(&u, self.lg),
-            Op1::Comp => r.complement(&u, self.lg),
+            Op1::Star => r.plus_lazy(self.lg).with_id(u, self.lg),
+            Op1::Opt => r.with_id(u, self.lg),
+            Op1::Comp => r.complement(u, self.lg),
         };
         Ok(V::Rel(Rc::new(out)))
     }
@@ -512,18 +582,20 @@ impl<'a> Interp<'a> {
                 out = self.bind_pat(&out, p, v, b.pos)?;
                 continue;
             }
-            let v = match &b.params {
-                Some(p) => V::Func(Rc::new(Closure {
-                    pat: p.clone(),
-                    body: b.body.clone(),
-                    env: env.clone(),
-                    recs: None,
-                    rec_index: 0,
-                    file: self.file.clone(),
-                })),
-                None => lazy::Thunk::pending(b.body.clone(), env.clone(), self.file.clone()),
+            out = match &b.params {
+                Some(p) => out.bind(
+                    b.name,
+                    V::Func(Rc::new(Closure {
+                        pat: p.clone(),
+                        body: b.body.clone(),
+                        env: env.clone(),
+                        recs: None,
+                        rec_index: 0,
+                        file: self.file.clone(),
+                    })),
+                ),
+                None => out.bind_lazy(b.name, lazy::Thunk::new(b.body.clone(), env.clone(), self.file.clone())),
             };
-            out = out.bind(&b.name, v);
         }
         Ok(out)
     }
@@ -547,7 +619,7 @@ impl<'a> Interp<'a> {
                 Ok(env)
             }
             Stmt::Include(name, pos) => {
-                let target = match self.prog.includes.get(&(self.file.clone(), name.clone())) {
+                let target = match self.prog.includes.get(&(self.file.to_string(), name.clone())) {
                     Some(t) => t.clone(),
                     None => return self.err(*pos, format!("cannot find included file \"{name}\"")),
                 };
@@ -555,16 +627,17 @@ impl<'a> Interp<'a> {
             }
             Stmt::Show | Stmt::Instructions => Ok(env),
             Stmt::Procedure(name, p, body) => {
-                self.procs.push((name.clone(), p.clone(), body.clone()));
+                self.procs.push((name.clone(), Rc::new((p.clone(), body.clone()))));
                 Ok(env)
             }
             Stmt::Call(name, arg, _as, pos) => {
-                let Some((_, p, body)) = self.procs.iter().rev().find(|(n, _, _)| n == name).cloned() else {
+                let Some(proc) = self.procs.iter().rev().find(|(n, _)| n == name).map(|(_, p)| p.clone()) else {
                     return self.err(*pos, format!("unknown procedure '{name}'"));
                 };
+                let (p, body) = &*proc;
                 let a = self.eval(&env, arg)?;
-                let inner = self.bind_pat(&env, &p, a, *pos)?;
-                self.stmts(inner, &body)?;
+                let inner = self.bind_pat(&env, p, a, *pos)?;
+                self.stmts(inner, body)?;
                 Ok(env)
             }
             Stmt::Forall(x, set, body, pos) => {
@@ -578,11 +651,11 @@ impl<'a> Interp<'a> {
                     return self.err(*pos, "unsupported: `forall` over a set of values that depends on the execution");
                 }
                 for it in items {
-                    self.stmts(env.bind(x, it.val), body)?;
+                    self.stmts(env.bind(*x, it.val), body)?;
                 }
                 Ok(env)
             }
-            Stmt::With(x, e, pos) => self.with(env, x, e, *pos),
+            Stmt::With(x, e, pos) => self.with(env, *x, e, *pos),
             Stmt::IfVariant(c, a, b) => {
                 if self.cond(&env, c)? {
                     self.stmts(env, a)
@@ -593,11 +666,11 @@ impl<'a> Interp<'a> {
             Stmt::Enum(name, tags) => {
                 // A bell's tags name event sets (`'rcu-lock` is `Rcu-lock` too); the
                 // events carrying none of them make an empty set.
-                let mut env = env.bind(name, V::Coll(tags.iter().map(|t| Member::always(V::Tag(t.clone()))).collect()));
-                for t in tags {
-                    for set in [t.clone(), crate::encode::exec::capitalised(t)] {
-                        if env.get(&set).is_none() {
-                            env = env.bind(&set, V::Set(Rc::new(Set::empty(self.n()))));
+                let mut env = env.bind(*name, V::Coll(tags.iter().map(|&t| Member::always(V::Tag(t))).collect()));
+                for &t in tags {
+                    for set in [t, Name::new(&crate::encode::exec::capitalised(&t))] {
+                        if env.get(set).is_none() {
+                            env = env.bind(set, V::Set(Rc::new(Set::empty(self.n()))));
                         }
                     }
                 }
@@ -650,14 +723,14 @@ impl<'a> Interp<'a> {
             return Err(Diag::file(path, "model file not loaded"));
         };
         let model = f.model.clone();
-        let saved = std::mem::replace(&mut self.file, path.to_string());
+        let saved = std::mem::replace(&mut self.file, path.into());
         let r = self.stmts(env, &model.stmts);
         self.file = saved;
         r
     }
 }
 
-fn bind_rec_closures(env: &Env, recs: &Rc<Vec<Binding>>, file: &str) -> Env {
+fn bind_rec_closures(env: &Env, recs: &Rc<Vec<Binding>>, file: &Rc<str>) -> Env {
     let mut e = env.clone();
     for (rec_index, b) in recs.iter().enumerate() {
         let (pat, body) = match (&b.params, &*b.body) {
@@ -666,18 +739,30 @@ fn bind_rec_closures(env: &Env, recs: &Rc<Vec<Binding>>, file: &str) -> Env {
             (None, _) => continue,
         };
         e = e.bind(
-            &b.name,
+            b.name,
             V::Func(Rc::new(Closure {
                 pat,
                 body,
                 env: env.clone(),
                 recs: Some(recs.clone()),
                 rec_index,
-                file: file.to_string(),
+                file: file.clone(),
             })),
         );
     }
     e
+}
+
+/// By [`Name::index`]: whether some file of `prog` binds the name.
+fn bound_names(prog: &Program) -> Vec<bool> {
+    let mut bound = Vec::new();
+    for x in prog.files.values().flat_map(|f| &f.model.binds) {
+        if bound.len() <= x.index() {
+            bound.resize(x.index() + 1, false);
+        }
+        bound[x.index()] = true;
+    }
+    bound
 }
 
 fn stmt_pos(s: &Stmt) -> Pos {
@@ -737,18 +822,16 @@ pub fn compile_model_with(
         included: HashSet::new(),
         procs: Vec::new(),
         checks: Vec::new(),
-        file: prog.root.clone(),
+        file: prog.root.as_str().into(),
+        builtins: Env::default(),
+        bound: bound_names(prog),
         depth: 0,
         steps: 0,
     };
-    let mut env = b
-        .env
-        .bind("domain", V::Prim(Prim::Domain))
-        .bind("range", V::Prim(Prim::Range))
-        .bind("different-values", V::Prim(Prim::DifferentValues));
-    for p in ENUMERATIVE {
-        env = env.bind(p, V::Prim(Prim::Enumerative(p)));
-    }
+    let mut names = b.env;
+    names.extend(primitives().iter().map(|&(x, p)| (x, V::Prim(p))));
+    let mut env = Env::table(names);
+    it.builtins = env.clone();
     if let Some(std) = &prog.stdlib
         && *std != prog.root
     {

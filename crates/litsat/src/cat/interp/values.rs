@@ -11,6 +11,7 @@
 //! with [`equal`] literals.
 
 use super::{Interp, R, V};
+use crate::cat::Name;
 use crate::diag::Pos;
 use crate::logic::{B, Logic};
 use crate::rel::{Rel, Set};
@@ -48,7 +49,8 @@ pub(super) fn same_struct(a: &V, b: &V) -> bool {
         (V::Empty, V::Rel(r)) | (V::Rel(r), V::Empty) => r.m.is_empty(),
         (V::Empty, V::Set(s)) | (V::Set(s), V::Empty) => s.0.iter().all(|b| b.is_false()),
         (V::Empty, V::Coll(xs)) | (V::Coll(xs), V::Empty) => xs.is_empty(),
-        (V::Tag(x), V::Tag(y)) | (V::Str(x), V::Str(y)) => x == y,
+        (V::Tag(x), V::Tag(y)) => x == y,
+        (V::Str(x), V::Str(y)) => x == y,
         (V::Event(x), V::Event(y)) => x == y,
         (V::Pair(a, b), V::Pair(c, d)) => (a, b) == (c, d),
         (V::Tuple(xs), V::Tuple(ys)) => xs.len() == ys.len() && xs.iter().zip(ys).all(|(x, y)| same_struct(x, y)),
@@ -141,7 +143,8 @@ pub(super) enum Fp {
     Empty,
     Set(Vec<B>),
     Rel(Vec<((usize, usize), B)>),
-    Text(bool, String),
+    Tag(Name),
+    Str(String),
     Tuple(Vec<Fp>),
     Coll(Vec<(B, Fp)>),
     Event(usize),
@@ -155,16 +158,14 @@ pub(super) fn fingerprint(v: &V) -> Fp {
         V::Empty => Fp::Empty,
         V::Set(s) => Fp::Set(s.0.clone()),
         V::Rel(r) => Fp::Rel(r.m.iter().map(|(&k, &b)| (k, b)).collect()),
-        V::Tag(t) => Fp::Text(true, t.clone()),
-        V::Str(s) => Fp::Text(false, s.clone()),
+        V::Tag(t) => Fp::Tag(*t),
+        V::Str(s) => Fp::Str(s.clone()),
         V::Tuple(xs) => Fp::Tuple(xs.iter().map(fingerprint).collect()),
         V::Coll(xs) => Fp::Coll(xs.iter().map(|m| (m.guard, fingerprint(&m.val))).collect()),
         V::Event(e) => Fp::Event(*e),
         V::Pair(i, j) => Fp::Pair(*i, *j),
         V::Func(c) => Fp::Func(Rc::as_ptr(c) as usize),
         V::Prim(p) => Fp::Prim(*p),
-        // Only names are bound to pending values; by identity, as functions are.
-        V::Lazy(t) => Fp::Func(Rc::as_ptr(t) as usize),
     }
 }
 

@@ -13,7 +13,7 @@
 
 use super::values::{Member, Shape, equal_shapes, shape};
 use super::{Env, Interp, R, V};
-use crate::cat::ast::Expr;
+use crate::cat::ast::{Expr, Name};
 use crate::diag::Pos;
 use crate::logic::B;
 use crate::rel::{Rel, Set};
@@ -21,7 +21,7 @@ use std::collections::BTreeSet;
 use std::rc::Rc;
 
 impl Interp<'_> {
-    pub(super) fn with(&mut self, env: Env, x: &str, e: &Expr, pos: Pos) -> R<Env> {
+    pub(super) fn with(&mut self, env: Env, x: Name, e: &Expr, pos: Pos) -> R<Env> {
         if let Some(env) = self.with_order(&env, x, e, pos)? {
             return Ok(env);
         }
@@ -122,7 +122,7 @@ impl Interp<'_> {
     /// `generate_orders(S, cobase)`) binds the built-in co, constrained by cobase; with any
     /// other name, `generate_orders(S, r)` is a new order per location of S's events and
     /// `linearisations(S, r)` one over all of them, each containing r.
-    fn with_order(&mut self, env: &Env, x: &str, e: &Expr, pos: Pos) -> R<Option<Env>> {
+    fn with_order(&mut self, env: &Env, x: Name, e: &Expr, pos: Pos) -> R<Option<Env>> {
         let Expr::App(f, arg, _) = e else { return Ok(None) };
         let Expr::Var(fname, _) = &**f else { return Ok(None) };
         let per_loc = match fname.as_str() {
@@ -131,16 +131,16 @@ impl Interp<'_> {
             _ => return Ok(None),
         };
         // As in herd, the generators are names a model must have in scope (cross.cat's).
-        if env.get(fname).is_none() {
+        if env.get(*fname).is_none() {
             return Ok(None);
         }
         let arg = self.eval(env, arg)?;
         let (set, base) = match arg {
-            V::Tuple(mut vs) if fname != "generate_cos" && vs.len() == 2 => {
+            V::Tuple(mut vs) if *fname != "generate_cos" && vs.len() == 2 => {
                 let base = vs.remove(1);
                 (Some(vs.remove(0)), base)
             }
-            v if fname == "generate_cos" => (None, v),
+            v if *fname == "generate_cos" => (None, v),
             _ => return self.err(pos, format!("type error: `{fname}` takes an event set and a relation")),
         };
         let base = self.as_rel(&base, pos)?;
@@ -151,12 +151,15 @@ impl Interp<'_> {
                 let c = self.co.get(i, j);
                 self.lg.implies(b, c);
             }
-            return Ok(Some(env.bind("co", V::Rel(Rc::new(self.co.clone())))));
+            return Ok(Some(env.bind(x, V::Rel(Rc::new(self.co.clone())))));
         }
         let set = match set {
             Some(v) => self.as_set(&v, pos)?,
-            None => match env.get("W") {
-                Some(v) => self.as_set(&v.clone(), pos)?,
+            None => match env.get(Name::new("W")) {
+                Some(w) => {
+                    let w = self.force(w, pos)?;
+                    self.as_set(&w, pos)?
+                }
                 None => return self.err(pos, "unbound name 'W'"),
             },
         };
@@ -167,12 +170,13 @@ impl Interp<'_> {
 
     /// A strict total order of the events of `s` (of each location's, `per_loc`) that
     /// contains `base` between them: an orientation variable per pair, a primary, so each
-    /// order is an execution of its own as in herd.
+    /// order is an execution of its own as in herd. Built as a dense matrix: the
+    /// transitivity clauses read it cubically often.
     fn new_order(&mut self, s: &Set, base: &Rel, per_loc: bool) -> Rel {
         let n = self.n();
         let members: Vec<usize> = (0..n).filter(|&i| !s.0[i].is_false()).collect();
         let same = |it: &Self, i: usize, j: usize| if per_loc { it.loc.get(i, j) } else { B::T };
-        let mut order = Rel::empty(n);
+        let mut order = Dense { n, m: vec![B::F; n * n] };
         for (k, &i) in members.iter().enumerate() {
             for &j in &members[k + 1..] {
                 let sl = same(self, i, j);
@@ -184,9 +188,8 @@ impl Interp<'_> {
                 self.primaries.push(o);
                 let o = B::L(o);
                 self.lg.implies(o, both);
-                order.set(i, j, o);
-                let back = self.lg.and2(o.negate(), both);
-                order.set(j, i, back);
+                order.m[i * n + j] = o;
+                order.m[j * n + i] = self.lg.and2(o.negate(), both);
             }
         }
         for &a in &members {
@@ -204,6 +207,18 @@ impl Interp<'_> {
             let inside = [b, s.0[i], s.0[j], sl].map(B::negate);
             self.lg.clause(&[&inside[..], &[order.get(i, j)]].concat());
         }
-        order
+        Rel::from_sorted(n, order.m.iter().enumerate().map(|(x, &b)| ((x / n, x % n), b)).collect())
+    }
+}
+
+/// An n×n matrix of entries, row by row.
+struct Dense {
+    n: usize,
+    m: Vec<B>,
+}
+
+impl Dense {
+    fn get(&self, i: usize, j: usize) -> B {
+        self.m[i * self.n + j]
     }
 }

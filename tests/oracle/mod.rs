@@ -1136,7 +1136,7 @@ fn static_names<'a>(ev: &Events, live: Set, loc_of: &[Option<usize>]) -> HashMap
     put_set("BCC", branches);
     put_set("Exp", set(&mem));
     put_set("NExp", 0);
-    let mut tags: BTreeSet<String> = ev.known_sets.iter().cloned().collect();
+    let mut tags: BTreeSet<String> = ev.known_sets.iter().map(|s| s.to_string()).collect();
     for x in e {
         tags.extend(x.tags.iter().cloned());
         tags.extend(x.tags_if.iter().map(|(t, _)| t.clone()));

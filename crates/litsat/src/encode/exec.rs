@@ -757,7 +757,7 @@ impl Base<'_> {
             carried.extend(ev.tags_if.iter().map(|(t, v)| (t.as_str(), i, Some(*v))));
         }
         carried.sort_by(|a, b| a.0.cmp(b.0));
-        let mut tags: Vec<&str> = ev.known_sets.iter().map(String::as_str).chain(carried.iter().map(|c| c.0)).collect();
+        let mut tags: Vec<&str> = ev.known_sets.iter().copied().chain(carried.iter().map(|c| c.0)).collect();
         tags.sort_unstable();
         tags.dedup();
         // herd's capitalised name, written into one buffer for every tag.

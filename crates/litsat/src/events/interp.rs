@@ -169,7 +169,7 @@ impl Events {
             addr_when: BTreeMap::new(),
             data_when: BTreeMap::new(),
             iico: BTreeSet::new(),
-            known_sets: isa.known_sets().iter().map(|s| s.to_string()).collect(),
+            known_sets: isa.known_sets(),
             choice_guards: Vec::new(),
             amo_as_one: isa.amo_is_one_operation(),
             co_from_model: isa.co_from_model(),

@@ -162,7 +162,7 @@ pub struct Events {
     /// address or condition depends on the read, or the ISA sequences its atomics.
     pub iico: BTreeSet<(Eid, Eid)>,
     /// Set names the ISA may use; models see unused ones as empty.
-    pub known_sets: Vec<String>,
+    pub known_sets: &'static [&'static str],
     /// The ISA's atomics are one memory operation (see [`Isa::amo_is_one_operation`]).
     pub amo_as_one: bool,
     /// co is the model's to choose (see [`Isa::co_from_model`]).

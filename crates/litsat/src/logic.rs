@@ -125,7 +125,8 @@ fn emit_gate(out: &mut CnfFormula, buf: &mut Vec<Lit>, g: Lit, inputs: &[Lit], n
 }
 
 /// A fast non-cryptographic hasher (the Fx multiply-rotate) for small keys no adversary
-/// chooses: the gate caches' literals, and the front end's values, registers and macros.
+/// chooses: the gate caches' literals, the front end's values, registers and macros, and
+/// cat's interned names.
 #[derive(Default, Clone, Copy)]
 pub struct Fx(u64);
 

@@ -10,7 +10,8 @@
 
 use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
+use crate::logic::Fx;
+use std::hash::BuildHasherDefault;
 use std::sync::{Mutex, OnceLock};
 
 /// An interned name: copied freely, compared by address.
@@ -26,7 +27,7 @@ struct Interned {
 impl Name {
     /// The name spelt `s`, the same for every spelling of it.
     pub fn new(s: &str) -> Name {
-        static TABLE: OnceLock<Mutex<HashMap<&'static str, Name, BuildHasherDefault<Fnv>>>> = OnceLock::new();
+        static TABLE: OnceLock<Mutex<HashMap<&'static str, Name, BuildHasherDefault<Fx>>>> = OnceLock::new();
         let mut table = TABLE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
         if let Some(&x) = table.get(s) {
             return x;
@@ -43,27 +44,6 @@ impl Name {
     /// The name's own number: names are numbered from 0 as they are first interned.
     pub fn index(self) -> usize {
         self.0.index
-    }
-}
-
-/// FNV-1a, for the interning table: a test interns its hundred built-in names again,
-/// each a few bytes, which SipHash's setup made cost several times the hashing.
-struct Fnv(u64);
-
-impl Default for Fnv {
-    fn default() -> Fnv {
-        Fnv(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
     }
 }
 

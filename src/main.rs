@@ -12,6 +12,11 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod pool;
+
+#[global_allocator]
+static GLOBAL: pool::Pool = pool::Pool;
+
 #[derive(Parser)]
 #[command(name = "litsat", version, about = "Axiomatic memory-model checking by SAT, with herd7's answers")]
 struct Cli {

@@ -156,39 +156,32 @@ impl Rel {
     }
 
     pub fn union(&self, o: &Rel, lg: &mut Logic) -> Rel {
-        let mut out = Vec::with_capacity(self.m.len() + o.m.len());
-        let mut push = |k: (usize, usize), b: B| {
-            if !b.is_false() {
-                out.push((k, b));
-            }
-        };
-        let (mut a, mut b) = (self.m.iter().peekable(), o.m.iter().peekable());
-        loop {
-            match (a.peek(), b.peek()) {
-                (Some(&(ka, &x)), Some(&(kb, &y))) => {
-                    if ka == kb {
-                        push(*ka, lg.or2(x, y));
-                        a.next();
-                        b.next();
-                    } else if ka < kb {
-                        push(*ka, x);
-                        a.next();
-                    } else {
-                        push(*kb, y);
-                        b.next();
-                    }
+        let (a, b) = (&self.m.0, &o.m.0);
+        // A side with no entry leaves the other as it is (no entry is false).
+        if a.is_empty() || b.is_empty() {
+            return if a.is_empty() { o.clone() } else { self.clone() };
+        }
+        let mut out = Vec::with_capacity(a.len() + b.len());
+        let (mut x, mut y) = (0, 0);
+        while x < a.len() && y < b.len() {
+            let ((ka, va), (kb, vb)) = (a[x], b[y]);
+            if ka < kb {
+                out.push(a[x]);
+                x += 1;
+            } else if kb < ka {
+                out.push(b[y]);
+                y += 1;
+            } else {
+                let v = lg.or2(va, vb);
+                if !v.is_false() {
+                    out.push((ka, v));
                 }
-                (Some(&(ka, &x)), None) => {
-                    push(*ka, x);
-                    a.next();
-                }
-                (None, Some(&(kb, &y))) => {
-                    push(*kb, y);
-                    b.next();
-                }
-                (None, None) => break,
+                x += 1;
+                y += 1;
             }
         }
+        out.extend_from_slice(&a[x..]);
+        out.extend_from_slice(&b[y..]);
         // Merged in order, each pair once.
         Rel { n: self.n, m: Entries(out) }
     }
@@ -204,16 +197,14 @@ impl Rel {
     /// The entries of `self`, each combined by `f` with `o`'s entry for the same pair (false
     /// where `o` has none), in one pass over both sorted vectors.
     fn merge_left(&self, o: &Rel, lg: &mut Logic, f: impl Fn(&mut Logic, B, B) -> B) -> Rel {
+        let theirs = &o.m.0;
         let mut out = Vec::with_capacity(self.m.len());
-        let mut theirs = o.m.iter().peekable();
-        for (&k, &a) in &self.m {
-            while theirs.peek().is_some_and(|(kb, _)| **kb < k) {
-                theirs.next();
+        let mut y = 0;
+        for &(k, a) in &self.m.0 {
+            while y < theirs.len() && theirs[y].0 < k {
+                y += 1;
             }
-            let b = match theirs.peek() {
-                Some((kb, b)) if **kb == k => **b,
-                _ => B::F,
-            };
+            let b = if y < theirs.len() && theirs[y].0 == k { theirs[y].1 } else { B::F };
             let ab = f(lg, a, b);
             if !ab.is_false() {
                 out.push((k, ab));
@@ -358,12 +349,20 @@ impl Rel {
         full.diff(self, lg)
     }
 
+    /// Each row's OR, the rows being runs of the sorted entries (one reused buffer, where
+    /// a vector per event cost an allocation each).
     pub fn domain(&self, lg: &mut Logic) -> Set {
-        let mut acc: Vec<Vec<B>> = vec![Vec::new(); self.n];
-        for (&(i, _), &b) in &self.m {
-            acc[i].push(b);
+        let mut out = Vec::with_capacity(self.n);
+        let mut row: Vec<B> = Vec::new();
+        let mut rest = &self.m.0[..];
+        for i in 0..self.n {
+            let len = rest.iter().take_while(|((r, _), _)| *r == i).count();
+            row.clear();
+            row.extend(rest[..len].iter().map(|&(_, b)| b));
+            rest = &rest[len..];
+            out.push(lg.or(&row));
         }
-        Set(acc.iter().map(|v| lg.or(v)).collect())
+        Set(out)
     }
 
     pub fn range(&self, lg: &mut Logic) -> Set {
@@ -384,17 +383,32 @@ impl Rel {
     /// The relation `close` makes of a dense matrix over the events that have an edge at
     /// all (the sparse map would be scanned once per pivot).
     fn closed(&self, close: impl FnOnce(usize, &mut [B])) -> Rel {
-        let mut nodes: Vec<usize> = self.m.keys().flat_map(|&(i, j)| [i, j]).collect();
-        nodes.sort_unstable();
-        nodes.dedup();
+        // By event: 1 + its place among the endpoints, or 0 if it has no edge.
+        let mut at = vec![0usize; self.n];
+        for &((i, j), _) in &self.m.0 {
+            at[i] = 1;
+            at[j] = 1;
+        }
+        let mut nodes = Vec::new();
+        for (e, a) in at.iter_mut().enumerate() {
+            if *a > 0 {
+                nodes.push(e);
+                *a = nodes.len();
+            }
+        }
         let k = nodes.len();
-        let at = |e: usize| nodes.binary_search(&e).expect("an endpoint");
         let mut d = vec![B::F; k * k];
-        for (&(i, j), &b) in &self.m {
-            d[at(i) * k + at(j)] = b;
+        for &((i, j), b) in &self.m.0 {
+            d[(at[i] - 1) * k + at[j] - 1] = b;
         }
         close(k, &mut d);
-        Rel::from_sorted(self.n, d.iter().enumerate().map(|(x, &b)| ((nodes[x / k], nodes[x % k]), b)).collect())
+        let mut out = Vec::new();
+        for (x, &b) in d.iter().enumerate() {
+            if !b.is_false() {
+                out.push(((nodes[x / k], nodes[x % k]), b));
+            }
+        }
+        Rel { n: self.n, m: Entries(out) }
     }
 
     pub fn with_id(&self, universe: &Set, lg: &mut Logic) -> Rel {

@@ -82,6 +82,11 @@ impl Program {
     pub fn file(&self, path: &str) -> Option<&SourceFile> {
         self.files.get(path)
     }
+    /// The path `name` is included as from the file `from` (without building a key: the
+    /// map holds a few entries, and this runs for each include of each test).
+    pub fn include_target(&self, from: &str, name: &str) -> Option<&str> {
+        self.includes.iter().find(|((f, n), _)| f == from && n == name).map(|(_, t)| t.as_str())
+    }
     pub fn display_name(&self) -> String {
         self.root.trim_start_matches(BUNDLED_PREFIX).to_string()
     }

@@ -10,7 +10,7 @@ use crate::diag::{Deadline, Diag, DiagKind, Pos, TIMEOUT};
 use crate::events::Value;
 use crate::logic::{B, Logic};
 use crate::rel::{Rel, Set};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::rc::Rc;
 use std::sync::Arc;
 use varisat::Lit;
@@ -241,7 +241,8 @@ pub struct Interp<'a> {
     /// Calls memoised while a `match` splits a set on an uncertain member.
     calls: matching::Calls,
     variants: &'a [String],
-    included: HashSet<String>,
+    /// The files run so far (a handful: a list, where hashing cost more).
+    included: Vec<String>,
     /// The procedures defined so far, by name.
     procs: Vec<(String, Procedure)>,
     pub checks: Vec<CheckOut>,
@@ -619,8 +620,8 @@ impl<'a> Interp<'a> {
                 Ok(env)
             }
             Stmt::Include(name, pos) => {
-                let target = match self.prog.includes.get(&(self.file.to_string(), name.clone())) {
-                    Some(t) => t.clone(),
+                let target = match self.prog.include_target(&self.file, name) {
+                    Some(t) => t.to_string(),
                     None => return self.err(*pos, format!("cannot find included file \"{name}\"")),
                 };
                 self.run_file(env, &target)
@@ -716,9 +717,10 @@ impl<'a> Interp<'a> {
     }
 
     fn run_file(&mut self, env: Env, path: &str) -> R<Env> {
-        if !self.included.insert(path.to_string()) {
+        if self.included.iter().any(|p| p == path) {
             return Ok(env);
         }
+        self.included.push(path.to_string());
         let Some(f) = self.prog.file(path) else {
             return Err(Diag::file(path, "model file not loaded"));
         };
@@ -819,7 +821,7 @@ pub fn compile_model_with(
         primaries: Vec::new(),
         calls: Default::default(),
         variants,
-        included: HashSet::new(),
+        included: Vec::new(),
         procs: Vec::new(),
         checks: Vec::new(),
         file: prog.root.as_str().into(),

@@ -402,7 +402,7 @@ impl Rel {
             d[(at[i] - 1) * k + at[j] - 1] = b;
         }
         close(k, &mut d);
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(d.iter().filter(|b| !b.is_false()).count());
         for (x, &b) in d.iter().enumerate() {
             if !b.is_false() {
                 out.push(((nodes[x / k], nodes[x % k]), b));

@@ -268,7 +268,9 @@ type Procedure = Rc<(Pat, Vec<Stmt>)>;
 /// How many evaluation steps pass between two looks at the clock.
 const DEADLINE_EVERY: usize = 256;
 
-type R<T> = Result<T, Diag>;
+/// Evaluation's results: the error boxed, so that the `Ok` values every step returns
+/// are not moved about with the room a diagnostic takes.
+type R<T> = Result<T, Box<Diag>>;
 
 /// How deeply evaluation may nest: a recursion without end (`let rec f x = f x`) is
 /// stopped with a diagnostic before it overflows the stack. Above the parser's nesting
@@ -285,7 +287,7 @@ impl<'a> Interp<'a> {
     }
 
     fn err<T>(&self, pos: Pos, msg: impl Into<String>) -> R<T> {
-        Err(Diag::at(&self.file, self.text(), pos, msg))
+        Err(Box::new(Diag::at(&self.file, self.text(), pos, msg)))
     }
 
     fn n(&self) -> usize {
@@ -328,7 +330,7 @@ impl<'a> Interp<'a> {
                 .err(pos, format!("evaluation took more than {MAX_STEPS} steps (a recursion that does not end?)"));
         }
         if self.steps % DEADLINE_EVERY == 1 && self.deadline.passed() {
-            return self.err(pos, TIMEOUT).map_err(|d| Diag { kind: DiagKind::Limit, ..d });
+            return self.err(pos, TIMEOUT).map_err(|d| Box::new(Diag { kind: DiagKind::Limit, ..*d }));
         }
         self.depth += 1;
         let r = f(self);
@@ -716,13 +718,27 @@ impl<'a> Interp<'a> {
         Ok(())
     }
 
+    /// Runs the stdlib (unless it is the model itself), the bell file if any, and the model.
+    fn run_files(&mut self, mut env: Env) -> R<Env> {
+        let prog = self.prog;
+        if let Some(std) = &prog.stdlib
+            && *std != prog.root
+        {
+            env = self.run_file(env, std)?;
+        }
+        if let Some(bell) = &prog.bell {
+            env = self.run_file(env, bell)?;
+        }
+        self.run_file(env, &prog.root)
+    }
+
     fn run_file(&mut self, env: Env, path: &str) -> R<Env> {
         if self.included.iter().any(|p| p == path) {
             return Ok(env);
         }
         self.included.push(path.to_string());
         let Some(f) = self.prog.file(path) else {
-            return Err(Diag::file(path, "model file not loaded"));
+            return Err(Box::new(Diag::file(path, "model file not loaded")));
         };
         let model = f.model.clone();
         let saved = std::mem::replace(&mut self.file, path.into());
@@ -787,7 +803,7 @@ fn expr_pos(e: &Expr) -> Pos {
 
 /// Runs the model (after the implicit stdlib and the bell file, if any) on one test, returning its checks and the
 /// choice literals it adds: block on those with `Exec::primaries` when counting executions.
-pub fn compile_model(prog: &Program, lg: &mut Logic, b: Builtins, variants: &[String]) -> R<Compiled> {
+pub fn compile_model(prog: &Program, lg: &mut Logic, b: Builtins, variants: &[String]) -> Result<Compiled, Diag> {
     compile_model_with(prog, lg, b, variants, false, Deadline::NONE)
 }
 
@@ -804,7 +820,7 @@ pub fn compile_model_with(
     variants: &[String],
     defer: bool,
     deadline: Deadline,
-) -> R<Compiled> {
+) -> Result<Compiled, Diag> {
     let mut it = Interp {
         deadline,
         defer,
@@ -832,24 +848,15 @@ pub fn compile_model_with(
     };
     let mut names = b.env;
     names.extend(primitives().iter().map(|&(x, p)| (x, V::Prim(p))));
-    let mut env = Env::table(names);
+    let env = Env::table(names);
     it.builtins = env.clone();
-    if let Some(std) = &prog.stdlib
-        && *std != prog.root
-    {
-        env = it.run_file(env, std)?;
-    }
-    if let Some(bell) = &prog.bell {
-        env = it.run_file(env, bell)?;
-    }
-    let root = prog.root.clone();
-    it.run_file(env, &root)?;
+    it.run_files(env).map_err(|d| *d)?;
     let own_orders = it.order_made && !it.co_bound;
     Ok(Compiled { checks: it.checks, primaries: it.primaries, own_orders })
 }
 
 /// The checks of [`compile_model`] alone: enough to measure or inspect a model, not to
 /// count executions (the choices of `with x from S` are dropped).
-pub fn run_model(prog: &Program, lg: &mut Logic, b: Builtins, variants: &[String]) -> R<Vec<CheckOut>> {
+pub fn run_model(prog: &Program, lg: &mut Logic, b: Builtins, variants: &[String]) -> Result<Vec<CheckOut>, Diag> {
     compile_model(prog, lg, b, variants).map(|c| c.checks)
 }

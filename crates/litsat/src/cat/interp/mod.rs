@@ -319,6 +319,20 @@ impl<'a> Interp<'a> {
     /// Runs `f` one evaluation level deeper, within [`MAX_EVAL_DEPTH`] and [`MAX_STEPS`].
     fn guarded<T>(&mut self, pos: Pos, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
         self.steps += 1;
+        if self.depth >= MAX_EVAL_DEPTH || self.steps > MAX_STEPS || self.steps % DEADLINE_EVERY == 1 {
+            self.limits(pos)?;
+        }
+        self.depth += 1;
+        let r = f(self);
+        self.depth -= 1;
+        r
+    }
+
+    /// The error for a limit passed, if any: apart from `guarded`, which runs at every
+    /// step, so that its fast path stays small.
+    #[cold]
+    #[inline(never)]
+    fn limits(&self, pos: Pos) -> R<()> {
         if self.depth >= MAX_EVAL_DEPTH {
             return self.err(
                 pos,
@@ -332,18 +346,20 @@ impl<'a> Interp<'a> {
         if self.steps % DEADLINE_EVERY == 1 && self.deadline.passed() {
             return self.err(pos, TIMEOUT).map_err(|d| Box::new(Diag { kind: DiagKind::Limit, ..*d }));
         }
-        self.depth += 1;
-        let r = f(self);
-        self.depth -= 1;
-        r
+        Ok(())
     }
 
     fn eval_here(&mut self, env: &Env, e: &Expr) -> R<V> {
         match e {
             Expr::Var(x, pos) => {
-                // A name no file binds can only be a built-in (see `binders`).
-                let scope = if self.bound.get(x.index()) == Some(&true) { env } else { &self.builtins.clone() };
-                match scope.get(*x) {
+                // A name no file binds can only be a built-in (see `binders`), a value.
+                if self.bound.get(x.index()) != Some(&true) {
+                    return match self.builtins.get(*x) {
+                        Some(Bound::Val(v)) => Ok(v.clone()),
+                        _ => self.err(*pos, format!("unbound name '{x}'")),
+                    };
+                }
+                match env.get(*x) {
                     Some(b) => self.force(b, *pos),
                     None => self.err(*pos, format!("unbound name '{x}'")),
                 }

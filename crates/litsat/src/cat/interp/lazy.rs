@@ -66,16 +66,16 @@ impl Interp<'_> {
 
     /// `e`'s value if it is known to be empty without evaluating anything: `0`, or a
     /// name whose value is already computed and empty.
-    fn known_empty(env: &Env, e: &Expr) -> Option<V> {
+    fn known_empty(&self, env: &Env, e: &Expr) -> Option<V> {
         let v = match e {
-            Expr::Empty => V::Empty,
-            Expr::Var(x, _) => match env.get(*x)? {
-                Bound::Lazy(t) => t.known()?.clone(),
-                Bound::Val(v) => v.clone(),
+            Expr::Empty => return Some(V::Empty),
+            Expr::Var(x, _) => match self.lookup(env, *x)? {
+                Bound::Lazy(t) => t.known()?,
+                Bound::Val(v) => v,
             },
             _ => return None,
         };
-        is_empty(&v).then_some(v)
+        is_empty(v).then(|| v.clone())
     }
 
     /// `a op b`, leaving out an operand that cannot matter: for `;` and `&` an empty side
@@ -92,7 +92,7 @@ impl Interp<'_> {
             }
         }
         let absorbing = matches!(op, Op2::Seq | Op2::Inter);
-        if absorbing && let Some(vb) = Self::known_empty(env, b) {
+        if absorbing && let Some(vb) = self.known_empty(env, b) {
             return Ok(vb);
         }
         let va = self.eval(env, a)?;

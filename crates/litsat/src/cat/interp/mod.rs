@@ -312,6 +312,17 @@ impl<'a> Interp<'a> {
         }
     }
 
+    /// Whether some file binds `x`. A name none binds can only be a built-in (see
+    /// `binders`), found in their table without walking the environment to its end.
+    fn file_bound(&self, x: Name) -> bool {
+        self.bound.get(x.index()) == Some(&true)
+    }
+
+    /// What `x` is bound to in `env`.
+    fn lookup<'e>(&'e self, env: &'e Env, x: Name) -> Option<Bound<'e>> {
+        if self.file_bound(x) { env.get(x) } else { self.builtins.get(x) }
+    }
+
     fn eval(&mut self, env: &Env, e: &Expr) -> R<V> {
         self.guarded(expr_pos(e), |it| it.eval_here(env, e))
     }
@@ -352,8 +363,8 @@ impl<'a> Interp<'a> {
     fn eval_here(&mut self, env: &Env, e: &Expr) -> R<V> {
         match e {
             Expr::Var(x, pos) => {
-                // A name no file binds can only be a built-in (see `binders`), a value.
-                if self.bound.get(x.index()) != Some(&true) {
+                // A built-in is a value (see `lookup`).
+                if !self.file_bound(*x) {
                     return match self.builtins.get(*x) {
                         Some(Bound::Val(v)) => Ok(v.clone()),
                         _ => self.err(*pos, format!("unbound name '{x}'")),
@@ -413,7 +424,7 @@ impl<'a> Interp<'a> {
             }
             // `try NAME with …` on an unbound name, herd's idiom for a set an architecture
             // may lack, takes the default without building the error.
-            Expr::Try(a, b) if matches!(&**a, Expr::Var(x, _) if env.get(*x).is_none()) => self.eval(env, b),
+            Expr::Try(a, b) if matches!(&**a, Expr::Var(x, _) if self.lookup(env, *x).is_none()) => self.eval(env, b),
             Expr::Try(a, b) => {
                 let saved = self.checks.len();
                 match self.eval(env, a) {

@@ -51,7 +51,7 @@ impl Interp<'_> {
             && let Some(base) = closure_base(&b.name, &b.body)
         {
             let v = self.eval(env, &base)?;
-            let r = self.as_rel(&v, b.pos)?;
+            let r = self.as_rel(v, b.pos)?;
             let plus = r.plus(self.lg);
             return Ok(env.bind(b.name, V::Rel(Rc::new(plus))));
         }

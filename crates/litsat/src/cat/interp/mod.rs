@@ -294,20 +294,23 @@ impl<'a> Interp<'a> {
         self.universe.len()
     }
 
-    fn as_set(&self, v: &V, pos: Pos) -> R<Rc<Set>> {
+    /// The value as a set of events. It is taken, not borrowed: every caller is done with
+    /// it, and a set's count need not go up and down again.
+    fn as_set(&self, v: V, pos: Pos) -> R<Rc<Set>> {
         match v {
-            V::Set(s) => Ok(s.clone()),
+            V::Set(s) => Ok(s),
             V::Empty => Ok(Rc::new(Set::empty(self.n()))),
-            V::Event(e) => Ok(Rc::new(values::singleton_set(self.n(), *e))),
+            V::Event(e) => Ok(Rc::new(values::singleton_set(self.n(), e))),
             _ => self.err(pos, "type error: expected a set of events"),
         }
     }
 
-    fn as_rel(&self, v: &V, pos: Pos) -> R<Rc<Rel>> {
+    /// The value as a relation (taken, as by [`Interp::as_set`]).
+    fn as_rel(&self, v: V, pos: Pos) -> R<Rc<Rel>> {
         match v {
-            V::Rel(r) => Ok(r.clone()),
+            V::Rel(r) => Ok(r),
             V::Empty => Ok(Rc::new(Rel::empty(self.n()))),
-            V::Pair(i, j) => Ok(Rc::new(Rel::from_pairs(self.n(), [(*i, *j)]))),
+            V::Pair(i, j) => Ok(Rc::new(Rel::from_pairs(self.n(), [(i, j)]))),
             _ => self.err(pos, "type error: expected a relation"),
         }
     }
@@ -387,7 +390,7 @@ impl<'a> Interp<'a> {
             Expr::IdSet(a) => {
                 let pos = expr_pos(a);
                 let v = self.eval(env, a)?;
-                let s = self.as_set(&v, pos)?;
+                let s = self.as_set(v, pos)?;
                 Ok(V::Rel(Rc::new(Rel::id_on(&s))))
             }
             Expr::SetLit(items) => {
@@ -506,15 +509,15 @@ impl<'a> Interp<'a> {
         match f {
             V::Func(c) => self.apply_closure(c, a, pos),
             V::Prim(Prim::Domain) => {
-                let r = self.as_rel(&a, pos)?;
+                let r = self.as_rel(a, pos)?;
                 Ok(V::Set(Rc::new(r.domain(self.lg))))
             }
             V::Prim(Prim::Range) => {
-                let r = self.as_rel(&a, pos)?;
+                let r = self.as_rel(a, pos)?;
                 Ok(V::Set(Rc::new(r.range(self.lg))))
             }
             V::Prim(Prim::DifferentValues) => {
-                let r = self.as_rel(&a, pos)?;
+                let r = self.as_rel(a, pos)?;
                 Ok(V::Rel(Rc::new(self.different_values(&r))))
             }
             V::Prim(Prim::Enumerative(name)) => self.err(
@@ -547,7 +550,7 @@ impl<'a> Interp<'a> {
         if let (Op1::Comp, V::Set(s)) = (op, &v) {
             return Ok(V::Set(Rc::new(self.universe.diff(s, self.lg))));
         }
-        let r = self.as_rel(&v, pos)?;
+        let r = self.as_rel(v, pos)?;
         let u = &self.universe;
         let out = match op {
             Op1::Inv => r.inverse(),
@@ -564,16 +567,16 @@ impl<'a> Interp<'a> {
             return self.add_element(a, b, pos);
         }
         if op == Op2::Prod {
-            let sa = self.as_set(&a, pos)?;
-            let sb = self.as_set(&b, pos)?;
+            let sa = self.as_set(a, pos)?;
+            let sb = self.as_set(b, pos)?;
             return Ok(V::Rel(Rc::new(Rel::product(&sa, &sb, self.lg))));
         }
         let is_set = |v: &V| matches!(v, V::Set(_));
         let is_rel = |v: &V| matches!(v, V::Rel(_));
         if matches!(op, Op2::Union | Op2::Inter | Op2::Diff) && (is_set(&a) || is_set(&b)) && !is_rel(&a) && !is_rel(&b)
         {
-            let sa = self.as_set(&a, pos)?;
-            let sb = self.as_set(&b, pos)?;
+            let sa = self.as_set(a, pos)?;
+            let sb = self.as_set(b, pos)?;
             let s = match op {
                 Op2::Union => sa.union(&sb, self.lg),
                 Op2::Inter => sa.inter(&sb, self.lg),
@@ -587,8 +590,8 @@ impl<'a> Interp<'a> {
         if let Some(v) = values::coll_op(self.lg, op, &a, &b) {
             return Ok(v);
         }
-        let ra = self.as_rel(&a, pos)?;
-        let rb = self.as_rel(&b, pos)?;
+        let ra = self.as_rel(a, pos)?;
+        let rb = self.as_rel(b, pos)?;
         let r = match op {
             Op2::Union => ra.union(&rb, self.lg),
             Op2::Inter => ra.inter(&rb, self.lg),
@@ -717,7 +720,7 @@ impl<'a> Interp<'a> {
             (CheckKind::Empty, V::Set(s)) => V::Rel(Rc::new(Rel::id_on(&s))),
             (_, v) => v,
         };
-        let r = self.as_rel(&v, c.pos)?;
+        let r = self.as_rel(v, c.pos)?;
         let label = c.name.clone().unwrap_or_else(|| {
             let (l, _) = crate::diag::line_col(self.text(), c.pos.0);
             format!("{}:{l}", self.file.trim_start_matches("<bundled>/"))

@@ -143,7 +143,7 @@ impl Interp<'_> {
             v if *fname == "generate_cos" => (None, v),
             _ => return self.err(pos, format!("type error: `{fname}` takes an event set and a relation")),
         };
-        let base = self.as_rel(&base, pos)?;
+        let base = self.as_rel(base, pos)?;
         if x == "co" && per_loc {
             self.co_bound = true;
             let restricted = base.inter(&self.ww_loc.clone(), self.lg);
@@ -154,11 +154,11 @@ impl Interp<'_> {
             return Ok(Some(env.bind(x, V::Rel(Rc::new(self.co.clone())))));
         }
         let set = match set {
-            Some(v) => self.as_set(&v, pos)?,
+            Some(v) => self.as_set(v, pos)?,
             None => match env.get(Name::new("W")) {
                 Some(w) => {
                     let w = self.force(w, pos)?;
-                    self.as_set(&w, pos)?
+                    self.as_set(w, pos)?
                 }
                 None => return self.err(pos, "unbound name 'W'"),
             },

@@ -10,6 +10,7 @@ mod polarity;
 
 use clauses::Clauses;
 use polarity::{DOWN, UP};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use varisat::{CnfFormula, ExtendFormula, Lit};
@@ -72,7 +73,9 @@ pub fn holding<T: Copy>(lits: &[(T, B)], truth: &[bool]) -> Option<T> {
 /// [`Logic::pruned`] keeps only the cone of the constraints and the literals asked about.
 /// AND gates are kept as their inputs, and their clauses written only for the formulas
 /// handed out ([`Logic::pruned`], [`Logic::full_cnf`]).
-#[derive(Default)]
+///
+/// A dropped `Logic` leaves its buffers to the next one made on its thread (see
+/// [`Spare`]).
 pub struct Logic {
     /// The clauses other than AND-gate definitions, over all the variables.
     cnf: Clauses,
@@ -178,6 +181,73 @@ impl Pruned {
     pub fn fill_truth(&self, model: &[Lit], truth: &mut Vec<bool>) {
         truth.resize(self.map.len().max(1), false);
         fill_truth(model, truth, |i| self.back.get(i).map(|&v| v as usize));
+    }
+}
+
+/// The buffers a dropped [`Logic`] leaves, emptied, for the next one on its thread: a
+/// test's formula is small, and growing its arrays and gate caches from nothing cost a
+/// reallocation (and for a cache a rehash) at every doubling, test after test.
+#[derive(Default)]
+struct Spare {
+    cnf: Clauses,
+    gate: Vec<(u32, u32)>,
+    inputs: Vec<Lit>,
+    and_cache: HashMap<Vec<Lit>, Lit, BuildHasherDefault<Fx>>,
+    pair_cache: HashMap<(Lit, Lit), Lit, BuildHasherDefault<Fx>>,
+    owner: Vec<u32>,
+}
+
+/// Past this many variables a formula's buffers are not kept: emptying a large gate
+/// cache costs in proportion to its capacity, which small tests would then pay.
+const SPARE_VARS: usize = 1 << 16;
+
+thread_local! {
+    static SPARE: RefCell<Option<Spare>> = const { RefCell::new(None) };
+}
+
+impl Drop for Logic {
+    fn drop(&mut self) {
+        if self.gate.capacity() > SPARE_VARS {
+            return;
+        }
+        let mut spare = Spare {
+            cnf: std::mem::take(&mut self.cnf),
+            gate: std::mem::take(&mut self.gate),
+            inputs: std::mem::take(&mut self.inputs),
+            and_cache: std::mem::take(&mut self.and_cache),
+            pair_cache: std::mem::take(&mut self.pair_cache),
+            owner: std::mem::take(&mut self.owner),
+        };
+        spare.cnf.clear();
+        spare.gate.clear();
+        spare.inputs.clear();
+        spare.and_cache.clear();
+        spare.pair_cache.clear();
+        spare.owner.clear();
+        // At thread exit the slot may be gone already: the buffers are then just freed.
+        let _ = SPARE.try_with(|s| *s.borrow_mut() = Some(spare));
+    }
+}
+
+impl Default for Logic {
+    fn default() -> Logic {
+        let Spare { cnf, gate, inputs, and_cache, pair_cache, owner } =
+            SPARE.try_with(|s| s.borrow_mut().take()).ok().flatten().unwrap_or_default();
+        Logic {
+            cnf,
+            gate,
+            inputs,
+            gate_clauses: 0,
+            and_cache,
+            pair_cache,
+            owner,
+            guard: None,
+            lazy: Vec::new(),
+            lazy_of: HashMap::default(),
+            lazy_cache: HashMap::default(),
+            buf: Vec::new(),
+            and_buf: Vec::new(),
+        }
     }
 }
 

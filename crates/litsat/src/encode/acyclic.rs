@@ -22,11 +22,11 @@ fn cyclic_components(r: &Rel) -> Vec<Vec<usize>> {
     let mut index = vec![usize::MAX; n];
     let mut low = vec![0; n];
     let mut on = vec![false; n];
-    let mut stack = Vec::new();
+    let mut stack = Vec::with_capacity(n);
     let mut next = 0;
     let mut out = Vec::new();
     // Iterative DFS: (node, next child position).
-    let mut work: Vec<(usize, usize)> = Vec::new();
+    let mut work: Vec<(usize, usize)> = Vec::with_capacity(n);
     for root in 0..n {
         if index[root] != usize::MAX {
             continue;

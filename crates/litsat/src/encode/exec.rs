@@ -5,7 +5,10 @@ use crate::cat::{Builtins, Name, V};
 use crate::events::{Eid, Events, Kind, VExpr, ValId, Value};
 use crate::logic::{B, Logic};
 use crate::rel::{Rel, Set};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::logic::Fx;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::hash::BuildHasherDefault;
 use std::rc::Rc;
 use varisat::Lit;
 
@@ -663,15 +666,52 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     // herd's one-event read-modify-writes: what follows is built over the encoder's
     // events, and each name is bound as the model sees it.
     let view = View::new(ev, &x.exists);
-    let mut b = Base { ev, x, view, env: Vec::new() };
-    let universe = b.set(&|_| true);
+    let empty = Rc::new(Set::empty(ev.len()));
+    let mut b = Base { ev, x, view, env: Vec::with_capacity(80), empty };
+    let universe = b.set(|_| true);
     let universe = b.view.set(universe, lg);
-    b.env.push((Name::new("_"), V::Set(Rc::new(universe.clone()))));
+    b.env.push((static_name("_"), V::Set(Rc::new(universe.clone()))));
     b.event_sets(lg);
     b.tag_sets(lg);
     let (loc, ww_loc) = b.relations(lg);
     let vals = ev.events.iter().map(|e| x.val[e.val].clone()).collect();
     Builtins { env: b.env, universe, co: x.co.clone(), loc, ww_loc, vals }
+}
+
+/// The name spelt by a static string, interned once per thread: the built-in names are
+/// the same in every test, and interning one afresh (a lock, and a hash of its text)
+/// cost more than binding it.
+fn static_name(s: &'static str) -> Name {
+    INTERNED.with(|t| *t.borrow_mut().names.entry((s.as_ptr() as usize, s.len())).or_insert_with(|| Name::new(s)))
+}
+
+/// Each ISA's known set names (by the list's address), sorted, deduplicated and
+/// interned: the order [`Base::tag_sets`] binds them in.
+fn known_tags(known: &'static [&'static str]) -> KnownTags {
+    let key = known.as_ptr() as usize;
+    if let Some(k) = INTERNED.with(|t| t.borrow().known.iter().find(|k| k.0 == key).map(|k| k.1.clone())) {
+        return k;
+    }
+    let mut tags: Vec<&'static str> = known.to_vec();
+    tags.sort_unstable();
+    tags.dedup();
+    let tags: KnownTags = tags.into_iter().map(|t| (t, static_name(t))).collect();
+    INTERNED.with(|t| t.borrow_mut().known.push((key, tags.clone())));
+    tags
+}
+
+/// Names interned for [`static_name`] and [`known_tags`].
+#[derive(Default)]
+struct Interned {
+    names: HashMap<(usize, usize), Name, BuildHasherDefault<Fx>>,
+    known: Vec<(usize, KnownTags)>,
+}
+
+/// An ISA's known set names, sorted, with their interned names.
+type KnownTags = Rc<[(&'static str, Name)]>;
+
+thread_local! {
+    static INTERNED: RefCell<Interned> = RefCell::new(Interned::default());
 }
 
 /// The built-in names being bound: the events, their encoding, the view the model has of
@@ -681,20 +721,27 @@ struct Base<'a> {
     x: &'a Exec,
     view: View,
     env: Vec<(Name, V)>,
+    /// The empty set, bound under every name whose set is empty (most tag sets are).
+    empty: Rc<Set>,
 }
 
 impl Base<'_> {
     /// A set the event structure fixes: the events `f` picks, where they happen.
-    fn set(&self, f: &dyn Fn(usize) -> bool) -> Set {
+    fn set(&self, f: impl Fn(usize) -> bool) -> Set {
         let g = &self.x.exists;
         Set((0..self.ev.len()).map(|i| if f(i) { g[i] } else { B::F }).collect())
     }
 
     /// Static pairs, present when both events happen.
-    fn rel(&self, lg: &mut Logic, f: &dyn Fn(usize, usize) -> bool) -> Rel {
+    fn rel(&self, lg: &mut Logic, f: impl Fn(usize, usize) -> bool) -> Rel {
         let (n, g) = (self.ev.len(), &self.x.exists);
-        let rows = (0..n).filter(|&i| !g[i].is_false());
-        self.rel_of(lg, rows.flat_map(|i| (0..n).map(move |j| (i, j))).filter(|&(i, j)| f(i, j)), n * n)
+        let mut m = Vec::new();
+        for i in (0..n).filter(|&i| !g[i].is_false()) {
+            for j in (0..n).filter(|&j| f(i, j)) {
+                m.push(((i, j), lg.and2(g[i], g[j])));
+            }
+        }
+        Rel::from_sorted(n, m)
     }
 
     /// The static pairs `pairs` (given in increasing order, at most `most` of them),
@@ -710,14 +757,19 @@ impl Base<'_> {
     }
 
     /// Binds a set under `name`, as the model sees it.
-    fn put_set(&mut self, lg: &mut Logic, name: &str, s: Set) {
-        let s = self.view.set(s, lg);
-        self.env.push((Name::new(name), V::Set(Rc::new(s))));
+    fn put_set(&mut self, lg: &mut Logic, name: Name, s: Set) {
+        // The view leaves an empty set empty.
+        let v = if s.0.iter().all(|b| b.is_false()) {
+            self.empty.clone()
+        } else {
+            Rc::new(self.view.set(s, lg))
+        };
+        self.env.push((name, V::Set(v)));
     }
 
     /// Binds a relation under `name`.
-    fn put(&mut self, name: &str, r: Rel) {
-        self.env.push((Name::new(name), V::Rel(Rc::new(r))));
+    fn put(&mut self, name: &'static str, r: Rel) {
+        self.env.push((static_name(name), V::Rel(Rc::new(r))));
     }
 
     /// herd's sets of events by kind (R, W, M, F, B, IW, FW, …), and the register and
@@ -728,19 +780,24 @@ impl Base<'_> {
         let n = ev.len();
         let mem = |i: usize| e[i].is_read() || e[i].is_write();
         let atomic_write = |i: usize| ev.amo_as_one && e[i].kind == Kind::Write && e[i].tags.iter().any(|t| t == "X");
-        self.put_set(lg, "R", self.set(&|i| e[i].is_read() || atomic_write(i)));
-        self.put_set(lg, "W", self.set(&|i| e[i].is_write()));
-        self.put_set(lg, "M", self.set(&mem));
-        self.put_set(lg, "F", self.set(&|i| e[i].kind == Kind::Fence));
-        self.put_set(lg, "B", self.set(&|i| e[i].kind == Kind::Branch));
-        self.put_set(lg, "BCC", self.set(&|i| e[i].kind == Kind::Branch));
-        self.put_set(lg, "IW", self.set(&|i| ev.is_init(i)));
-        self.put_set(lg, "FW", self.x.fw.clone());
-        self.put_set(lg, "Exp", self.set(&mem));
-        self.put_set(lg, "NExp", Set::empty(n));
+        let sets = [
+            ("R", self.set(|i| e[i].is_read() || atomic_write(i))),
+            ("W", self.set(|i| e[i].is_write())),
+            ("M", self.set(mem)),
+            ("F", self.set(|i| e[i].kind == Kind::Fence)),
+            ("B", self.set(|i| e[i].kind == Kind::Branch)),
+            ("BCC", self.set(|i| e[i].kind == Kind::Branch)),
+            ("IW", self.set(|i| ev.is_init(i))),
+            ("FW", self.x.fw.clone()),
+            ("Exp", self.set(mem)),
+            ("NExp", Set::empty(n)),
+        ];
+        for (name, s) in sets {
+            self.put_set(lg, static_name(name), s);
+        }
         // Register events and herd's dependency marker sets: litsat has no register events.
         for name in ["ADDR", "DATA", "Rreg", "Wreg", "SPEC", "SPURIOUS", "PRED"] {
-            self.put_set(lg, name, Set::empty(n));
+            self.env.push((static_name(name), V::Set(self.empty.clone())));
         }
     }
 
@@ -757,13 +814,11 @@ impl Base<'_> {
             carried.extend(ev.tags_if.iter().map(|(t, v)| (t.as_str(), i, Some(*v))));
         }
         carried.sort_by(|a, b| a.0.cmp(b.0));
-        let mut tags: Vec<&str> = ev.known_sets.iter().copied().chain(carried.iter().map(|c| c.0)).collect();
-        tags.sort_unstable();
-        tags.dedup();
+        let tags = merged_tags(&known_tags(ev.known_sets), &carried);
         // herd's capitalised name, written into one buffer for every tag.
         let mut cap = String::new();
         let mut rest = &carried[..];
-        for &t in &tags {
+        for &(t, name) in &tags {
             let (mine, later) = rest.split_at(rest.iter().take_while(|c| c.0 == t).count());
             rest = later;
             let mut s = Set::empty(ev.len());
@@ -778,17 +833,20 @@ impl Base<'_> {
                 }
             }
             // An annotation `'rcu-lock` also names the set `Rcu-lock`, as herd's bell files
-            // use it.
-            capitalise_into(t, &mut cap);
-            if cap != t && tags.binary_search(&cap.as_str()).is_err() {
-                self.put_set(lg, &cap, s.clone());
+            // use it (only a lower-case first letter changes).
+            if t.starts_with(|c: char| c.is_ascii_lowercase()) {
+                capitalise_into(t, &mut cap);
+                if tags.binary_search_by(|p| p.0.cmp(cap.as_str())).is_err() {
+                    self.put_set(lg, Name::new(&cap), s.clone());
+                }
             }
-            self.put_set(lg, t, s);
+            self.put_set(lg, name, s);
         }
         // After the tags: the C ISA names these sets among its known ones, and lock events
         // carry no tag.
         for role in crate::events::LockRole::ALL {
-            self.put_set(lg, role.set_name(), self.set(&|i| e[i].lock == Some(role)));
+            let s = self.set(|i| e[i].lock == Some(role));
+            self.put_set(lg, static_name(role.set_name()), s);
         }
     }
 
@@ -798,26 +856,24 @@ impl Base<'_> {
         let (ev, x) = (self.ev, self.x);
         let (n, g, e) = (ev.len(), &x.exists, &ev.events);
         let same_thread = |i: usize, j: usize| e[i].thread == e[j].thread;
-        let po = self.rel(lg, &|i, j| ev.po_before(i, j));
+        let po = self.rel(lg, |i, j| ev.po_before(i, j));
         let mut sl = SameLoc::default();
         let mut same = |lg: &mut Logic, kinds: &dyn Fn(usize, usize) -> bool| {
             let mut m = Vec::new();
-            for i in 0..n {
-                for j in 0..n {
-                    if kinds(i, j) && !g[i].is_false() && !g[j].is_false() {
-                        let b = sl.get(&x.locs, i, j, lg);
-                        m.push(((i, j), lg.and(&[b, g[i], g[j]])));
-                    }
+            for i in (0..n).filter(|&i| !g[i].is_false()) {
+                for j in (0..n).filter(|&j| !g[j].is_false() && kinds(i, j)) {
+                    let b = sl.get(&x.locs, i, j, lg);
+                    m.push(((i, j), lg.and(&[b, g[i], g[j]])));
                 }
             }
             Rel::from_sorted(n, m)
         };
         let loc = same(lg, &|i, j| e[i].has_loc() && e[j].has_loc());
-        let int = self.rel(lg, &|i, j| same_thread(i, j));
-        let ext = self.rel(lg, &|i, j| !same_thread(i, j));
+        let int = self.rel(lg, same_thread);
+        let ext = self.rel(lg, |i, j| !same_thread(i, j));
         let id = self.rel_of(lg, (0..n).map(|i| (i, i)), n);
         let same_instr =
-            self.rel(lg, &|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr / 2 == e[j].instr / 2);
+            self.rel(lg, |i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr / 2 == e[j].instr / 2);
         let mut addr = self.rel_of(lg, ev.addr.iter().copied(), ev.addr.len());
         let mut data = self.rel_of(lg, ev.data.iter().copied(), ev.data.len());
         // A dependency through a register joined from two paths holds on its own path only.
@@ -844,21 +900,56 @@ impl Base<'_> {
         self.put("loc", loc.clone());
         self.put("int", int);
         self.put("ext", ext);
-        self.put("id", id.clone());
-        self.put("sm", id.clone());
-        self.put("si", id);
+        let id = Rc::new(id);
+        for name in ["id", "sm", "si"] {
+            self.env.push((static_name(name), V::Rel(id.clone())));
+        }
         self.put("rf", rf);
         self.put("co", x.co.clone());
         self.put("fr", fr);
         self.put("addr", addr);
         self.put("data", data);
         self.put("ctrl", ctrl);
-        self.put("same-instance", same_instr.clone());
-        self.put("same-instr", same_instr);
+        let same_instr = Rc::new(same_instr);
+        for name in ["same-instance", "same-instr"] {
+            self.env.push((static_name(name), V::Rel(same_instr.clone())));
+        }
         self.put("iico_data", Rel::empty(n));
         self.put("iico_ctrl", Rel::empty(n));
         (loc, ww_loc)
     }
+}
+
+/// The tags to bind, in order: the ISA's known ones (`known`, sorted) and those events
+/// carry (`carried`, sorted), each once, with its name.
+fn merged_tags<'a>(known: &[(&'static str, Name)], carried: &[(&'a str, Eid, Option<ValId>)]) -> Vec<(&'a str, Name)> {
+    let mut out: Vec<(&'a str, Name)> = Vec::with_capacity(known.len() + 4);
+    let mut k = known.iter().peekable();
+    let mut c = carried.iter().map(|c| c.0).peekable();
+    loop {
+        let next = match (k.peek(), c.peek()) {
+            (Some(&&(a, name)), Some(&b)) if a <= b => {
+                k.next();
+                (a, name)
+            }
+            (_, Some(&b)) => {
+                c.next();
+                match out.last() {
+                    Some(&(last, name)) if last == b => (last, name),
+                    _ => (b, Name::new(b)),
+                }
+            }
+            (Some(&&(a, name)), None) => {
+                k.next();
+                (a, name)
+            }
+            (None, None) => break,
+        };
+        if out.last().is_none_or(|l| l.0 != next.0) {
+            out.push(next);
+        }
+    }
+    out
 }
 
 /// `rcu-lock` → `Rcu-lock`: herd's set name for an annotation.

@@ -62,7 +62,7 @@ impl View {
     /// turns into a loop (the read and the write of one event) vanishes; a loop that was
     /// there (`id`) stays.
     pub fn rel(&self, r: Rel, lg: &mut Logic) -> Rel {
-        if self.is_identity() {
+        if r.m.is_empty() || self.is_identity() {
             return r;
         }
         // The merged relation, dense (n×n): a pair reached again is or-ed with what it

@@ -19,6 +19,12 @@ impl Clauses {
         self.end.push(self.lits.len() as u32);
     }
 
+    /// Drops every clause, keeping the buffers.
+    pub fn clear(&mut self) {
+        self.lits.clear();
+        self.end.clear();
+    }
+
     pub fn len(&self) -> usize {
         self.end.len()
     }

@@ -96,6 +96,8 @@ fn grow(ev: &Events, dom: &mut [Vec<Value>]) -> Result<(), String> {
         for v in 0..ev.vals.len() {
             new.clear();
             match &ev.vals[v] {
+                // Fixed from the first round on.
+                VExpr::Const(_) | VExpr::Choice(_) if !dom[v].is_empty() => continue,
                 VExpr::Const(c) => new.push(*c),
                 VExpr::Read(e) => {
                     for (w, we) in ev.events.iter().enumerate() {
@@ -232,7 +234,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
     let locs = access_locations(ev, &val, &exists, lg);
     let (rf, co, fw) = (Rel::empty(n), Rel::empty(n), Set::empty(n));
     let mut x = Exec { n, locs, exists, rf, co, co_vars: Vec::new(), fw, domains, val, primaries, sources: Vec::new() };
-    let mut same_loc = SameLoc::default();
+    let mut same_loc = SameLoc::new(&x.locs);
     x.reads_from(ev, &mut same_loc, lg);
     x.coherence(ev, &mut same_loc, lg);
     x.branch_choices(ev, lg);
@@ -563,17 +565,42 @@ fn solved(ev: &Events, val: &[Vec<(Value, B)>], exists: &[B], lg: &mut Logic) {
 
 /// "Events i and j access one location", built once per pair: a constant unless an
 /// address is computed.
-#[derive(Default)]
-pub struct SameLoc(BTreeMap<(Eid, Eid), B>);
+pub struct SameLoc {
+    /// Each event's location where no address is computed.
+    fixed: Vec<Place>,
+    cache: BTreeMap<(Eid, Eid), B>,
+}
+
+/// Where an event's accesses go, as far as the event structure fixes it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    At(usize),
+    /// No location (a fence, a branch).
+    Nowhere,
+    /// A computed address: one of several locations, each under a literal.
+    Computed,
+}
 
 impl SameLoc {
+    /// For the events whose may-locations are `locs`.
+    pub fn new(locs: &[Vec<(usize, B)>]) -> SameLoc {
+        let place = |l: &[(usize, B)]| match *l {
+            [] => Place::Nowhere,
+            [(l, B::T)] => Place::At(l),
+            _ => Place::Computed,
+        };
+        SameLoc { fixed: locs.iter().map(|l| place(l)).collect(), cache: BTreeMap::new() }
+    }
+
     pub fn get(&mut self, locs: &[Vec<(usize, B)>], i: Eid, j: Eid, lg: &mut Logic) -> B {
-        // Two fixed locations, the common case, need no literal and no cache.
-        if let ([(l, B::T)], [(m, B::T)]) = (&locs[i][..], &locs[j][..]) {
-            return B::from_bool(l == m);
+        // Fixed locations, the common case, need no literal and no cache.
+        match (self.fixed[i], self.fixed[j]) {
+            (Place::At(l), Place::At(m)) => return B::from_bool(l == m),
+            (Place::Nowhere, _) | (_, Place::Nowhere) => return B::F,
+            _ => {}
         }
         let key = (i.min(j), i.max(j));
-        if let Some(&b) = self.0.get(&key) {
+        if let Some(&b) = self.cache.get(&key) {
             return b;
         }
         let mut any = Vec::new();
@@ -585,7 +612,7 @@ impl SameLoc {
             }
         }
         let b = lg.or(&any);
-        self.0.insert(key, b);
+        self.cache.insert(key, b);
         b
     }
 }
@@ -735,7 +762,7 @@ impl Base<'_> {
     /// Static pairs, present when both events happen.
     fn rel(&self, lg: &mut Logic, f: impl Fn(usize, usize) -> bool) -> Rel {
         let (n, g) = (self.ev.len(), &self.x.exists);
-        let mut m = Vec::new();
+        let mut m = Vec::with_capacity(n * n);
         for i in (0..n).filter(|&i| !g[i].is_false()) {
             for j in (0..n).filter(|&j| f(i, j)) {
                 m.push(((i, j), lg.and2(g[i], g[j])));
@@ -857,18 +884,26 @@ impl Base<'_> {
         let (n, g, e) = (ev.len(), &x.exists, &ev.events);
         let same_thread = |i: usize, j: usize| e[i].thread == e[j].thread;
         let po = self.rel(lg, |i, j| ev.po_before(i, j));
-        let mut sl = SameLoc::default();
-        let mut same = |lg: &mut Logic, kinds: &dyn Fn(usize, usize) -> bool| {
-            let mut m = Vec::new();
-            for i in (0..n).filter(|&i| !g[i].is_false()) {
-                for j in (0..n).filter(|&j| !g[j].is_false() && kinds(i, j)) {
+        let mut sl = SameLoc::new(&x.locs);
+        // The pairs of distinct (or any, with `loops`) events among those `member` picks
+        // that may access one location, where both happen.
+        let mut same = |lg: &mut Logic, member: &dyn Fn(usize) -> bool, loops: bool| {
+            let evs: Vec<usize> = (0..n).filter(|&i| !g[i].is_false() && member(i)).collect();
+            let mut m = Vec::with_capacity(evs.len() * evs.len());
+            for &i in &evs {
+                for &j in evs.iter().filter(|&&j| loops || i != j) {
                     let b = sl.get(&x.locs, i, j, lg);
-                    m.push(((i, j), lg.and(&[b, g[i], g[j]])));
+                    let both = match (b, g[i], g[j]) {
+                        (B::F, _, _) => continue,
+                        (b, B::T, B::T) => b,
+                        _ => lg.and(&[b, g[i], g[j]]),
+                    };
+                    m.push(((i, j), both));
                 }
             }
             Rel::from_sorted(n, m)
         };
-        let loc = same(lg, &|i, j| e[i].has_loc() && e[j].has_loc());
+        let loc = same(lg, &|i| e[i].has_loc(), true);
         let int = self.rel(lg, same_thread);
         let ext = self.rel(lg, |i, j| !same_thread(i, j));
         let id = self.rel_of(lg, (0..n).map(|i| (i, i)), n);
@@ -885,7 +920,7 @@ impl Base<'_> {
             }
         }
         let ctrl = self.rel_of(lg, ev.ctrl.iter().copied(), ev.ctrl.len());
-        let ww_loc = same(lg, &|i, j| i != j && e[i].in_co() && e[j].in_co());
+        let ww_loc = same(lg, &|i| e[i].in_co(), false);
         let [po, loc, int, ext, id, same_instr, addr, data, ctrl, rf] =
             [po, loc, int, ext, id, same_instr, addr, data, ctrl, x.rf.clone()].map(|r| self.view.rel(r, lg));
         let fr = rf.inverse().seq(&x.co, lg).diff(&id, lg);

@@ -98,8 +98,6 @@ pub struct Logic {
     lazy_of: HashMap<u32, (u32, u32), BuildHasherDefault<Fx>>,
     /// Each one-way closure's result, by its input (both k×k matrices, row by row).
     lazy_cache: HashMap<Vec<B>, Vec<B>, BuildHasherDefault<Fx>>,
-    /// Scratch space for a clause.
-    buf: Vec<Lit>,
     /// Scratch space for a conjunction's inputs.
     and_buf: Vec<Lit>,
 }
@@ -195,6 +193,8 @@ struct Spare {
     and_cache: HashMap<Vec<Lit>, Lit, BuildHasherDefault<Fx>>,
     pair_cache: HashMap<(Lit, Lit), Lit, BuildHasherDefault<Fx>>,
     owner: Vec<u32>,
+    lazy_of: HashMap<u32, (u32, u32), BuildHasherDefault<Fx>>,
+    lazy_cache: HashMap<Vec<B>, Vec<B>, BuildHasherDefault<Fx>>,
 }
 
 /// Past this many variables a formula's buffers are not kept: emptying a large gate
@@ -217,6 +217,8 @@ impl Drop for Logic {
             and_cache: std::mem::take(&mut self.and_cache),
             pair_cache: std::mem::take(&mut self.pair_cache),
             owner: std::mem::take(&mut self.owner),
+            lazy_of: std::mem::take(&mut self.lazy_of),
+            lazy_cache: std::mem::take(&mut self.lazy_cache),
         };
         spare.cnf.clear();
         spare.gate.clear();
@@ -224,6 +226,8 @@ impl Drop for Logic {
         spare.and_cache.clear();
         spare.pair_cache.clear();
         spare.owner.clear();
+        spare.lazy_of.clear();
+        spare.lazy_cache.clear();
         // At thread exit the slot may be gone already: the buffers are then just freed.
         let _ = SPARE.try_with(|s| *s.borrow_mut() = Some(spare));
     }
@@ -231,7 +235,7 @@ impl Drop for Logic {
 
 impl Default for Logic {
     fn default() -> Logic {
-        let Spare { cnf, gate, inputs, and_cache, pair_cache, owner } =
+        let Spare { cnf, gate, inputs, and_cache, pair_cache, owner, lazy_of, lazy_cache } =
             SPARE.try_with(|s| s.borrow_mut().take()).ok().flatten().unwrap_or_default();
         Logic {
             cnf,
@@ -243,9 +247,8 @@ impl Default for Logic {
             owner,
             guard: None,
             lazy: Vec::new(),
-            lazy_of: HashMap::default(),
-            lazy_cache: HashMap::default(),
-            buf: Vec::new(),
+            lazy_of,
+            lazy_cache,
             and_buf: Vec::new(),
         }
     }
@@ -324,14 +327,10 @@ impl Logic {
         if c.contains(&B::T) {
             return;
         }
-        let mut lits = std::mem::take(&mut self.buf);
-        lits.clear();
-        lits.extend(c.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None }));
-        if let (NO_OWNER, Some(g)) = (owner, self.guard) {
-            lits.push(!g);
-        }
-        self.push(owner, &lits);
-        self.buf = lits;
+        let lits = c.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None });
+        let guard = if owner == NO_OWNER { self.guard.map(|g| !g) } else { None };
+        self.cnf.push_iter(lits.chain(guard));
+        self.owner.push(owner);
     }
 
     /// Makes every constraint added from now on conditional on `b` (and on the guards

@@ -87,6 +87,7 @@ fn grow(ev: &Events, dom: &mut [Vec<Value>]) -> Result<(), String> {
     let reads = ev.events.iter().filter(|e| e.kind == Kind::Read).count();
     let mut before: Vec<Vec<Value>> = vec![Vec::new(); dom.len()];
     let mut new: Vec<Value> = Vec::new();
+    let fixed = fixed_sources(ev);
     for _round in 0..reads + 2 {
         let mut changed = false;
         // A read takes the values writes had in the round before, so that round k holds
@@ -99,13 +100,20 @@ fn grow(ev: &Events, dom: &mut [Vec<Value>]) -> Result<(), String> {
                 // Fixed from the first round on.
                 VExpr::Const(_) | VExpr::Choice(_) if !dom[v].is_empty() => continue,
                 VExpr::Const(c) => new.push(*c),
-                VExpr::Read(e) => {
-                    for (w, we) in ev.events.iter().enumerate() {
-                        if we.is_write() && may_share(ev, dom, w, *e) {
-                            new.extend_from_slice(&before[we.val]);
+                VExpr::Read(e) => match &fixed {
+                    Some(sources) => {
+                        for &w in &sources[v] {
+                            new.extend_from_slice(&before[w]);
                         }
                     }
-                }
+                    None => {
+                        for (w, we) in ev.events.iter().enumerate() {
+                            if we.is_write() && may_share(ev, dom, w, *e) {
+                                new.extend_from_slice(&before[we.val]);
+                            }
+                        }
+                    }
+                },
                 VExpr::Ite(_, a, b) => {
                     new.extend_from_slice(&dom[*a]);
                     new.extend_from_slice(&dom[*b]);
@@ -143,6 +151,20 @@ fn grow(ev: &Events, dom: &mut [Vec<Value>]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Where no address is computed, the writes each read may read from are fixed: for each
+/// value expression that is a read, the values of those writes (in event order); `None`
+/// where some address is computed, and the writes depend on the domains.
+fn fixed_sources(ev: &Events) -> Option<Vec<Vec<ValId>>> {
+    if ev.events.iter().any(|e| e.loc.is_none() && e.addr.is_some()) {
+        return None;
+    }
+    let writes_to = |r: Eid| {
+        let ws = ev.events.iter().enumerate().filter(move |&(w, we)| we.is_write() && may_share(ev, &[], w, r));
+        ws.map(|(_, we)| we.val).collect()
+    };
+    Some(ev.vals.iter().map(|x| if let VExpr::Read(r) = x { writes_to(*r) } else { Vec::new() }).collect())
 }
 
 /// The reads whose value an expression copies: itself a read, or a side of a select.

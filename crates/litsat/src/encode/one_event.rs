@@ -84,7 +84,7 @@ impl View {
                     if a == b && a2 != b2 {
                         continue;
                     }
-                    let when = lg.and(&[v, wa, wb]);
+                    let when = if (wa, wb) == (B::T, B::T) { v } else { lg.and(&[v, wa, wb]) };
                     out[a2 * n + b2] = lg.or2(out[a2 * n + b2], when);
                 }
             }

@@ -19,6 +19,12 @@ impl Clauses {
         self.end.push(self.lits.len() as u32);
     }
 
+    /// [`Clauses::push`] of the literals `c` yields, without gathering them first.
+    pub fn push_iter(&mut self, c: impl Iterator<Item = Lit>) {
+        self.lits.extend(c);
+        self.end.push(self.lits.len() as u32);
+    }
+
     /// Drops every clause, keeping the buffers.
     pub fn clear(&mut self) {
         self.lits.clear();

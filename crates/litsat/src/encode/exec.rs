@@ -93,7 +93,15 @@ fn grow(ev: &Events, dom: &mut [Vec<Value>]) -> Result<(), String> {
         // A read takes the values writes had in the round before, so that round k holds
         // exactly the chains of k rf steps (an expression's operands, interned before it,
         // are taken from this round).
-        before.clone_from_slice(dom);
+        match &fixed {
+            // Only the writes' values are read from the round before.
+            Some(f) => {
+                for &w in &f.written {
+                    before[w].clone_from(&dom[w]);
+                }
+            }
+            None => before.clone_from_slice(dom),
+        }
         for v in 0..ev.vals.len() {
             new.clear();
             match &ev.vals[v] {
@@ -101,8 +109,8 @@ fn grow(ev: &Events, dom: &mut [Vec<Value>]) -> Result<(), String> {
                 VExpr::Const(_) | VExpr::Choice(_) if !dom[v].is_empty() => continue,
                 VExpr::Const(c) => new.push(*c),
                 VExpr::Read(e) => match &fixed {
-                    Some(sources) => {
-                        for &w in &sources[v] {
+                    Some(f) => {
+                        for &w in &f.sources[v] {
                             new.extend_from_slice(&before[w]);
                         }
                     }
@@ -153,10 +161,18 @@ fn grow(ev: &Events, dom: &mut [Vec<Value>]) -> Result<(), String> {
     Ok(())
 }
 
-/// Where no address is computed, the writes each read may read from are fixed: for each
-/// value expression that is a read, the values of those writes (in event order); `None`
-/// where some address is computed, and the writes depend on the domains.
-fn fixed_sources(ev: &Events) -> Option<Vec<Vec<ValId>>> {
+/// Where no address is computed, the writes each read may read from are fixed.
+struct FixedSources {
+    /// For each value expression that is a read, the values of those writes (in event
+    /// order).
+    sources: Vec<Vec<ValId>>,
+    /// Every value some read may read, once.
+    written: Vec<ValId>,
+}
+
+/// The [`FixedSources`] of the events; `None` where some address is computed, and the
+/// writes depend on the domains.
+fn fixed_sources(ev: &Events) -> Option<FixedSources> {
     if ev.events.iter().any(|e| e.loc.is_none() && e.addr.is_some()) {
         return None;
     }
@@ -164,7 +180,12 @@ fn fixed_sources(ev: &Events) -> Option<Vec<Vec<ValId>>> {
         let ws = ev.events.iter().enumerate().filter(move |&(w, we)| we.is_write() && may_share(ev, &[], w, r));
         ws.map(|(_, we)| we.val).collect()
     };
-    Some(ev.vals.iter().map(|x| if let VExpr::Read(r) = x { writes_to(*r) } else { Vec::new() }).collect())
+    let sources: Vec<Vec<ValId>> =
+        ev.vals.iter().map(|x| if let VExpr::Read(r) = x { writes_to(*r) } else { Vec::new() }).collect();
+    let mut written: Vec<ValId> = sources.iter().flatten().copied().collect();
+    written.sort_unstable();
+    written.dedup();
+    Some(FixedSources { sources, written })
 }
 
 /// The reads whose value an expression copies: itself a read, or a side of a select.
@@ -614,13 +635,18 @@ impl SameLoc {
         SameLoc { fixed: locs.iter().map(|l| place(l)).collect(), cache: BTreeMap::new() }
     }
 
+    #[inline]
     pub fn get(&mut self, locs: &[Vec<(usize, B)>], i: Eid, j: Eid, lg: &mut Logic) -> B {
         // Fixed locations, the common case, need no literal and no cache.
         match (self.fixed[i], self.fixed[j]) {
-            (Place::At(l), Place::At(m)) => return B::from_bool(l == m),
-            (Place::Nowhere, _) | (_, Place::Nowhere) => return B::F,
-            _ => {}
+            (Place::At(l), Place::At(m)) => B::from_bool(l == m),
+            (Place::Nowhere, _) | (_, Place::Nowhere) => B::F,
+            _ => self.computed(locs, i, j, lg),
         }
+    }
+
+    /// [`SameLoc::get`] where an address is computed: a literal, built once per pair.
+    fn computed(&mut self, locs: &[Vec<(usize, B)>], i: Eid, j: Eid, lg: &mut Logic) -> B {
         let key = (i.min(j), i.max(j));
         if let Some(&b) = self.cache.get(&key) {
             return b;

@@ -9,6 +9,7 @@ mod closure;
 mod polarity;
 
 use clauses::Clauses;
+pub use clauses::Formula;
 use polarity::{DOWN, UP};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -107,21 +108,28 @@ const NO_OWNER: u32 = u32::MAX;
 /// Writes the clauses of `g = ∧ inputs` (nothing if `inputs` is empty) that the
 /// directions `need` ask for ([`UP`]: g → ∧ inputs, [`DOWN`]: ∧ inputs → g), renaming
 /// literals.
-fn emit_gate(out: &mut CnfFormula, buf: &mut Vec<Lit>, g: Lit, inputs: &[Lit], need: u8, rename: impl Fn(Lit) -> Lit) {
+fn emit_gate(
+    out: &mut impl FnMut(&[Lit]),
+    buf: &mut Vec<Lit>,
+    g: Lit,
+    inputs: &[Lit],
+    need: u8,
+    rename: impl Fn(Lit) -> Lit,
+) {
     if inputs.is_empty() {
         return;
     }
     let g = rename(g);
     if need & UP != 0 {
         for &l in inputs {
-            out.add_clause(&[!g, rename(l)]);
+            out(&[!g, rename(l)]);
         }
     }
     if need & DOWN != 0 {
         buf.clear();
         buf.extend(inputs.iter().map(|&l| !rename(l)));
         buf.push(g);
-        out.add_clause(buf);
+        out(buf);
     }
 }
 
@@ -159,7 +167,7 @@ impl Hasher for Fx {
 
 /// A pruned CNF ([`Logic::pruned`]) over its own variables, with the way back.
 pub struct Pruned {
-    pub cnf: CnfFormula,
+    pub cnf: Formula,
     /// For each variable of the whole CNF, its index here, or `u32::MAX` if dropped.
     map: Vec<u32>,
     /// For each variable here, its index in the whole CNF.
@@ -295,8 +303,9 @@ impl Logic {
             out.add_clause(c);
         }
         let mut buf = Vec::new();
+        let mut add = |c: &[Lit]| out.add_clause(c);
         for v in 0..self.gate.len() {
-            emit_gate(&mut out, &mut buf, Lit::from_index(v, true), self.gate_inputs(v), UP | DOWN, |l| l);
+            emit_gate(&mut add, &mut buf, Lit::from_index(v, true), self.gate_inputs(v), UP | DOWN, |l| l);
         }
         out
     }
@@ -385,24 +394,21 @@ impl Logic {
                 back.push(v as u32);
             }
         }
-        let count = back.len() as u32;
-        let mut cnf = CnfFormula::new();
-        cnf.set_var_count(count as usize);
+        let mut cnf = Clauses::default();
         let mut buf = Vec::new();
         let rename = |l: Lit| Lit::from_index(map[l.var().index()] as usize, l.is_positive());
         for (k, c) in self.cnf.iter().enumerate() {
             let o = self.owner[k];
             if o == NO_OWNER || need[o as usize] != 0 {
-                buf.clear();
-                buf.extend(c.iter().map(|&l| rename(l)));
-                cnf.add_clause(&buf);
+                cnf.push_iter(c.iter().map(|&l| rename(l)));
             }
         }
+        let mut add = |c: &[Lit]| cnf.push(c);
         for &v in &back {
             let v = v as usize;
-            emit_gate(&mut cnf, &mut buf, Lit::from_index(v, true), self.gate_inputs(v), need[v], rename);
+            emit_gate(&mut add, &mut buf, Lit::from_index(v, true), self.gate_inputs(v), need[v], rename);
         }
-        Pruned { cnf, map, back }
+        Pruned { cnf: Formula::new(back.len(), cnf), map, back }
     }
 
     /// Asserts `b`.

@@ -5,11 +5,10 @@ use crate::cat::{Builtins, Name, V};
 use crate::events::{Eid, Events, Kind, VExpr, ValId, Value};
 use crate::logic::{B, Logic};
 use crate::rel::{Rel, Set};
-use crate::logic::Fx;
 use std::cell::RefCell;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::hash::BuildHasherDefault;
+use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
+use std::sync::OnceLock;
 use varisat::Lit;
 
 /// Bound on a value domain: values are finite, and a test whose registers can take more
@@ -745,7 +744,7 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     let mut b = Base { ev, x, view, env: Vec::with_capacity(80), empty };
     let universe = b.set(|_| true);
     let universe = b.view.set(universe, lg);
-    b.env.push((static_name("_"), V::Set(Rc::new(universe.clone()))));
+    b.env.push((fixed_names().universe, V::Set(Rc::new(universe.clone()))));
     b.event_sets(lg);
     b.tag_sets(lg);
     let (loc, ww_loc) = b.relations(lg);
@@ -753,41 +752,57 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     Builtins { env: b.env, universe, co: x.co.clone(), loc, ww_loc, vals }
 }
 
-/// The name spelt by a static string, interned once per thread: the built-in names are
-/// the same in every test, and interning one afresh (a lock, and a hash of its text)
-/// cost more than binding it.
-fn static_name(s: &'static str) -> Name {
-    INTERNED.with(|t| *t.borrow_mut().names.entry((s.as_ptr() as usize, s.len())).or_insert_with(|| Name::new(s)))
+/// herd's sets of events by kind, in the order [`Base::event_sets`] binds them.
+const EVENT_SETS: [&str; 10] = ["R", "W", "M", "F", "B", "BCC", "IW", "FW", "Exp", "NExp"];
+/// Register events and herd's dependency marker sets: litsat has no register events.
+const MARKER_SETS: [&str; 7] = ["ADDR", "DATA", "Rreg", "Wreg", "SPEC", "SPURIOUS", "PRED"];
+/// herd's base relations, in the order [`Base::relations`] binds them.
+const RELATIONS: [&str; 24] = [
+    "po-loc", "rfe", "rfi", "coe", "coi", "fre", "fri", "po", "loc", "int", "ext", "id", "sm", "si", "rf", "co", "fr",
+    "addr", "data", "ctrl", "same-instance", "same-instr", "iico_data", "iico_ctrl",
+];
+
+/// The built-in names every test binds, interned once: interning a name afresh (a lock,
+/// and a hash of its text) cost more than binding it.
+struct FixedNames {
+    universe: Name,
+    event_sets: [Name; 10],
+    markers: [Name; 7],
+    locks: [Name; 6],
+    relations: [Name; 24],
 }
 
-/// Each ISA's known set names (by the list's address), sorted, deduplicated and
-/// interned: the order [`Base::tag_sets`] binds them in.
+fn fixed_names() -> &'static FixedNames {
+    static NAMES: OnceLock<FixedNames> = OnceLock::new();
+    NAMES.get_or_init(|| FixedNames {
+        universe: Name::new("_"),
+        event_sets: EVENT_SETS.map(Name::new),
+        markers: MARKER_SETS.map(Name::new),
+        locks: crate::events::LockRole::ALL.map(|r| Name::new(r.set_name())),
+        relations: RELATIONS.map(Name::new),
+    })
+}
+
+/// Each ISA's known set names (by the list's address and length), sorted, deduplicated
+/// and interned once per thread: the order [`Base::tag_sets`] binds them in.
 fn known_tags(known: &'static [&'static str]) -> KnownTags {
-    let key = known.as_ptr() as usize;
-    if let Some(k) = INTERNED.with(|t| t.borrow().known.iter().find(|k| k.0 == key).map(|k| k.1.clone())) {
+    thread_local! {
+        static KNOWN: RefCell<Vec<((usize, usize), KnownTags)>> = const { RefCell::new(Vec::new()) };
+    }
+    let key = (known.as_ptr() as usize, known.len());
+    if let Some(k) = KNOWN.with(|t| t.borrow().iter().find(|k| k.0 == key).map(|k| k.1.clone())) {
         return k;
     }
     let mut tags: Vec<&'static str> = known.to_vec();
     tags.sort_unstable();
     tags.dedup();
-    let tags: KnownTags = tags.into_iter().map(|t| (t, static_name(t))).collect();
-    INTERNED.with(|t| t.borrow_mut().known.push((key, tags.clone())));
+    let tags: KnownTags = tags.into_iter().map(|t| (t, Name::new(t))).collect();
+    KNOWN.with(|t| t.borrow_mut().push((key, tags.clone())));
     tags
-}
-
-/// Names interned for [`static_name`] and [`known_tags`].
-#[derive(Default)]
-struct Interned {
-    names: HashMap<(usize, usize), Name, BuildHasherDefault<Fx>>,
-    known: Vec<(usize, KnownTags)>,
 }
 
 /// An ISA's known set names, sorted, with their interned names.
 type KnownTags = Rc<[(&'static str, Name)]>;
-
-thread_local! {
-    static INTERNED: RefCell<Interned> = RefCell::new(Interned::default());
-}
 
 /// The built-in names being bound: the events, their encoding, the view the model has of
 /// them, and the environment so far.
@@ -842,11 +857,6 @@ impl Base<'_> {
         self.env.push((name, V::Set(v)));
     }
 
-    /// Binds a relation under `name`.
-    fn put(&mut self, name: &'static str, r: Rel) {
-        self.env.push((static_name(name), V::Rel(Rc::new(r))));
-    }
-
     /// herd's sets of events by kind (R, W, M, F, B, IW, FW, …), and the register and
     /// marker sets litsat never fills.
     fn event_sets(&mut self, lg: &mut Logic) {
@@ -856,23 +866,23 @@ impl Base<'_> {
         let mem = |i: usize| e[i].is_read() || e[i].is_write();
         let atomic_write = |i: usize| ev.amo_as_one && e[i].kind == Kind::Write && e[i].tags.iter().any(|t| t == "X");
         let sets = [
-            ("R", self.set(|i| e[i].is_read() || atomic_write(i))),
-            ("W", self.set(|i| e[i].is_write())),
-            ("M", self.set(mem)),
-            ("F", self.set(|i| e[i].kind == Kind::Fence)),
-            ("B", self.set(|i| e[i].kind == Kind::Branch)),
-            ("BCC", self.set(|i| e[i].kind == Kind::Branch)),
-            ("IW", self.set(|i| ev.is_init(i))),
-            ("FW", self.x.fw.clone()),
-            ("Exp", self.set(mem)),
-            ("NExp", Set::empty(n)),
+            self.set(|i| e[i].is_read() || atomic_write(i)),
+            self.set(|i| e[i].is_write()),
+            self.set(mem),
+            self.set(|i| e[i].kind == Kind::Fence),
+            self.set(|i| e[i].kind == Kind::Branch),
+            self.set(|i| e[i].kind == Kind::Branch),
+            self.set(|i| ev.is_init(i)),
+            self.x.fw.clone(),
+            self.set(mem),
+            Set::empty(n),
         ];
-        for (name, s) in sets {
-            self.put_set(lg, static_name(name), s);
+        let names = fixed_names();
+        for (&name, s) in names.event_sets.iter().zip(sets) {
+            self.put_set(lg, name, s);
         }
-        // Register events and herd's dependency marker sets: litsat has no register events.
-        for name in ["ADDR", "DATA", "Rreg", "Wreg", "SPEC", "SPURIOUS", "PRED"] {
-            self.env.push((static_name(name), V::Set(self.empty.clone())));
+        for &name in &names.markers {
+            self.env.push((name, V::Set(self.empty.clone())));
         }
     }
 
@@ -919,9 +929,9 @@ impl Base<'_> {
         }
         // After the tags: the C ISA names these sets among its known ones, and lock events
         // carry no tag.
-        for role in crate::events::LockRole::ALL {
+        for (role, &name) in crate::events::LockRole::ALL.into_iter().zip(&fixed_names().locks) {
             let s = self.set(|i| e[i].lock == Some(role));
-            self.put_set(lg, static_name(role.set_name()), s);
+            self.put_set(lg, name, s);
         }
     }
 
@@ -972,33 +982,37 @@ impl Base<'_> {
         let [po, loc, int, ext, id, same_instr, addr, data, ctrl, rf] =
             [po, loc, int, ext, id, same_instr, addr, data, ctrl, x.rf.clone()].map(|r| self.view.rel(r, lg));
         let fr = rf.inverse().seq(&x.co, lg).diff(&id, lg);
-        self.put("po-loc", po.inter(&loc, lg));
-        self.put("rfe", rf.inter(&ext, lg));
-        self.put("rfi", rf.inter(&int, lg));
-        self.put("coe", x.co.inter(&ext, lg));
-        self.put("coi", x.co.inter(&int, lg));
-        self.put("fre", fr.inter(&ext, lg));
-        self.put("fri", fr.inter(&int, lg));
-        self.put("po", po);
-        self.put("loc", loc.clone());
-        self.put("int", int);
-        self.put("ext", ext);
-        let id = Rc::new(id);
-        for name in ["id", "sm", "si"] {
-            self.env.push((static_name(name), V::Rel(id.clone())));
+        let (id, same_instr) = (Rc::new(id), Rc::new(same_instr));
+        // In the order of RELATIONS.
+        let bound = [
+            Rc::new(po.inter(&loc, lg)),
+            Rc::new(rf.inter(&ext, lg)),
+            Rc::new(rf.inter(&int, lg)),
+            Rc::new(x.co.inter(&ext, lg)),
+            Rc::new(x.co.inter(&int, lg)),
+            Rc::new(fr.inter(&ext, lg)),
+            Rc::new(fr.inter(&int, lg)),
+            Rc::new(po),
+            Rc::new(loc.clone()),
+            Rc::new(int),
+            Rc::new(ext),
+            id.clone(),
+            id.clone(),
+            id,
+            Rc::new(rf),
+            Rc::new(x.co.clone()),
+            Rc::new(fr),
+            Rc::new(addr),
+            Rc::new(data),
+            Rc::new(ctrl),
+            same_instr.clone(),
+            same_instr,
+            Rc::new(Rel::empty(n)),
+            Rc::new(Rel::empty(n)),
+        ];
+        for (&name, r) in fixed_names().relations.iter().zip(bound) {
+            self.env.push((name, V::Rel(r)));
         }
-        self.put("rf", rf);
-        self.put("co", x.co.clone());
-        self.put("fr", fr);
-        self.put("addr", addr);
-        self.put("data", data);
-        self.put("ctrl", ctrl);
-        let same_instr = Rc::new(same_instr);
-        for name in ["same-instance", "same-instr"] {
-            self.env.push((static_name(name), V::Rel(same_instr.clone())));
-        }
-        self.put("iico_data", Rel::empty(n));
-        self.put("iico_ctrl", Rel::empty(n));
         (loc, ww_loc)
     }
 }

@@ -42,6 +42,11 @@ impl Clauses {
         &self.lits[start as usize..self.end[k] as usize]
     }
 
+    /// The literals of every clause, one after the other, and where each clause ends.
+    pub fn flat(&self) -> (&[Lit], &[u32]) {
+        (&self.lits, &self.end)
+    }
+
     /// The clauses in order.
     pub fn iter(&self) -> impl Iterator<Item = &[Lit]> {
         let starts = std::iter::once(0).chain(self.end.iter().copied());
@@ -70,6 +75,11 @@ impl Formula {
     /// The clauses in order.
     pub fn iter(&self) -> impl Iterator<Item = &[Lit]> {
         self.clauses.iter()
+    }
+
+    /// The clauses as [`Clauses::flat`] gives them.
+    pub fn flat(&self) -> (&[Lit], &[u32]) {
+        self.clauses.flat()
     }
 
     /// The formula as varisat takes it.

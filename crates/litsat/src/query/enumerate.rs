@@ -151,7 +151,7 @@ impl<'s> Lister<'s> {
         mut visit: impl FnMut(&[Lit]) -> Result<bool, E>,
         solver_err: impl Fn(String) -> E,
     ) -> Result<(), E> {
-        let mut check = Propagator::new(self.cnf.var_count(), self.cnf.iter());
+        let mut check = Propagator::of(self.cnf);
         match self.walk(&mut check, &mut tick, &mut visit, &solver_err)? {
             walk::Walk::Done => return Ok(()),
             walk::Walk::Unfinished(found) => {

@@ -140,8 +140,14 @@ impl Graph {
     fn of(r: &Rel, comp: &[usize]) -> Graph {
         let n = comp.len();
         let mut g = Graph { out: vec![Edges::default(); n], ins: vec![Edges::default(); n] };
+        // Each event's local index, where it is in the component.
+        let mut local = vec![usize::MAX; r.n];
+        for (k, &v) in comp.iter().enumerate() {
+            local[v] = k;
+        }
         for (&(i, j), &b) in &r.m {
-            if let (Ok(a), Ok(c)) = (comp.binary_search(&i), comp.binary_search(&j)) {
+            let (a, c) = (local[i], local[j]);
+            if a != usize::MAX && c != usize::MAX {
                 g.out[a].insert(c, b);
                 g.ins[c].insert(a, b);
             }

@@ -9,7 +9,9 @@ mod closure;
 mod polarity;
 
 use clauses::Clauses;
+pub use clauses::Formula;
 use polarity::{DOWN, UP};
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use varisat::{CnfFormula, ExtendFormula, Lit};
@@ -72,7 +74,9 @@ pub fn holding<T: Copy>(lits: &[(T, B)], truth: &[bool]) -> Option<T> {
 /// [`Logic::pruned`] keeps only the cone of the constraints and the literals asked about.
 /// AND gates are kept as their inputs, and their clauses written only for the formulas
 /// handed out ([`Logic::pruned`], [`Logic::full_cnf`]).
-#[derive(Default)]
+///
+/// A dropped `Logic` leaves its buffers to the next one made on its thread (see
+/// [`Spare`]).
 pub struct Logic {
     /// The clauses other than AND-gate definitions, over all the variables.
     cnf: Clauses,
@@ -95,8 +99,6 @@ pub struct Logic {
     lazy_of: HashMap<u32, (u32, u32), BuildHasherDefault<Fx>>,
     /// Each one-way closure's result, by its input (both k×k matrices, row by row).
     lazy_cache: HashMap<Vec<B>, Vec<B>, BuildHasherDefault<Fx>>,
-    /// Scratch space for a clause.
-    buf: Vec<Lit>,
     /// Scratch space for a conjunction's inputs.
     and_buf: Vec<Lit>,
 }
@@ -106,21 +108,28 @@ const NO_OWNER: u32 = u32::MAX;
 /// Writes the clauses of `g = ∧ inputs` (nothing if `inputs` is empty) that the
 /// directions `need` ask for ([`UP`]: g → ∧ inputs, [`DOWN`]: ∧ inputs → g), renaming
 /// literals.
-fn emit_gate(out: &mut CnfFormula, buf: &mut Vec<Lit>, g: Lit, inputs: &[Lit], need: u8, rename: impl Fn(Lit) -> Lit) {
+fn emit_gate(
+    out: &mut impl FnMut(&[Lit]),
+    buf: &mut Vec<Lit>,
+    g: Lit,
+    inputs: &[Lit],
+    need: u8,
+    rename: impl Fn(Lit) -> Lit,
+) {
     if inputs.is_empty() {
         return;
     }
     let g = rename(g);
     if need & UP != 0 {
         for &l in inputs {
-            out.add_clause(&[!g, rename(l)]);
+            out(&[!g, rename(l)]);
         }
     }
     if need & DOWN != 0 {
         buf.clear();
         buf.extend(inputs.iter().map(|&l| !rename(l)));
         buf.push(g);
-        out.add_clause(buf);
+        out(buf);
     }
 }
 
@@ -158,7 +167,7 @@ impl Hasher for Fx {
 
 /// A pruned CNF ([`Logic::pruned`]) over its own variables, with the way back.
 pub struct Pruned {
-    pub cnf: CnfFormula,
+    pub cnf: Formula,
     /// For each variable of the whole CNF, its index here, or `u32::MAX` if dropped.
     map: Vec<u32>,
     /// For each variable here, its index in the whole CNF.
@@ -178,6 +187,78 @@ impl Pruned {
     pub fn fill_truth(&self, model: &[Lit], truth: &mut Vec<bool>) {
         truth.resize(self.map.len().max(1), false);
         fill_truth(model, truth, |i| self.back.get(i).map(|&v| v as usize));
+    }
+}
+
+/// The buffers a dropped [`Logic`] leaves, emptied, for the next one on its thread: a
+/// test's formula is small, and growing its arrays and gate caches from nothing cost a
+/// reallocation (and for a cache a rehash) at every doubling, test after test.
+#[derive(Default)]
+struct Spare {
+    cnf: Clauses,
+    gate: Vec<(u32, u32)>,
+    inputs: Vec<Lit>,
+    and_cache: HashMap<Vec<Lit>, Lit, BuildHasherDefault<Fx>>,
+    pair_cache: HashMap<(Lit, Lit), Lit, BuildHasherDefault<Fx>>,
+    owner: Vec<u32>,
+    lazy_of: HashMap<u32, (u32, u32), BuildHasherDefault<Fx>>,
+    lazy_cache: HashMap<Vec<B>, Vec<B>, BuildHasherDefault<Fx>>,
+}
+
+/// Past this many variables a formula's buffers are not kept: emptying a large gate
+/// cache costs in proportion to its capacity, which small tests would then pay.
+const SPARE_VARS: usize = 1 << 16;
+
+thread_local! {
+    static SPARE: RefCell<Option<Spare>> = const { RefCell::new(None) };
+}
+
+impl Drop for Logic {
+    fn drop(&mut self) {
+        if self.gate.capacity() > SPARE_VARS {
+            return;
+        }
+        let mut spare = Spare {
+            cnf: std::mem::take(&mut self.cnf),
+            gate: std::mem::take(&mut self.gate),
+            inputs: std::mem::take(&mut self.inputs),
+            and_cache: std::mem::take(&mut self.and_cache),
+            pair_cache: std::mem::take(&mut self.pair_cache),
+            owner: std::mem::take(&mut self.owner),
+            lazy_of: std::mem::take(&mut self.lazy_of),
+            lazy_cache: std::mem::take(&mut self.lazy_cache),
+        };
+        spare.cnf.clear();
+        spare.gate.clear();
+        spare.inputs.clear();
+        spare.and_cache.clear();
+        spare.pair_cache.clear();
+        spare.owner.clear();
+        spare.lazy_of.clear();
+        spare.lazy_cache.clear();
+        // At thread exit the slot may be gone already: the buffers are then just freed.
+        let _ = SPARE.try_with(|s| *s.borrow_mut() = Some(spare));
+    }
+}
+
+impl Default for Logic {
+    fn default() -> Logic {
+        let Spare { cnf, gate, inputs, and_cache, pair_cache, owner, lazy_of, lazy_cache } =
+            SPARE.try_with(|s| s.borrow_mut().take()).ok().flatten().unwrap_or_default();
+        Logic {
+            cnf,
+            gate,
+            inputs,
+            gate_clauses: 0,
+            and_cache,
+            pair_cache,
+            owner,
+            guard: None,
+            lazy: Vec::new(),
+            lazy_of,
+            lazy_cache,
+            and_buf: Vec::new(),
+        }
     }
 }
 
@@ -222,8 +303,9 @@ impl Logic {
             out.add_clause(c);
         }
         let mut buf = Vec::new();
+        let mut add = |c: &[Lit]| out.add_clause(c);
         for v in 0..self.gate.len() {
-            emit_gate(&mut out, &mut buf, Lit::from_index(v, true), self.gate_inputs(v), UP | DOWN, |l| l);
+            emit_gate(&mut add, &mut buf, Lit::from_index(v, true), self.gate_inputs(v), UP | DOWN, |l| l);
         }
         out
     }
@@ -254,14 +336,10 @@ impl Logic {
         if c.contains(&B::T) {
             return;
         }
-        let mut lits = std::mem::take(&mut self.buf);
-        lits.clear();
-        lits.extend(c.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None }));
-        if let (NO_OWNER, Some(g)) = (owner, self.guard) {
-            lits.push(!g);
-        }
-        self.push(owner, &lits);
-        self.buf = lits;
+        let lits = c.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None });
+        let guard = if owner == NO_OWNER { self.guard.map(|g| !g) } else { None };
+        self.cnf.push_iter(lits.chain(guard));
+        self.owner.push(owner);
     }
 
     /// Makes every constraint added from now on conditional on `b` (and on the guards
@@ -316,24 +394,21 @@ impl Logic {
                 back.push(v as u32);
             }
         }
-        let count = back.len() as u32;
-        let mut cnf = CnfFormula::new();
-        cnf.set_var_count(count as usize);
+        let mut cnf = Clauses::default();
         let mut buf = Vec::new();
         let rename = |l: Lit| Lit::from_index(map[l.var().index()] as usize, l.is_positive());
         for (k, c) in self.cnf.iter().enumerate() {
             let o = self.owner[k];
             if o == NO_OWNER || need[o as usize] != 0 {
-                buf.clear();
-                buf.extend(c.iter().map(|&l| rename(l)));
-                cnf.add_clause(&buf);
+                cnf.push_iter(c.iter().map(|&l| rename(l)));
             }
         }
+        let mut add = |c: &[Lit]| cnf.push(c);
         for &v in &back {
             let v = v as usize;
-            emit_gate(&mut cnf, &mut buf, Lit::from_index(v, true), self.gate_inputs(v), need[v], rename);
+            emit_gate(&mut add, &mut buf, Lit::from_index(v, true), self.gate_inputs(v), need[v], rename);
         }
-        Pruned { cnf, map, back }
+        Pruned { cnf: Formula::new(back.len(), cnf), map, back }
     }
 
     /// Asserts `b`.

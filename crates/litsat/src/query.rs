@@ -7,7 +7,7 @@ use crate::events::{self, Events, SourceRef, Value};
 use crate::isa::{self, Isa};
 use crate::litmus::{CondKind, Loc, Prop, Test, Val};
 use crate::logic::{B, Logic, holding};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fmt;
 use varisat::Solver;
 
@@ -122,7 +122,7 @@ impl fmt::Display for Observation {
 pub struct StateKey(pub Vec<(Loc, SortVal)>);
 
 /// herd sorts an unsolved value (`S13`) before every number.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum SortVal {
     Sym(String),
     Int(i64),
@@ -481,7 +481,7 @@ fn encode_with(
 /// of the shown locations: they, not co, make an execution. co stays as an auxiliary that
 /// puts the final write where a coherence order could end.
 fn final_writes_choose(x: &mut exec::Exec) {
-    let co: std::collections::HashSet<_> = x.co_vars.iter().map(|l| l.var()).collect();
+    let co: HashSet<_> = x.co_vars.iter().map(|l| l.var()).collect();
     x.primaries.retain(|l| !co.contains(&l.var()));
     x.primaries.extend(x.fw.0.iter().filter_map(|b| match b {
         B::L(l) => Some(*l),
@@ -643,13 +643,14 @@ fn run_with(
     deadline.check(file)?;
     let cone = lg.pruned(&roots);
     // Executions are assignments to the primaries (each once, in the pruned numbering).
-    let mut seen = std::collections::HashSet::new();
+    let mut seen = HashSet::new();
     let order: Vec<varisat::Lit> = x.primaries.iter().filter(|p| seen.insert(p.var())).map(|&p| cone.lit(p)).collect();
     let mut truth = vec![false; vars.max(1)];
     let mut inexact = false;
     let sources: Vec<Vec<varisat::Lit>> = x.sources.iter().map(|g| g.iter().map(|&l| cone.lit(l)).collect()).collect();
     let mut lister = enumerate::Lister::new(&cone.cnf, order, &sources);
     let tick = || deadline.check(file);
+    let mut shown_seen = HashSet::new();
     lister.run(
         tick,
         |model| {
@@ -658,7 +659,7 @@ fn run_with(
                 inexact = true;
                 return Ok(false);
             }
-            record(&mut out, &truth, &view);
+            record(&mut out, &mut shown_seen, &truth, &view);
             Ok(true)
         },
         err,
@@ -822,8 +823,9 @@ struct View<'a> {
 
 /// Adds one execution (the model `truth`) to the outcome: its state, its side of the
 /// counts and the flags it raises. herd drops an execution that went past the unrolling
-/// bound, noting only that one was consistent.
-fn record(out: &mut Outcome, truth: &[bool], view: &View) {
+/// bound, noting only that one was consistent. `seen` holds the shown values of the states
+/// found so far: most executions repeat one, which then costs no key of its own.
+fn record(out: &mut Outcome, seen: &mut HashSet<Vec<SortVal>>, truth: &[bool], view: &View) {
     let View { places, shown, casts, flag_lits, cut, loops, ev, x, herd } = *view;
     if cut.value(truth) {
         out.looped = true;
@@ -857,14 +859,18 @@ fn record(out: &mut Outcome, truth: &[bool], view: &View) {
     } else {
         out.neg += 1;
     }
-    let key = shown.iter().zip(casts).map(|(l, cast)| {
-        let v = match (value(l).map(SortVal::from).unwrap_or(SortVal::Int(0)), cast) {
+    let shown_vals: Vec<SortVal> = shown
+        .iter()
+        .zip(casts)
+        .map(|(l, cast)| match (value(l).map(SortVal::from).unwrap_or(SortVal::Int(0)), cast) {
             (SortVal::Int(i), Some(c)) => c.apply(i),
             (v, _) => v,
-        };
-        (l.clone(), v)
-    });
-    out.states.insert(StateKey(key.collect()));
+        })
+        .collect();
+    if !seen.contains(&shown_vals) {
+        out.states.insert(StateKey(shown.iter().cloned().zip(shown_vals.iter().cloned()).collect()));
+        seen.insert(shown_vals);
+    }
     for (name, b) in flag_lits {
         if b.value(truth) {
             out.flags.insert(name.clone());

@@ -22,11 +22,11 @@ fn cyclic_components(r: &Rel) -> Vec<Vec<usize>> {
     let mut index = vec![usize::MAX; n];
     let mut low = vec![0; n];
     let mut on = vec![false; n];
-    let mut stack = Vec::new();
+    let mut stack = Vec::with_capacity(n);
     let mut next = 0;
     let mut out = Vec::new();
     // Iterative DFS: (node, next child position).
-    let mut work: Vec<(usize, usize)> = Vec::new();
+    let mut work: Vec<(usize, usize)> = Vec::with_capacity(n);
     for root in 0..n {
         if index[root] != usize::MAX {
             continue;
@@ -140,8 +140,14 @@ impl Graph {
     fn of(r: &Rel, comp: &[usize]) -> Graph {
         let n = comp.len();
         let mut g = Graph { out: vec![Edges::default(); n], ins: vec![Edges::default(); n] };
+        // Each event's local index, where it is in the component.
+        let mut local = vec![usize::MAX; r.n];
+        for (k, &v) in comp.iter().enumerate() {
+            local[v] = k;
+        }
         for (&(i, j), &b) in &r.m {
-            if let (Ok(a), Ok(c)) = (comp.binary_search(&i), comp.binary_search(&j)) {
+            let (a, c) = (local[i], local[j]);
+            if a != usize::MAX && c != usize::MAX {
                 g.out[a].insert(c, b);
                 g.ins[c].insert(a, b);
             }

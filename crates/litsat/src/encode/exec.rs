@@ -5,8 +5,10 @@ use crate::cat::{Builtins, Name, V};
 use crate::events::{Eid, Events, Kind, VExpr, ValId, Value};
 use crate::logic::{B, Logic};
 use crate::rel::{Rel, Set};
+use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
+use std::sync::OnceLock;
 use varisat::Lit;
 
 /// Bound on a value domain: values are finite, and a test whose registers can take more
@@ -84,23 +86,41 @@ fn grow(ev: &Events, dom: &mut [Vec<Value>]) -> Result<(), String> {
     let reads = ev.events.iter().filter(|e| e.kind == Kind::Read).count();
     let mut before: Vec<Vec<Value>> = vec![Vec::new(); dom.len()];
     let mut new: Vec<Value> = Vec::new();
+    let fixed = fixed_sources(ev);
     for _round in 0..reads + 2 {
         let mut changed = false;
         // A read takes the values writes had in the round before, so that round k holds
         // exactly the chains of k rf steps (an expression's operands, interned before it,
         // are taken from this round).
-        before.clone_from_slice(dom);
+        match &fixed {
+            // Only the writes' values are read from the round before.
+            Some(f) => {
+                for &w in &f.written {
+                    before[w].clone_from(&dom[w]);
+                }
+            }
+            None => before.clone_from_slice(dom),
+        }
         for v in 0..ev.vals.len() {
             new.clear();
             match &ev.vals[v] {
+                // Fixed from the first round on.
+                VExpr::Const(_) | VExpr::Choice(_) if !dom[v].is_empty() => continue,
                 VExpr::Const(c) => new.push(*c),
-                VExpr::Read(e) => {
-                    for (w, we) in ev.events.iter().enumerate() {
-                        if we.is_write() && may_share(ev, dom, w, *e) {
-                            new.extend_from_slice(&before[we.val]);
+                VExpr::Read(e) => match &fixed {
+                    Some(f) => {
+                        for &w in &f.sources[v] {
+                            new.extend_from_slice(&before[w]);
                         }
                     }
-                }
+                    None => {
+                        for (w, we) in ev.events.iter().enumerate() {
+                            if we.is_write() && may_share(ev, dom, w, *e) {
+                                new.extend_from_slice(&before[we.val]);
+                            }
+                        }
+                    }
+                },
                 VExpr::Ite(_, a, b) => {
                     new.extend_from_slice(&dom[*a]);
                     new.extend_from_slice(&dom[*b]);
@@ -138,6 +158,33 @@ fn grow(ev: &Events, dom: &mut [Vec<Value>]) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Where no address is computed, the writes each read may read from are fixed.
+struct FixedSources {
+    /// For each value expression that is a read, the values of those writes (in event
+    /// order).
+    sources: Vec<Vec<ValId>>,
+    /// Every value some read may read, once.
+    written: Vec<ValId>,
+}
+
+/// The [`FixedSources`] of the events; `None` where some address is computed, and the
+/// writes depend on the domains.
+fn fixed_sources(ev: &Events) -> Option<FixedSources> {
+    if ev.events.iter().any(|e| e.loc.is_none() && e.addr.is_some()) {
+        return None;
+    }
+    let writes_to = |r: Eid| {
+        let ws = ev.events.iter().enumerate().filter(move |&(w, we)| we.is_write() && may_share(ev, &[], w, r));
+        ws.map(|(_, we)| we.val).collect()
+    };
+    let sources: Vec<Vec<ValId>> =
+        ev.vals.iter().map(|x| if let VExpr::Read(r) = x { writes_to(*r) } else { Vec::new() }).collect();
+    let mut written: Vec<ValId> = sources.iter().flatten().copied().collect();
+    written.sort_unstable();
+    written.dedup();
+    Some(FixedSources { sources, written })
 }
 
 /// The reads whose value an expression copies: itself a read, or a side of a select.
@@ -229,7 +276,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
     let locs = access_locations(ev, &val, &exists, lg);
     let (rf, co, fw) = (Rel::empty(n), Rel::empty(n), Set::empty(n));
     let mut x = Exec { n, locs, exists, rf, co, co_vars: Vec::new(), fw, domains, val, primaries, sources: Vec::new() };
-    let mut same_loc = SameLoc::default();
+    let mut same_loc = SameLoc::new(&x.locs);
     x.reads_from(ev, &mut same_loc, lg);
     x.coherence(ev, &mut same_loc, lg);
     x.branch_choices(ev, lg);
@@ -560,17 +607,47 @@ fn solved(ev: &Events, val: &[Vec<(Value, B)>], exists: &[B], lg: &mut Logic) {
 
 /// "Events i and j access one location", built once per pair: a constant unless an
 /// address is computed.
-#[derive(Default)]
-pub struct SameLoc(BTreeMap<(Eid, Eid), B>);
+pub struct SameLoc {
+    /// Each event's location where no address is computed.
+    fixed: Vec<Place>,
+    cache: BTreeMap<(Eid, Eid), B>,
+}
+
+/// Where an event's accesses go, as far as the event structure fixes it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    At(usize),
+    /// No location (a fence, a branch).
+    Nowhere,
+    /// A computed address: one of several locations, each under a literal.
+    Computed,
+}
 
 impl SameLoc {
+    /// For the events whose may-locations are `locs`.
+    pub fn new(locs: &[Vec<(usize, B)>]) -> SameLoc {
+        let place = |l: &[(usize, B)]| match *l {
+            [] => Place::Nowhere,
+            [(l, B::T)] => Place::At(l),
+            _ => Place::Computed,
+        };
+        SameLoc { fixed: locs.iter().map(|l| place(l)).collect(), cache: BTreeMap::new() }
+    }
+
+    #[inline]
     pub fn get(&mut self, locs: &[Vec<(usize, B)>], i: Eid, j: Eid, lg: &mut Logic) -> B {
-        // Two fixed locations, the common case, need no literal and no cache.
-        if let ([(l, B::T)], [(m, B::T)]) = (&locs[i][..], &locs[j][..]) {
-            return B::from_bool(l == m);
+        // Fixed locations, the common case, need no literal and no cache.
+        match (self.fixed[i], self.fixed[j]) {
+            (Place::At(l), Place::At(m)) => B::from_bool(l == m),
+            (Place::Nowhere, _) | (_, Place::Nowhere) => B::F,
+            _ => self.computed(locs, i, j, lg),
         }
+    }
+
+    /// [`SameLoc::get`] where an address is computed: a literal, built once per pair.
+    fn computed(&mut self, locs: &[Vec<(usize, B)>], i: Eid, j: Eid, lg: &mut Logic) -> B {
         let key = (i.min(j), i.max(j));
-        if let Some(&b) = self.0.get(&key) {
+        if let Some(&b) = self.cache.get(&key) {
             return b;
         }
         let mut any = Vec::new();
@@ -582,7 +659,7 @@ impl SameLoc {
             }
         }
         let b = lg.or(&any);
-        self.0.insert(key, b);
+        self.cache.insert(key, b);
         b
     }
 }
@@ -663,16 +740,69 @@ pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
     // herd's one-event read-modify-writes: what follows is built over the encoder's
     // events, and each name is bound as the model sees it.
     let view = View::new(ev, &x.exists);
-    let mut b = Base { ev, x, view, env: Vec::new() };
-    let universe = b.set(&|_| true);
+    let empty = Rc::new(Set::empty(ev.len()));
+    let mut b = Base { ev, x, view, env: Vec::with_capacity(80), empty };
+    let universe = b.set(|_| true);
     let universe = b.view.set(universe, lg);
-    b.env.push((Name::new("_"), V::Set(Rc::new(universe.clone()))));
+    b.env.push((fixed_names().universe, V::Set(Rc::new(universe.clone()))));
     b.event_sets(lg);
     b.tag_sets(lg);
     let (loc, ww_loc) = b.relations(lg);
     let vals = ev.events.iter().map(|e| x.val[e.val].clone()).collect();
     Builtins { env: b.env, universe, co: x.co.clone(), loc, ww_loc, vals }
 }
+
+/// herd's sets of events by kind, in the order [`Base::event_sets`] binds them.
+const EVENT_SETS: [&str; 10] = ["R", "W", "M", "F", "B", "BCC", "IW", "FW", "Exp", "NExp"];
+/// Register events and herd's dependency marker sets: litsat has no register events.
+const MARKER_SETS: [&str; 7] = ["ADDR", "DATA", "Rreg", "Wreg", "SPEC", "SPURIOUS", "PRED"];
+/// herd's base relations, in the order [`Base::relations`] binds them.
+const RELATIONS: [&str; 24] = [
+    "po-loc", "rfe", "rfi", "coe", "coi", "fre", "fri", "po", "loc", "int", "ext", "id", "sm", "si", "rf", "co", "fr",
+    "addr", "data", "ctrl", "same-instance", "same-instr", "iico_data", "iico_ctrl",
+];
+
+/// The built-in names every test binds, interned once: interning a name afresh (a lock,
+/// and a hash of its text) cost more than binding it.
+struct FixedNames {
+    universe: Name,
+    event_sets: [Name; 10],
+    markers: [Name; 7],
+    locks: [Name; 6],
+    relations: [Name; 24],
+}
+
+fn fixed_names() -> &'static FixedNames {
+    static NAMES: OnceLock<FixedNames> = OnceLock::new();
+    NAMES.get_or_init(|| FixedNames {
+        universe: Name::new("_"),
+        event_sets: EVENT_SETS.map(Name::new),
+        markers: MARKER_SETS.map(Name::new),
+        locks: crate::events::LockRole::ALL.map(|r| Name::new(r.set_name())),
+        relations: RELATIONS.map(Name::new),
+    })
+}
+
+/// Each ISA's known set names (by the list's address and length), sorted, deduplicated
+/// and interned once per thread: the order [`Base::tag_sets`] binds them in.
+fn known_tags(known: &'static [&'static str]) -> KnownTags {
+    thread_local! {
+        static KNOWN: RefCell<Vec<((usize, usize), KnownTags)>> = const { RefCell::new(Vec::new()) };
+    }
+    let key = (known.as_ptr() as usize, known.len());
+    if let Some(k) = KNOWN.with(|t| t.borrow().iter().find(|k| k.0 == key).map(|k| k.1.clone())) {
+        return k;
+    }
+    let mut tags: Vec<&'static str> = known.to_vec();
+    tags.sort_unstable();
+    tags.dedup();
+    let tags: KnownTags = tags.into_iter().map(|t| (t, Name::new(t))).collect();
+    KNOWN.with(|t| t.borrow_mut().push((key, tags.clone())));
+    tags
+}
+
+/// An ISA's known set names, sorted, with their interned names.
+type KnownTags = Rc<[(&'static str, Name)]>;
 
 /// The built-in names being bound: the events, their encoding, the view the model has of
 /// them, and the environment so far.
@@ -681,20 +811,27 @@ struct Base<'a> {
     x: &'a Exec,
     view: View,
     env: Vec<(Name, V)>,
+    /// The empty set, bound under every name whose set is empty (most tag sets are).
+    empty: Rc<Set>,
 }
 
 impl Base<'_> {
     /// A set the event structure fixes: the events `f` picks, where they happen.
-    fn set(&self, f: &dyn Fn(usize) -> bool) -> Set {
+    fn set(&self, f: impl Fn(usize) -> bool) -> Set {
         let g = &self.x.exists;
         Set((0..self.ev.len()).map(|i| if f(i) { g[i] } else { B::F }).collect())
     }
 
     /// Static pairs, present when both events happen.
-    fn rel(&self, lg: &mut Logic, f: &dyn Fn(usize, usize) -> bool) -> Rel {
+    fn rel(&self, lg: &mut Logic, f: impl Fn(usize, usize) -> bool) -> Rel {
         let (n, g) = (self.ev.len(), &self.x.exists);
-        let rows = (0..n).filter(|&i| !g[i].is_false());
-        self.rel_of(lg, rows.flat_map(|i| (0..n).map(move |j| (i, j))).filter(|&(i, j)| f(i, j)), n * n)
+        let mut m = Vec::with_capacity(n * n);
+        for i in (0..n).filter(|&i| !g[i].is_false()) {
+            for j in (0..n).filter(|&j| f(i, j)) {
+                m.push(((i, j), lg.and2(g[i], g[j])));
+            }
+        }
+        Rel::from_sorted(n, m)
     }
 
     /// The static pairs `pairs` (given in increasing order, at most `most` of them),
@@ -710,14 +847,14 @@ impl Base<'_> {
     }
 
     /// Binds a set under `name`, as the model sees it.
-    fn put_set(&mut self, lg: &mut Logic, name: &str, s: Set) {
-        let s = self.view.set(s, lg);
-        self.env.push((Name::new(name), V::Set(Rc::new(s))));
-    }
-
-    /// Binds a relation under `name`.
-    fn put(&mut self, name: &str, r: Rel) {
-        self.env.push((Name::new(name), V::Rel(Rc::new(r))));
+    fn put_set(&mut self, lg: &mut Logic, name: Name, s: Set) {
+        // The view leaves an empty set empty.
+        let v = if s.0.iter().all(|b| b.is_false()) {
+            self.empty.clone()
+        } else {
+            Rc::new(self.view.set(s, lg))
+        };
+        self.env.push((name, V::Set(v)));
     }
 
     /// herd's sets of events by kind (R, W, M, F, B, IW, FW, …), and the register and
@@ -728,19 +865,24 @@ impl Base<'_> {
         let n = ev.len();
         let mem = |i: usize| e[i].is_read() || e[i].is_write();
         let atomic_write = |i: usize| ev.amo_as_one && e[i].kind == Kind::Write && e[i].tags.iter().any(|t| t == "X");
-        self.put_set(lg, "R", self.set(&|i| e[i].is_read() || atomic_write(i)));
-        self.put_set(lg, "W", self.set(&|i| e[i].is_write()));
-        self.put_set(lg, "M", self.set(&mem));
-        self.put_set(lg, "F", self.set(&|i| e[i].kind == Kind::Fence));
-        self.put_set(lg, "B", self.set(&|i| e[i].kind == Kind::Branch));
-        self.put_set(lg, "BCC", self.set(&|i| e[i].kind == Kind::Branch));
-        self.put_set(lg, "IW", self.set(&|i| ev.is_init(i)));
-        self.put_set(lg, "FW", self.x.fw.clone());
-        self.put_set(lg, "Exp", self.set(&mem));
-        self.put_set(lg, "NExp", Set::empty(n));
-        // Register events and herd's dependency marker sets: litsat has no register events.
-        for name in ["ADDR", "DATA", "Rreg", "Wreg", "SPEC", "SPURIOUS", "PRED"] {
-            self.put_set(lg, name, Set::empty(n));
+        let sets = [
+            self.set(|i| e[i].is_read() || atomic_write(i)),
+            self.set(|i| e[i].is_write()),
+            self.set(mem),
+            self.set(|i| e[i].kind == Kind::Fence),
+            self.set(|i| e[i].kind == Kind::Branch),
+            self.set(|i| e[i].kind == Kind::Branch),
+            self.set(|i| ev.is_init(i)),
+            self.x.fw.clone(),
+            self.set(mem),
+            Set::empty(n),
+        ];
+        let names = fixed_names();
+        for (&name, s) in names.event_sets.iter().zip(sets) {
+            self.put_set(lg, name, s);
+        }
+        for &name in &names.markers {
+            self.env.push((name, V::Set(self.empty.clone())));
         }
     }
 
@@ -757,13 +899,11 @@ impl Base<'_> {
             carried.extend(ev.tags_if.iter().map(|(t, v)| (t.as_str(), i, Some(*v))));
         }
         carried.sort_by(|a, b| a.0.cmp(b.0));
-        let mut tags: Vec<&str> = ev.known_sets.iter().copied().chain(carried.iter().map(|c| c.0)).collect();
-        tags.sort_unstable();
-        tags.dedup();
+        let tags = merged_tags(&known_tags(ev.known_sets), &carried);
         // herd's capitalised name, written into one buffer for every tag.
         let mut cap = String::new();
         let mut rest = &carried[..];
-        for &t in &tags {
+        for &(t, name) in &tags {
             let (mine, later) = rest.split_at(rest.iter().take_while(|c| c.0 == t).count());
             rest = later;
             let mut s = Set::empty(ev.len());
@@ -778,17 +918,20 @@ impl Base<'_> {
                 }
             }
             // An annotation `'rcu-lock` also names the set `Rcu-lock`, as herd's bell files
-            // use it.
-            capitalise_into(t, &mut cap);
-            if cap != t && tags.binary_search(&cap.as_str()).is_err() {
-                self.put_set(lg, &cap, s.clone());
+            // use it (only a lower-case first letter changes).
+            if t.starts_with(|c: char| c.is_ascii_lowercase()) {
+                capitalise_into(t, &mut cap);
+                if tags.binary_search_by(|p| p.0.cmp(cap.as_str())).is_err() {
+                    self.put_set(lg, Name::new(&cap), s.clone());
+                }
             }
-            self.put_set(lg, t, s);
+            self.put_set(lg, name, s);
         }
         // After the tags: the C ISA names these sets among its known ones, and lock events
         // carry no tag.
-        for role in crate::events::LockRole::ALL {
-            self.put_set(lg, role.set_name(), self.set(&|i| e[i].lock == Some(role)));
+        for (role, &name) in crate::events::LockRole::ALL.into_iter().zip(&fixed_names().locks) {
+            let s = self.set(|i| e[i].lock == Some(role));
+            self.put_set(lg, name, s);
         }
     }
 
@@ -798,26 +941,32 @@ impl Base<'_> {
         let (ev, x) = (self.ev, self.x);
         let (n, g, e) = (ev.len(), &x.exists, &ev.events);
         let same_thread = |i: usize, j: usize| e[i].thread == e[j].thread;
-        let po = self.rel(lg, &|i, j| ev.po_before(i, j));
-        let mut sl = SameLoc::default();
-        let mut same = |lg: &mut Logic, kinds: &dyn Fn(usize, usize) -> bool| {
-            let mut m = Vec::new();
-            for i in 0..n {
-                for j in 0..n {
-                    if kinds(i, j) && !g[i].is_false() && !g[j].is_false() {
-                        let b = sl.get(&x.locs, i, j, lg);
-                        m.push(((i, j), lg.and(&[b, g[i], g[j]])));
-                    }
+        let po = self.rel(lg, |i, j| ev.po_before(i, j));
+        let mut sl = SameLoc::new(&x.locs);
+        // The pairs of distinct (or any, with `loops`) events among those `member` picks
+        // that may access one location, where both happen.
+        let mut same = |lg: &mut Logic, member: &dyn Fn(usize) -> bool, loops: bool| {
+            let evs: Vec<usize> = (0..n).filter(|&i| !g[i].is_false() && member(i)).collect();
+            let mut m = Vec::with_capacity(evs.len() * evs.len());
+            for &i in &evs {
+                for &j in evs.iter().filter(|&&j| loops || i != j) {
+                    let b = sl.get(&x.locs, i, j, lg);
+                    let both = match (b, g[i], g[j]) {
+                        (B::F, _, _) => continue,
+                        (b, B::T, B::T) => b,
+                        _ => lg.and(&[b, g[i], g[j]]),
+                    };
+                    m.push(((i, j), both));
                 }
             }
             Rel::from_sorted(n, m)
         };
-        let loc = same(lg, &|i, j| e[i].has_loc() && e[j].has_loc());
-        let int = self.rel(lg, &|i, j| same_thread(i, j));
-        let ext = self.rel(lg, &|i, j| !same_thread(i, j));
+        let loc = same(lg, &|i| e[i].has_loc(), true);
+        let int = self.rel(lg, same_thread);
+        let ext = self.rel(lg, |i, j| !same_thread(i, j));
         let id = self.rel_of(lg, (0..n).map(|i| (i, i)), n);
         let same_instr =
-            self.rel(lg, &|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr / 2 == e[j].instr / 2);
+            self.rel(lg, |i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr / 2 == e[j].instr / 2);
         let mut addr = self.rel_of(lg, ev.addr.iter().copied(), ev.addr.len());
         let mut data = self.rel_of(lg, ev.data.iter().copied(), ev.data.len());
         // A dependency through a register joined from two paths holds on its own path only.
@@ -829,36 +978,75 @@ impl Base<'_> {
             }
         }
         let ctrl = self.rel_of(lg, ev.ctrl.iter().copied(), ev.ctrl.len());
-        let ww_loc = same(lg, &|i, j| i != j && e[i].in_co() && e[j].in_co());
+        let ww_loc = same(lg, &|i| e[i].in_co(), false);
         let [po, loc, int, ext, id, same_instr, addr, data, ctrl, rf] =
             [po, loc, int, ext, id, same_instr, addr, data, ctrl, x.rf.clone()].map(|r| self.view.rel(r, lg));
         let fr = rf.inverse().seq(&x.co, lg).diff(&id, lg);
-        self.put("po-loc", po.inter(&loc, lg));
-        self.put("rfe", rf.inter(&ext, lg));
-        self.put("rfi", rf.inter(&int, lg));
-        self.put("coe", x.co.inter(&ext, lg));
-        self.put("coi", x.co.inter(&int, lg));
-        self.put("fre", fr.inter(&ext, lg));
-        self.put("fri", fr.inter(&int, lg));
-        self.put("po", po);
-        self.put("loc", loc.clone());
-        self.put("int", int);
-        self.put("ext", ext);
-        self.put("id", id.clone());
-        self.put("sm", id.clone());
-        self.put("si", id);
-        self.put("rf", rf);
-        self.put("co", x.co.clone());
-        self.put("fr", fr);
-        self.put("addr", addr);
-        self.put("data", data);
-        self.put("ctrl", ctrl);
-        self.put("same-instance", same_instr.clone());
-        self.put("same-instr", same_instr);
-        self.put("iico_data", Rel::empty(n));
-        self.put("iico_ctrl", Rel::empty(n));
+        let (id, same_instr) = (Rc::new(id), Rc::new(same_instr));
+        // In the order of RELATIONS.
+        let bound = [
+            Rc::new(po.inter(&loc, lg)),
+            Rc::new(rf.inter(&ext, lg)),
+            Rc::new(rf.inter(&int, lg)),
+            Rc::new(x.co.inter(&ext, lg)),
+            Rc::new(x.co.inter(&int, lg)),
+            Rc::new(fr.inter(&ext, lg)),
+            Rc::new(fr.inter(&int, lg)),
+            Rc::new(po),
+            Rc::new(loc.clone()),
+            Rc::new(int),
+            Rc::new(ext),
+            id.clone(),
+            id.clone(),
+            id,
+            Rc::new(rf),
+            Rc::new(x.co.clone()),
+            Rc::new(fr),
+            Rc::new(addr),
+            Rc::new(data),
+            Rc::new(ctrl),
+            same_instr.clone(),
+            same_instr,
+            Rc::new(Rel::empty(n)),
+            Rc::new(Rel::empty(n)),
+        ];
+        for (&name, r) in fixed_names().relations.iter().zip(bound) {
+            self.env.push((name, V::Rel(r)));
+        }
         (loc, ww_loc)
     }
+}
+
+/// The tags to bind, in order: the ISA's known ones (`known`, sorted) and those events
+/// carry (`carried`, sorted), each once, with its name.
+fn merged_tags<'a>(known: &[(&'static str, Name)], carried: &[(&'a str, Eid, Option<ValId>)]) -> Vec<(&'a str, Name)> {
+    let mut out: Vec<(&'a str, Name)> = Vec::with_capacity(known.len() + 4);
+    let mut k = known.iter().peekable();
+    let mut c = carried.iter().map(|c| c.0).peekable();
+    loop {
+        let next = match (k.peek(), c.peek()) {
+            (Some(&&(a, name)), Some(&b)) if a <= b => {
+                k.next();
+                (a, name)
+            }
+            (_, Some(&b)) => {
+                c.next();
+                match out.last() {
+                    Some(&(last, name)) if last == b => (last, name),
+                    _ => (b, Name::new(b)),
+                }
+            }
+            (Some(&&(a, name)), None) => {
+                k.next();
+                (a, name)
+            }
+            (None, None) => break,
+        };
+        if out.last().is_none_or(|l| l.0 != next.0) {
+            out.push(next);
+        }
+    }
+    out
 }
 
 /// `rcu-lock` → `Rcu-lock`: herd's set name for an annotation.

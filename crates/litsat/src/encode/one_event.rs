@@ -18,6 +18,8 @@ pub struct View {
     /// For each event, `Some((w, happens))` when it is the read of a one-event pair whose
     /// write `w` happens exactly when `happens` holds.
     fused: Vec<Option<(Eid, B)>>,
+    /// Scratch space for [`View::rel`]'s dense matrix, kept from one relation to the next.
+    dense: Vec<B>,
 }
 
 impl View {
@@ -26,7 +28,7 @@ impl View {
         for &(r, w) in &ev.one_event {
             fused[r] = Some((w, exists[w]));
         }
-        View { fused }
+        View { fused, dense: Vec::new() }
     }
 
     /// Whether the view is the encoder's own (no one-event pairs).
@@ -61,15 +63,17 @@ impl View {
     /// A relation of the encoder's events as the model sees it. A pair that the merge
     /// turns into a loop (the read and the write of one event) vanishes; a loop that was
     /// there (`id`) stays.
-    pub fn rel(&self, r: Rel, lg: &mut Logic) -> Rel {
-        if self.is_identity() {
+    pub fn rel(&mut self, r: Rel, lg: &mut Logic) -> Rel {
+        if r.m.is_empty() || self.is_identity() {
             return r;
         }
         // The merged relation, dense (n×n): a pair reached again is or-ed with what it
         // holds, in the same order as ever (or-ing with false builds nothing), and the
         // entries come out in order.
         let n = r.n;
-        let mut out = vec![B::F; n * n];
+        let mut out = std::mem::take(&mut self.dense);
+        out.clear();
+        out.resize(n * n, B::F);
         for (&(a, b), &v) in &r.m {
             for (a2, wa) in self.places(a) {
                 for (b2, wb) in self.places(b) {
@@ -80,12 +84,14 @@ impl View {
                     if a == b && a2 != b2 {
                         continue;
                     }
-                    let when = lg.and(&[v, wa, wb]);
+                    let when = if (wa, wb) == (B::T, B::T) { v } else { lg.and(&[v, wa, wb]) };
                     out[a2 * n + b2] = lg.or2(out[a2 * n + b2], when);
                 }
             }
         }
-        let entries = out.into_iter().enumerate().filter(|(_, b)| !b.is_false());
-        Rel::from_sorted(n, entries.map(|(k, b)| ((k / n, k % n), b)).collect())
+        let mut entries = Vec::with_capacity(r.m.len() + n);
+        entries.extend(out.iter().enumerate().filter(|(_, b)| !b.is_false()).map(|(k, &b)| ((k / n, k % n), b)));
+        self.dense = out;
+        Rel::from_sorted(n, entries)
     }
 }

@@ -4,7 +4,8 @@
 //! once per pruning; varisat's `CnfFormula` only iterates, and collecting its clauses
 //! into a vector of slices on every pruning cost more than the pruning itself.
 
-use varisat::Lit;
+use std::cell::OnceCell;
+use varisat::{CnfFormula, ExtendFormula, Lit};
 
 #[derive(Default)]
 pub struct Clauses {
@@ -19,6 +20,18 @@ impl Clauses {
         self.end.push(self.lits.len() as u32);
     }
 
+    /// [`Clauses::push`] of the literals `c` yields, without gathering them first.
+    pub fn push_iter(&mut self, c: impl Iterator<Item = Lit>) {
+        self.lits.extend(c);
+        self.end.push(self.lits.len() as u32);
+    }
+
+    /// Drops every clause, keeping the buffers.
+    pub fn clear(&mut self) {
+        self.lits.clear();
+        self.end.clear();
+    }
+
     pub fn len(&self) -> usize {
         self.end.len()
     }
@@ -29,9 +42,72 @@ impl Clauses {
         &self.lits[start as usize..self.end[k] as usize]
     }
 
+    /// The literals of every clause, one after the other, and where each clause ends.
+    pub fn flat(&self) -> (&[Lit], &[u32]) {
+        (&self.lits, &self.end)
+    }
+
     /// The clauses in order.
     pub fn iter(&self) -> impl Iterator<Item = &[Lit]> {
         let starts = std::iter::once(0).chain(self.end.iter().copied());
         starts.zip(&self.end).map(|(a, &b)| &self.lits[a as usize..b as usize])
+    }
+}
+
+/// A formula handed out ([`super::Logic::pruned`]): its clauses, flat, and varisat's form
+/// of them, built on first use. Most tests are listed by propagation over the flat
+/// clauses alone, and never load a solver.
+pub struct Formula {
+    vars: usize,
+    clauses: Clauses,
+    cnf: OnceCell<CnfFormula>,
+}
+
+impl Formula {
+    pub fn new(vars: usize, clauses: Clauses) -> Formula {
+        Formula { vars, clauses, cnf: OnceCell::new() }
+    }
+
+    pub fn var_count(&self) -> usize {
+        self.vars
+    }
+
+    /// The clauses in order.
+    pub fn iter(&self) -> impl Iterator<Item = &[Lit]> {
+        self.clauses.iter()
+    }
+
+    /// The clauses as [`Clauses::flat`] gives them.
+    pub fn flat(&self) -> (&[Lit], &[u32]) {
+        self.clauses.flat()
+    }
+
+    /// The formula as varisat takes it.
+    pub fn cnf(&self) -> &CnfFormula {
+        self.cnf.get_or_init(|| {
+            let mut cnf = CnfFormula::new();
+            cnf.set_var_count(self.vars);
+            for c in self.clauses.iter() {
+                cnf.add_clause(c);
+            }
+            cnf
+        })
+    }
+}
+
+impl std::ops::Deref for Formula {
+    type Target = CnfFormula;
+    fn deref(&self) -> &CnfFormula {
+        self.cnf()
+    }
+}
+
+impl From<&CnfFormula> for Formula {
+    fn from(cnf: &CnfFormula) -> Formula {
+        let mut clauses = Clauses::default();
+        for c in cnf.iter() {
+            clauses.push(c);
+        }
+        Formula::new(cnf.var_count(), clauses)
     }
 }

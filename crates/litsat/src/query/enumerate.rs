@@ -21,7 +21,8 @@
 mod walk;
 
 use super::propagate::Propagator;
-use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
+use crate::logic::Formula;
+use varisat::{ExtendFormula, Lit, Solver};
 
 /// How many executions are excluded by blocking clauses before the depth-first search.
 const BLOCKING: usize = 64;
@@ -70,7 +71,7 @@ pub struct Lister<'s> {
     /// The solver's clauses, for checking guesses without it (built once the blocking
     /// clauses are in).
     check: Option<Propagator>,
-    cnf: &'s CnfFormula,
+    cnf: &'s Formula,
     blocks: Vec<Vec<Lit>>,
     /// Propagations [`walk`] may spend before the first execution.
     walk_budget: usize,
@@ -79,7 +80,7 @@ pub struct Lister<'s> {
 impl<'s> Lister<'s> {
     /// `cnf`: the formula, over the solver's variables; `groups`: sets of primaries (as
     /// in `order`) of which at most one holds.
-    pub fn new(cnf: &'s CnfFormula, order: Vec<Lit>, groups: &[Vec<Lit>]) -> Self {
+    pub fn new(cnf: &'s Formula, order: Vec<Lit>, groups: &[Vec<Lit>]) -> Self {
         let mut position = vec![usize::MAX; cnf.var_count()];
         for (k, l) in order.iter().enumerate() {
             position[l.var().index()] = k;
@@ -150,7 +151,7 @@ impl<'s> Lister<'s> {
         mut visit: impl FnMut(&[Lit]) -> Result<bool, E>,
         solver_err: impl Fn(String) -> E,
     ) -> Result<(), E> {
-        let mut check = Propagator::new(self.cnf.var_count(), self.cnf.iter());
+        let mut check = Propagator::of(self.cnf);
         match self.walk(&mut check, &mut tick, &mut visit, &solver_err)? {
             walk::Walk::Done => return Ok(()),
             walk::Walk::Unfinished(found) => {
@@ -279,7 +280,7 @@ impl<'s> Lister<'s> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use varisat::Var;
+    use varisat::{CnfFormula, Var};
 
     /// Small random formulas over 8 variables, from a fixed seed, with one group of
     /// "sources" (at most one of variables 0–2 holds) as the encoder writes for a read.
@@ -319,7 +320,8 @@ mod tests {
             let order: Vec<Lit> = (0..5).map(|i| Var::from_index(i).positive()).collect();
             let groups = vec![order[..3].to_vec()];
             for budget in [0, 1, 3, 10, walk::START] {
-                let mut lister = Lister::new(&f, order.clone(), &groups);
+                let flat = Formula::from(&f);
+                let mut lister = Lister::new(&flat, order.clone(), &groups);
                 lister.walk_budget = budget;
                 let mut got = Vec::new();
                 lister

@@ -13,6 +13,7 @@
 //! the prefix it shares with the last one: only what depends on the rest is undone and
 //! propagated again.
 
+use crate::logic::Formula;
 use varisat::{CnfFormula, ExtendFormula, Lit, Var};
 
 /// A clause database for repeated propagation, in flat arrays: it runs once per
@@ -49,6 +50,20 @@ impl Propagator {
             lits.extend_from_slice(c.as_ref());
             start.push(lits.len() as u32);
         }
+        Propagator::from_flat(vars, lits, start)
+    }
+
+    /// [`Propagator::new`] over a formula's clauses, copied whole.
+    pub fn of(f: &Formula) -> Propagator {
+        let (lits, end) = f.flat();
+        let mut start = Vec::with_capacity(end.len() + 1);
+        start.push(0u32);
+        start.extend_from_slice(end);
+        Propagator::from_flat(f.var_count(), lits.to_vec(), start)
+    }
+
+    /// Over the clauses `lits[start[c]..start[c + 1]]`.
+    fn from_flat(vars: usize, lits: Vec<Lit>, start: Vec<u32>) -> Propagator {
         let mut first = vec![0u32; 2 * vars + 1];
         for l in &lits {
             first[l.code() + 1] += 1;

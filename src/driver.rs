@@ -127,7 +127,8 @@ pub fn check_file(path: &Path, models: &(impl ChooseModel + ?Sized), opts: &Opti
     let outcome = match std::fs::read(path) {
         Err(e) => Err(Diag::file(&name, format!("cannot read: {e}"))),
         Ok(bytes) => {
-            let text = String::from_utf8_lossy(&bytes).to_string();
+            // Valid UTF-8 (nearly every file) is taken as it is, without a lossy copy.
+            let text = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
             parse_test(&name, &text)
                 .and_then(|t| models.for_test(&t, &name).and_then(|prog| query::run(t, &name, &text, prog, opts)))
         }

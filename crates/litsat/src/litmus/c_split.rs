@@ -6,9 +6,14 @@
 
 use super::ast::{Cell, ThreadCode};
 use crate::diag::{Diag, Pos, offset_in};
+use std::borrow::Cow;
 
-/// `source` with OCaml comments outside thread bodies blanked, byte for byte.
-pub fn blank_comments(source: &str) -> String {
+/// `source` with OCaml comments outside thread bodies blanked, byte for byte; borrowed
+/// when it holds no `(*` (most files), so that no byte is walked or copied.
+pub fn blank_comments(source: &str) -> Cow<'_, str> {
+    if !source.contains("(*") {
+        return Cow::Borrowed(source);
+    }
     let b = source.as_bytes();
     let mut out = b.to_vec();
     let (mut i, mut depth, mut last_sig) = (0usize, 0usize, b'\n');
@@ -49,9 +54,9 @@ pub fn blank_comments(source: &str) -> String {
         }
     }
     if depth > 0 {
-        return source.to_string();
+        return Cow::Borrowed(source);
     }
-    String::from_utf8(out).unwrap_or_else(|_| source.to_string())
+    String::from_utf8(out).map_or(Cow::Borrowed(source), Cow::Owned)
 }
 
 /// Blanks `n` bytes at `i`, keeping newlines.

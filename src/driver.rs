@@ -4,6 +4,7 @@ use litsat::cat::ChooseModel;
 use litsat::diag::Diag;
 use litsat::litmus::parse_test;
 use litsat::query::{self, Options, Outcome};
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -112,6 +113,20 @@ pub fn per_input(files: &[PathBuf], opts: &Options) -> Vec<Options> {
         return vec![opts.clone(); files.len()];
     }
     dimacs_names(files).into_iter().map(|n| Options { dimacs_name: Some(n), ..opts.clone() }).collect()
+}
+
+/// Maps `f` over the inputs and their options, in input order: in parallel, but for a
+/// single input on this thread, so that checking one test starts no thread pool (its
+/// threads cost more CPU than a small test's answer).
+pub fn map_inputs<T: Send>(
+    files: &[PathBuf],
+    opts: &[Options],
+    f: impl Fn(&Path, &Options) -> T + Sync + Send,
+) -> Vec<T> {
+    if files.len() <= 1 {
+        return files.iter().zip(opts).map(|(p, o)| f(p, o)).collect();
+    }
+    files.par_iter().zip(opts).map(|(p, o)| f(p, o)).collect()
 }
 
 pub struct FileResult {

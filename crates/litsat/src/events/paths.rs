@@ -113,7 +113,9 @@ pub(super) fn merge(ev: &mut Events, a: PathState, b: PathState) -> PathState {
         let (ca, cb) = (ca.unwrap_or(Content::of(zero)), cb.unwrap_or(Content::of(zero)));
         let val = ev.ite(a.guard, ca.val, cb.val);
         ev.joins.insert(val);
-        let deps = join_deps(ev, (a.guard, &ca.deps), (b.guard, &cb.deps));
+        // Dependencies both paths share are kept as they are (what `join_deps` gives
+        // them), without building them anew: most registers a branch skips are untouched.
+        let deps = if ca.deps == cb.deps { ca.deps } else { join_deps(ev, (a.guard, &ca.deps), (b.guard, &cb.deps)) };
         regs.insert(r, Content { val, deps });
     }
     PathState { guard, regs }

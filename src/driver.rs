@@ -4,6 +4,7 @@ use litsat::cat::ChooseModel;
 use litsat::diag::Diag;
 use litsat::litmus::parse_test;
 use litsat::query::{self, Options, Outcome};
+use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -114,6 +115,20 @@ pub fn per_input(files: &[PathBuf], opts: &Options) -> Vec<Options> {
     dimacs_names(files).into_iter().map(|n| Options { dimacs_name: Some(n), ..opts.clone() }).collect()
 }
 
+/// Maps `f` over the inputs and their options, in input order: in parallel, but for a
+/// single input on this thread, so that checking one test starts no thread pool (its
+/// threads cost more CPU than a small test's answer).
+pub fn map_inputs<T: Send>(
+    files: &[PathBuf],
+    opts: &[Options],
+    f: impl Fn(&Path, &Options) -> T + Sync + Send,
+) -> Vec<T> {
+    if files.len() <= 1 {
+        return files.iter().zip(opts).map(|(p, o)| f(p, o)).collect();
+    }
+    files.par_iter().zip(opts).map(|(p, o)| f(p, o)).collect()
+}
+
 pub struct FileResult {
     pub path: PathBuf,
     pub outcome: Result<Outcome, Diag>,
@@ -127,7 +142,8 @@ pub fn check_file(path: &Path, models: &(impl ChooseModel + ?Sized), opts: &Opti
     let outcome = match std::fs::read(path) {
         Err(e) => Err(Diag::file(&name, format!("cannot read: {e}"))),
         Ok(bytes) => {
-            let text = String::from_utf8_lossy(&bytes).to_string();
+            // Valid UTF-8 (nearly every file) is taken as it is, without a lossy copy.
+            let text = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
             parse_test(&name, &text)
                 .and_then(|t| models.for_test(&t, &name).and_then(|prog| query::run(t, &name, &text, prog, opts)))
         }

@@ -4,10 +4,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 use litsat::diag::Diag;
 use litsat::report::herd_log;
 use litsat_cli::cli::args::{ModelArgs, setup};
-use litsat_cli::driver::{check_file, collect_inputs, loop_note, per_input, render};
+use litsat_cli::driver::{check_file, collect_inputs, loop_note, map_inputs, per_input, render};
 use litsat_cli::expect::parse_any;
 use litsat_cli::runner::{Expectations, Record, judge_result_lines, run_all, shard, success, summary};
-use rayon::prelude::*;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -112,7 +111,7 @@ fn check(m: &ModelArgs, inputs: &[String], graph: Option<PathBuf>, format: Optio
     let (prog, opts) = setup(m)?;
     let files = collect_inputs(inputs)?;
     let per_input = per_input(&files, &opts);
-    let results: Vec<_> = files.par_iter().zip(&per_input).map(|(f, o)| check_file(f, &prog, o)).collect();
+    let results = map_inputs(&files, &per_input, |f, o| check_file(f, &prog, o));
     let mut failed = 0;
     let mut out = std::io::stdout().lock();
     for r in results {

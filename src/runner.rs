@@ -1,6 +1,6 @@
 //! The corpus regression runner behind `litsat run` and `litsat merge`.
 
-use crate::driver::{check_file, per_input};
+use crate::driver::{check_file, map_inputs, per_input};
 use crate::expect::results::{Judgement, judge, parse_result_line};
 use crate::expect::{Answer, Expected, compare, match_entries};
 use litsat::cat::Models;
@@ -60,38 +60,34 @@ pub fn run_all(
 ) -> (Vec<Record>, Expectations) {
     let model = models.display_name();
     let per_input = per_input(files, opts);
-    let mut records: Vec<Record> = files
-        .par_iter()
-        .zip(&per_input)
-        .map(|(f, opts)| {
-            let r = check_file(f, models, opts);
-            progress();
-            let path = f.to_string_lossy().to_string();
-            let stem = f.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
-            match r.outcome {
-                Ok(o) => Record {
-                    name: o.test.name.clone(),
-                    path,
-                    model: model.clone(),
-                    status: Status::Done,
-                    answer: Some(Answer::of(&o)),
-                    time: r.seconds,
-                    detail: String::new(),
-                    log: herd_log(&o, r.seconds),
-                },
-                Err(d) => Record {
-                    name: stem,
-                    path,
-                    model: model.clone(),
-                    status: if d.kind == DiagKind::Limit { Status::Timeout } else { Status::Error },
-                    answer: None,
-                    time: r.seconds,
-                    detail: d.to_string(),
-                    log: String::new(),
-                },
-            }
-        })
-        .collect();
+    let mut records: Vec<Record> = map_inputs(files, &per_input, |f, opts| {
+        let r = check_file(f, models, opts);
+        progress();
+        let path = f.to_string_lossy().to_string();
+        let stem = f.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
+        match r.outcome {
+            Ok(o) => Record {
+                name: o.test.name.clone(),
+                path,
+                model: model.clone(),
+                status: Status::Done,
+                answer: Some(Answer::of(&o)),
+                time: r.seconds,
+                detail: String::new(),
+                log: herd_log(&o, r.seconds),
+            },
+            Err(d) => Record {
+                name: stem,
+                path,
+                model: model.clone(),
+                status: if d.kind == DiagKind::Limit { Status::Timeout } else { Status::Error },
+                answer: None,
+                time: r.seconds,
+                detail: d.to_string(),
+                log: String::new(),
+            },
+        }
+    });
     let mut problems = Vec::new();
     let mut unmatched_count = 0;
     if let Some(entries) = expected {

@@ -49,36 +49,57 @@ pub fn push_value(out: &mut String, v: &SortVal) {
 
 pub fn state_line(s: &StateKey) -> String {
     let mut out = String::new();
-    for (l, v) in &s.0 {
-        push_place_value(&mut out, l, v, true);
-        out.push_str("; ");
-    }
-    out.truncate(out.trim_end().len());
+    push_state_line(&mut out, s);
     out
 }
 
-/// The log of one test, as herd prints it (without `Hash=`).
+/// Appends a state as its `States` line shows it, without the newline.
+fn push_state_line(out: &mut String, s: &StateKey) {
+    let start = out.len();
+    for (l, v) in &s.0 {
+        push_place_value(out, l, v, true);
+        out.push_str("; ");
+    }
+    let kept = out[start..].trim_end().len();
+    out.truncate(start + kept);
+}
+
+/// Appends `words`, then a newline.
+fn push_line(out: &mut String, words: &[&str]) {
+    for w in words {
+        out.push_str(w);
+    }
+    out.push('\n');
+}
+
+/// The log of one test, as herd prints it (without `Hash=`). Built by appending rather
+/// than through the formatting machinery: a log is written for every test.
 pub fn herd_log(o: &Outcome, seconds: f64) -> String {
     let t = &o.test;
-    let mut s = String::new();
-    let _ = writeln!(s, "Test {} {}", t.name, kind_word(t.cond.kind));
-    let _ = writeln!(s, "States {}", o.states.len());
+    let name = t.name.as_str();
+    let mut s = String::with_capacity(256);
+    let mut num = itoa::Buffer::new();
+    push_line(&mut s, &["Test ", name, " ", kind_word(t.cond.kind)]);
+    push_line(&mut s, &["States ", num.format(o.states.len())]);
     for st in &o.states {
-        let _ = writeln!(s, "{}", state_line(st));
+        push_state_line(&mut s, st);
+        s.push('\n');
     }
     let loop_word = if o.looped { "Loop " } else { "" };
-    let _ = writeln!(s, "{loop_word}{}", o.verdict_word());
-    let _ = writeln!(s, "Witnesses");
+    push_line(&mut s, &[loop_word, o.verdict_word()]);
+    push_line(&mut s, &["Witnesses"]);
     let (p, n) = o.witnesses();
-    let _ = writeln!(s, "Positive: {p} Negative: {n}");
+    let mut num2 = itoa::Buffer::new();
+    push_line(&mut s, &["Positive: ", num.format(p), " Negative: ", num2.format(n)]);
     for f in &o.flags {
-        let _ = writeln!(s, "Flag {f}");
+        push_line(&mut s, &["Flag ", f]);
     }
     let _ = writeln!(s, "Condition {}", t.cond);
-    let _ = writeln!(s, "Observation {} {} {} {}", t.name, o.observation(), o.pos, o.neg);
+    let obs = o.observation().word();
+    push_line(&mut s, &["Observation ", name, " ", obs, " ", num.format(o.pos), " ", num2.format(o.neg)]);
     if let Some(c) = &o.certificate {
-        let _ = writeln!(s, "{c}");
+        push_line(&mut s, &[c]);
     }
-    let _ = writeln!(s, "Time {} {:.2}", t.name, seconds);
+    let _ = writeln!(s, "Time {name} {seconds:.2}");
     s
 }

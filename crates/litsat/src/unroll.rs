@@ -22,9 +22,27 @@ fn cut_label(target: &str) -> String {
     format!("%cut:{target}")
 }
 
+/// Whether some branch goes to a label at or before it: most threads have no loop, and
+/// this tells so without the tables [`thread`] unrolls with.
+fn branches_back(code: &[Instr]) -> bool {
+    let mut seen: Vec<&str> = Vec::new();
+    for ins in code {
+        if let Some(l) = &ins.label {
+            seen.push(l);
+        }
+        if branch_targets(ins).any(|t| seen.contains(&t)) {
+            return true;
+        }
+    }
+    false
+}
+
 /// The thread's code with every backward branch unrolled `unroll` times; the code itself
 /// when it has none. `Err` with the unrolled size when it would exceed [`MAX_UNROLLED`].
 pub fn thread(code: Vec<Instr>, unroll: usize) -> Result<Vec<Instr>, usize> {
+    if !branches_back(&code) {
+        return Ok(code);
+    }
     let at: HashMap<&str, usize> =
         code.iter().enumerate().rev().filter_map(|(k, i)| i.label.as_deref().map(|l| (l, k))).collect();
     let mut targets: Vec<usize> = Vec::new();

@@ -161,7 +161,9 @@ impl Events {
             locs: names.into_iter().collect(),
             threads: test.threads.iter().map(|t| t.id).collect(),
             vals: Vec::new(),
-            val_ids: HashMap::default(),
+            // Sized for a litmus test's values at once: growing step by step rehashed
+            // them several times.
+            val_ids: HashMap::with_capacity_and_hasher(64, Default::default()),
             final_regs: BTreeMap::new(),
             addr: BTreeSet::new(),
             data: BTreeSet::new(),

@@ -216,17 +216,28 @@ impl Events {
         self.events.is_empty()
     }
 
+    /// The number of `e`, a new one if it is new (hashed once).
     pub fn intern(&mut self, e: VExpr) -> ValId {
-        if let Some(&id) = self.val_ids.get(&e) {
-            return id;
+        match self.val_ids.entry(e) {
+            std::collections::hash_map::Entry::Occupied(o) => *o.get(),
+            std::collections::hash_map::Entry::Vacant(v) => {
+                let id = self.vals.len();
+                self.vals.push(v.key().clone());
+                v.insert(id);
+                id
+            }
         }
-        let id = self.vals.len();
-        self.vals.push(e.clone());
-        self.val_ids.insert(e, id);
-        id
     }
 
+    /// The number of a constant. The constants 1 and 0, asked for at nearly every op, are
+    /// the first two values (see `interp::interpret`): found without hashing.
     pub fn constant(&mut self, v: Value) -> ValId {
+        if let Value::Int(i @ (0 | 1)) = v {
+            let id = usize::from(i == 0);
+            if self.vals.get(id) == Some(&VExpr::Const(v)) {
+                return id;
+            }
+        }
         self.intern(VExpr::Const(v))
     }
 

@@ -84,6 +84,9 @@ pub(super) struct PathState {
     pub(super) regs: Regs,
 }
 
+/// A register's contents on each of two paths being joined, where it has any.
+type Sides = (Option<Content>, Option<Content>);
+
 /// Joins two paths: the guard is the disjunction, registers that differ become
 /// `ite(g1, v1, v2)`.
 pub(super) fn merge(ev: &mut Events, a: PathState, b: PathState) -> PathState {
@@ -95,21 +98,24 @@ pub(super) fn merge(ev: &mut Events, a: PathState, b: PathState) -> PathState {
     }
     let guard = ev.or(a.guard, b.guard);
     let zero = ev.constant(Value::Int(0));
-    // Each register with its contents on either path, by name: the values are interned
-    // in that order.
-    let mut both: BTreeMap<Reg, (Option<Content>, Option<Content>)> = BTreeMap::new();
+    // Each register with its contents on either path, sorted by name: the values are
+    // interned in that order. (A sorted vector: a thread has a handful of registers.)
+    let mut b_regs = b.regs;
+    let mut both: Vec<(Reg, Sides)> = Vec::with_capacity(a.regs.len() + b_regs.len());
     for (r, c) in a.regs {
-        both.entry(r).or_default().0 = Some(c);
+        let cb = b_regs.remove(&r);
+        both.push((r, (Some(c), cb)));
     }
-    for (r, c) in b.regs {
-        both.entry(r).or_default().1 = Some(c);
-    }
+    both.extend(b_regs.into_iter().map(|(r, c)| (r, (None, Some(c)))));
+    both.sort_unstable_by(|x, y| x.0.cmp(&y.0));
     let mut regs = Regs::with_capacity_and_hasher(both.len(), Default::default());
     for (r, (ca, cb)) in both {
         let (ca, cb) = (ca.unwrap_or(Content::of(zero)), cb.unwrap_or(Content::of(zero)));
         let val = ev.ite(a.guard, ca.val, cb.val);
         ev.joins.insert(val);
-        let deps = join_deps(ev, (a.guard, &ca.deps), (b.guard, &cb.deps));
+        // Dependencies both paths share are kept as they are (what `join_deps` gives
+        // them), without building them anew: most registers a branch skips are untouched.
+        let deps = if ca.deps == cb.deps { ca.deps } else { join_deps(ev, (a.guard, &ca.deps), (b.guard, &cb.deps)) };
         regs.insert(r, Content { val, deps });
     }
     PathState { guard, regs }

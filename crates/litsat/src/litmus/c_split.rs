@@ -6,9 +6,14 @@
 
 use super::ast::{Cell, ThreadCode};
 use crate::diag::{Diag, Pos, offset_in};
+use std::borrow::Cow;
 
-/// `source` with OCaml comments outside thread bodies blanked, byte for byte.
-pub fn blank_comments(source: &str) -> String {
+/// `source` with OCaml comments outside thread bodies blanked, byte for byte; borrowed
+/// when it holds no `(*` (most files), so that no byte is walked or copied.
+pub fn blank_comments(source: &str) -> Cow<'_, str> {
+    if !source.contains("(*") {
+        return Cow::Borrowed(source);
+    }
     let b = source.as_bytes();
     let mut out = b.to_vec();
     let (mut i, mut depth, mut last_sig) = (0usize, 0usize, b'\n');
@@ -49,9 +54,9 @@ pub fn blank_comments(source: &str) -> String {
         }
     }
     if depth > 0 {
-        return source.to_string();
+        return Cow::Borrowed(source);
     }
-    String::from_utf8(out).unwrap_or_else(|_| source.to_string())
+    String::from_utf8(out).map_or(Cow::Borrowed(source), Cow::Owned)
 }
 
 /// Blanks `n` bytes at `i`, keeping newlines.
@@ -72,13 +77,23 @@ fn string_end(b: &[u8], i: usize) -> usize {
     b[i + 1..].iter().position(|&c| c == b'"').map_or(b.len(), |k| i + k + 2)
 }
 
+/// The bytes [`body_end`] stops at, as a table: it walks every byte of every thread.
+const MATTERS: [bool; 256] = {
+    let mut t = [false; 256];
+    t[b'/' as usize] = true;
+    t[b'"' as usize] = true;
+    t[b'{' as usize] = true;
+    t[b'}' as usize] = true;
+    t
+};
+
 /// The offset just past the brace matching the `{` at `i`, skipping C comments and
 /// strings; the length of the text when it is unterminated.
 fn body_end(b: &[u8], mut i: usize) -> usize {
     let mut depth = 0usize;
     while i < b.len() {
         // Straight to the next byte that can matter.
-        match b[i..].iter().position(|c| matches!(c, b'/' | b'"' | b'{' | b'}')) {
+        match b[i..].iter().position(|&c| MATTERS[usize::from(c)]) {
             Some(k) => i += k,
             None => break,
         }

@@ -7,13 +7,18 @@ use super::ast::*;
 use super::prop;
 use crate::diag::{Diag, Pos, offset_in};
 use nom::Parser;
+use std::borrow::Cow;
 
 /// The most elements an array in the initial state may have.
 const MAX_ARRAY: usize = 4096;
 
 /// Replaces `(* … *)` comments (nested) by blanks of the same byte length, so that
-/// offsets into the cleaned text are offsets into the file.
-fn blank_comments(text: &str) -> String {
+/// offsets into the cleaned text are offsets into the file. Borrowed when the text holds
+/// no `(*`: nothing to blank.
+fn blank_comments(text: &str) -> Cow<'_, str> {
+    if !text.contains("(*") {
+        return Cow::Borrowed(text);
+    }
     let bytes = text.as_bytes();
     let mut out = bytes.to_vec();
     let mut depth = 0usize;
@@ -45,11 +50,11 @@ fn blank_comments(text: &str) -> String {
     // herd's splitter reads the header region line by line, so an unterminated comment
     // there is harmless text: leave it for the metadata skipper rather than eating the file.
     if depth > 0 {
-        return text.to_string();
+        return Cow::Borrowed(text);
     }
     // Blanking whole bytes keeps UTF-8 valid: every byte of a multi-byte character inside a
     // comment becomes a space, and characters outside comments are untouched.
-    String::from_utf8(out).unwrap_or_else(|_| text.to_string())
+    String::from_utf8(out).map_or(Cow::Borrowed(text), Cow::Owned)
 }
 
 struct Cursor<'a> {

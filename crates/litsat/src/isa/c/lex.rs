@@ -16,13 +16,38 @@ pub enum Tok<'a> {
 }
 
 /// Punctuators of two characters, taken before their first character alone.
-const PAIRS: &[&str] = &["&&", "||", "==", "!=", "<=", ">=", "<<", ">>", "++", "--", "->", "&~"];
+const PAIRS: [&str; 12] = ["&&", "||", "==", "!=", "<=", ">=", "<<", ">>", "++", "--", "->", "&~"];
 
 /// Punctuators of one character.
 const SINGLES: &str = "{}()[];,*&+-/%^|~!=<>?:.";
 
+/// For each ASCII byte, the punctuator of one character it is, as an index into
+/// [`SINGLES`] plus one (0: none): built at compile time, so a token's kind is one load.
+const SINGLE_AT: [u8; 128] = {
+    let mut t = [0u8; 128];
+    let b = SINGLES.as_bytes();
+    let mut k = 0;
+    while k < b.len() {
+        t[b[k] as usize] = k as u8 + 1;
+        k += 1;
+    }
+    t
+};
+
+/// Bytes that continue a name, as a table: names are most of a thread's bytes.
+const WORD: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || b == b'_';
+        c += 1;
+    }
+    t
+};
+
 fn is_word(c: u8) -> bool {
-    c.is_ascii_alphanumeric() || c == b'_'
+    WORD[usize::from(c)]
 }
 
 /// An ASCII character that `char::is_whitespace` holds for: unlike
@@ -50,9 +75,18 @@ fn number(i: &str) -> (i64, usize) {
 
 /// The punctuator `b` starts with, the longest one.
 fn sym(b: &[u8]) -> Option<&'static str> {
-    let pair = PAIRS.iter().find(|p| matches!((p.as_bytes(), b), ([x, y], [c, d, ..]) if (x, y) == (c, d)));
-    let single = || SINGLES.bytes().position(|c| Some(&c) == b.first()).map(|k| &SINGLES[k..k + 1]);
-    pair.copied().or_else(single)
+    let k = *SINGLE_AT.get(usize::from(*b.first()?))? as usize;
+    if k == 0 {
+        return None;
+    }
+    // Only these bytes end a pair: most punctuators are followed by none of them.
+    if let Some(&d) = b.get(1)
+        && matches!(d, b'&' | b'|' | b'=' | b'<' | b'>' | b'+' | b'-' | b'~')
+        && let Some(p) = PAIRS.iter().find(|p| p.as_bytes()[0] == b[0] && p.as_bytes()[1] == d)
+    {
+        return Some(p);
+    }
+    Some(&SINGLES[k - 1..k])
 }
 
 /// The token `i` starts with and its length, chosen by its first byte; `None` where no
@@ -75,11 +109,17 @@ fn token(i: &str) -> Option<(Tok<'_>, usize)> {
 fn skip(i: &str) -> Result<&str, &str> {
     let mut i = i;
     loop {
-        // ASCII blanks by byte; `trim_start` for any other Unicode blank.
-        let mut t = &i[run_end(i.as_bytes(), 0, is_ascii_blank)..];
-        if !t.as_bytes().first().is_none_or(u8::is_ascii) {
-            t = t.trim_start();
+        let b = i.as_bytes();
+        let mut k = 0;
+        while k < b.len() && is_ascii_blank(b[k]) {
+            k += 1;
         }
+        // ASCII blanks by byte; `trim_start` for any other Unicode blank.
+        let t = match b.get(k) {
+            Some(c) if !c.is_ascii() => i[k..].trim_start(),
+            Some(b'/') => &i[k..],
+            _ => return Ok(&i[k..]),
+        };
         if let Some(r) = t.strip_prefix("//") {
             i = r.find('\n').map_or("", |k| &r[k..]);
         } else if let Some(r) = t.strip_prefix("/*") {
@@ -104,16 +144,19 @@ pub struct Lexer<'a> {
     text: &'a str,
     /// The offset of `text` in its file.
     base: usize,
-    /// The text after the tokens taken, blanks and comments skipped; or why the text
-    /// stops lexing there.
-    rest: Result<&'a str, LexError>,
+    /// The text after the tokens taken, blanks and comments skipped; empty once the
+    /// text stops lexing.
+    rest: &'a str,
+    /// Why the text stops lexing, once it has: kept apart from `rest` so that taking a
+    /// token moves no `Result`.
+    failed: Option<LexError>,
 }
 
 impl<'a> Lexer<'a> {
     /// The tokens of `text`, each with its offset plus `base`.
     pub fn new(text: &'a str, base: usize) -> Lexer<'a> {
-        let mut l = Lexer { text, base, rest: Ok(text) };
-        l.rest = l.skipped(text);
+        let mut l = Lexer { text, base, rest: "", failed: None };
+        l.skip_to_token(text);
         l
     }
 
@@ -121,25 +164,49 @@ impl<'a> Lexer<'a> {
         Pos(self.base + (s.as_ptr() as usize - self.text.as_ptr() as usize))
     }
 
-    fn skipped(&self, i: &'a str) -> Result<&'a str, LexError> {
-        skip(i).map_err(|s| LexError { pos: self.at(s), msg: "unterminated comment: expected `*/`".into() })
+    /// Moves to the next token from `i` on, past blanks and comments: ASCII blanks here,
+    /// inlined in the loop over tokens; comments and other blanks in [`Lexer::skip_slow`].
+    #[inline]
+    fn skip_to_token(&mut self, i: &'a str) {
+        let b = i.as_bytes();
+        let mut k = 0;
+        while k < b.len() && is_ascii_blank(b[k]) {
+            k += 1;
+        }
+        match b.get(k) {
+            Some(&c) if c == b'/' || !c.is_ascii() => self.skip_slow(&i[k..]),
+            _ => self.rest = &i[k..],
+        }
+    }
+
+    #[inline(never)]
+    fn skip_slow(&mut self, i: &'a str) {
+        match skip(i) {
+            Ok(r) => self.rest = r,
+            Err(s) => self.stop(s, "unterminated comment: expected `*/`".into()),
+        }
+    }
+
+    fn stop(&mut self, at: &str, msg: String) {
+        self.failed = Some(LexError { pos: self.at(at), msg });
+        self.rest = "";
     }
 
     /// The next token and its position; `None` at the end of the text or where it stops
     /// lexing ([`Lexer::error`] tells which).
     pub fn next_token(&mut self) -> Option<(Tok<'a>, Pos)> {
-        let i = *self.rest.as_ref().ok()?;
+        let i = self.rest;
         if i.is_empty() {
             return None;
         }
         match token(i) {
             Some((t, n)) => {
-                self.rest = self.skipped(&i[n..]);
+                self.skip_to_token(&i[n..]);
                 Some((t, self.at(i)))
             }
             None => {
                 let c = i.chars().next().unwrap_or(' ');
-                self.rest = Err(LexError { pos: self.at(i), msg: format!("unexpected character '{c}'") });
+                self.stop(i, format!("unexpected character '{c}'"));
                 None
             }
         }
@@ -148,7 +215,7 @@ impl<'a> Lexer<'a> {
     /// The first place, from the tokens not taken yet on, where the text does not lex.
     pub fn error(mut self) -> Option<LexError> {
         while self.next_token().is_some() {}
-        self.rest.err()
+        self.failed
     }
 }
 

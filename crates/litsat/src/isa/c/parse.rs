@@ -113,7 +113,7 @@ impl<'a> Parser<'a> {
     }
 
     fn is_sym(&self, s: &str) -> bool {
-        matches!(self.peek(), Some(Tok::Sym(x)) if x == s)
+        matches!(self.peek(), Some(Tok::Sym(x)) if short_eq(x, s))
     }
 
     pub fn peek_sym(&self, s: &str) -> bool {
@@ -147,7 +147,7 @@ impl<'a> Parser<'a> {
     }
 
     fn is_word(&self, w: &str) -> bool {
-        matches!(self.peek(), Some(Tok::Ident(x)) if x == w)
+        matches!(self.peek(), Some(Tok::Ident(x)) if short_eq(x, w))
     }
 
     pub fn ident(&mut self) -> R<(String, Pos)> {
@@ -429,6 +429,12 @@ impl<'a> Parser<'a> {
         }
         Ok(Arg::Expr(self.expr()?))
     }
+}
+
+/// Whether two short strings (punctuators, keywords) are equal, compared byte by byte in
+/// place: the parser asks this for nearly every token, and a call to `memcmp` costs more.
+fn short_eq(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).all(|(x, y)| x == y)
 }
 
 /// The precedence of a binary operator, as in C: 0 binds loosest.

@@ -75,8 +75,7 @@ pub fn holding<T: Copy>(lits: &[(T, B)], truth: &[bool]) -> Option<T> {
 /// AND gates are kept as their inputs, and their clauses written only for the formulas
 /// handed out ([`Logic::pruned`], [`Logic::full_cnf`]).
 ///
-/// A dropped `Logic` leaves its buffers to the next one made on its thread (see
-/// [`Spare`]).
+/// A dropped `Logic` leaves its buffers to the next one made on its thread (see `Spare`).
 pub struct Logic {
     /// The clauses other than AND-gate definitions, over all the variables.
     cnf: Clauses,

@@ -114,10 +114,8 @@ fn grow(ev: &Events, dom: &mut [Vec<Value>]) -> Result<(), String> {
                         }
                     }
                     None => {
-                        for (w, we) in ev.events.iter().enumerate() {
-                            if we.is_write() && may_share(ev, dom, w, *e) {
-                                new.extend_from_slice(&before[we.val]);
-                            }
+                        for w in writes_to(ev, dom, *e) {
+                            new.extend_from_slice(&before[w]);
                         }
                     }
                 },
@@ -175,16 +173,22 @@ fn fixed_sources(ev: &Events) -> Option<FixedSources> {
     if ev.events.iter().any(|e| e.loc.is_none() && e.addr.is_some()) {
         return None;
     }
-    let writes_to = |r: Eid| {
-        let ws = ev.events.iter().enumerate().filter(move |&(w, we)| we.is_write() && may_share(ev, &[], w, r));
-        ws.map(|(_, we)| we.val).collect()
-    };
-    let sources: Vec<Vec<ValId>> =
-        ev.vals.iter().map(|x| if let VExpr::Read(r) = x { writes_to(*r) } else { Vec::new() }).collect();
+    let sources: Vec<Vec<ValId>> = ev
+        .vals
+        .iter()
+        .map(|x| if let VExpr::Read(r) = x { writes_to(ev, &[], *r).collect() } else { Vec::new() })
+        .collect();
     let mut written: Vec<ValId> = sources.iter().flatten().copied().collect();
     written.sort_unstable();
     written.dedup();
     Some(FixedSources { sources, written })
+}
+
+/// The values of the writes read `r` may read from, given the value domains `dom` (which
+/// matter only where an address is computed).
+fn writes_to<'a>(ev: &'a Events, dom: &'a [Vec<Value>], r: Eid) -> impl Iterator<Item = ValId> + 'a {
+    let ws = ev.events.iter().enumerate().filter(move |&(w, we)| we.is_write() && may_share(ev, dom, w, r));
+    ws.map(|(_, we)| we.val)
 }
 
 /// The reads whose value an expression copies: itself a read, or a side of a select.

@@ -566,6 +566,9 @@ impl<'a> Interp<'a> {
         if op == Op2::Add {
             return self.add_element(a, b, pos);
         }
+        if let Some(v) = values::with_empty(op, &a, &b) {
+            return Ok(v);
+        }
         if op == Op2::Prod {
             let sa = self.as_set(a, pos)?;
             let sb = self.as_set(b, pos)?;

@@ -223,7 +223,8 @@ pub struct Interp<'a> {
     prog: &'a Program,
     pub lg: &'a mut Logic,
     universe: Set,
-    co: Rel,
+    /// Shared with every `with co from …` that binds it.
+    co: Rc<Rel>,
     loc: Rel,
     /// `with co from …` bound the built-in co; `with x from …` made a new order.
     co_bound: bool,
@@ -249,9 +250,9 @@ pub struct Interp<'a> {
     file: Rc<str>,
     /// The built-ins' table, the end of every environment.
     builtins: Env,
-    /// By [`Name::index`]: whether some file of the program binds the name. A name none
-    /// binds is looked up in `builtins` directly (see `binders`).
-    bound: Vec<bool>,
+    /// By [`Name::index`]: whether some file of the program binds the name (see
+    /// [`Program::bound`]).
+    bound: &'a [bool],
     /// Current nesting of evaluation (expressions, calls, statement blocks).
     depth: usize,
     /// Evaluation steps so far, bounded by [`MAX_STEPS`].
@@ -804,18 +805,6 @@ fn bind_rec_closures(env: &Env, recs: &Rc<Vec<Binding>>, file: &Rc<str>) -> Env 
     e
 }
 
-/// By [`Name::index`]: whether some file of `prog` binds the name.
-fn bound_names(prog: &Program) -> Vec<bool> {
-    let mut bound = Vec::new();
-    for x in prog.files.values().flat_map(|f| &f.model.binds) {
-        if bound.len() <= x.index() {
-            bound.resize(x.index() + 1, false);
-        }
-        bound[x.index()] = true;
-    }
-    bound
-}
-
 fn stmt_pos(s: &Stmt) -> Pos {
     match s {
         Stmt::Let(_, bs) => bs.first().map(|b| b.pos).unwrap_or_default(),
@@ -860,7 +849,7 @@ pub fn compile_model_with(
         prog,
         lg,
         universe: b.universe,
-        co: b.co,
+        co: Rc::new(b.co),
         loc: b.loc,
         co_bound: false,
         order_made: false,
@@ -875,7 +864,7 @@ pub fn compile_model_with(
         checks: Vec::new(),
         file: prog.root.as_str().into(),
         builtins: Env::default(),
-        bound: bound_names(prog),
+        bound: &prog.bound,
         depth: 0,
         steps: 0,
     };

@@ -146,12 +146,12 @@ impl Interp<'_> {
         let base = self.as_rel(base, pos)?;
         if x == "co" && per_loc {
             self.co_bound = true;
-            let restricted = base.inter(&self.ww_loc.clone(), self.lg);
+            let restricted = base.inter(&self.ww_loc, self.lg);
             for (&(i, j), &b) in &restricted.m {
                 let c = self.co.get(i, j);
                 self.lg.implies(b, c);
             }
-            return Ok(Some(env.bind(x, V::Rel(Rc::new(self.co.clone())))));
+            return Ok(Some(env.bind(x, V::Rel(self.co.clone()))));
         }
         let set = match set {
             Some(v) => self.as_set(v, pos)?,

@@ -241,6 +241,9 @@ pub struct Interp<'a> {
     defer: bool,
     /// Calls memoised while a `match` splits a set on an uncertain member.
     calls: matching::Calls,
+    /// Closures of named relations, by relation (see [`Interp::plus`]); the entry keeps
+    /// its relation alive, so its address stays its own.
+    closed: Vec<(Rc<Rel>, Rc<Rel>)>,
     variants: &'a [String],
     /// The files run so far (a handful: a list, where hashing cost more).
     included: Vec<String>,
@@ -552,15 +555,30 @@ impl<'a> Interp<'a> {
             return Ok(V::Set(Rc::new(self.universe.diff(s, self.lg))));
         }
         let r = self.as_rel(v, pos)?;
-        let u = &self.universe;
         let out = match op {
             Op1::Inv => r.inverse(),
-            Op1::Plus => r.plus_lazy(self.lg),
-            Op1::Star => r.plus_lazy(self.lg).with_id(u, self.lg),
-            Op1::Opt => r.with_id(u, self.lg),
-            Op1::Comp => r.complement(u, self.lg),
+            Op1::Plus => return Ok(V::Rel(self.plus(&r))),
+            Op1::Star => self.plus(&r).with_id(&self.universe, self.lg),
+            Op1::Opt => r.with_id(&self.universe, self.lg),
+            Op1::Comp => r.complement(&self.universe, self.lg),
         };
         Ok(V::Rel(Rc::new(out)))
+    }
+
+    /// `r+`, built once per relation that has a name: a model may close one relation in
+    /// several places (c11's `sb+` twice in one definition), and each closure costs more
+    /// than any other operation. The one built again would be this one (the closure's
+    /// gates are cached by input in [`Logic`]), so the encoding is unchanged. A relation
+    /// held only here is an intermediate value no other expression can meet again.
+    fn plus(&mut self, r: &Rc<Rel>) -> Rc<Rel> {
+        if let Some((_, done)) = self.closed.iter().find(|(x, _)| Rc::ptr_eq(x, r)) {
+            return done.clone();
+        }
+        let out = Rc::new(r.plus_lazy(self.lg));
+        if Rc::strong_count(r) > 1 {
+            self.closed.push((r.clone(), out.clone()));
+        }
+        out
     }
 
     fn op2(&mut self, op: Op2, a: V, b: V, pos: Pos) -> R<V> {
@@ -858,6 +876,7 @@ pub fn compile_model_with(
         same_vals: HashMap::new(),
         primaries: Vec::new(),
         calls: Default::default(),
+        closed: Vec::new(),
         variants,
         included: Vec::new(),
         procs: Vec::new(),

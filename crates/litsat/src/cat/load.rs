@@ -76,6 +76,10 @@ pub struct Program {
     pub macros: Option<MacroSource>,
     /// The variants the cfg sets; [`Program::variants_with`] adds the command line's.
     pub variants: Vec<String>,
+    /// By [`Name::index`](super::Name::index): whether some file binds the name. A name none binds can only
+    /// be a built-in, looked up in the built-ins' table directly (see `binders`); found
+    /// once here, not per test.
+    pub bound: Vec<bool>,
 }
 
 impl Program {
@@ -326,6 +330,7 @@ pub fn load_model(spec: &ModelSpec, include_dirs: &[PathBuf]) -> Result<Program,
         bell: None,
         macros: None,
         variants: Vec::new(),
+        bound: Vec::new(),
     };
     let mut l = Loader { search, order, prog };
     let cfg = match cfg_name {
@@ -371,7 +376,20 @@ pub fn load_model(spec: &ModelSpec, include_dirs: &[PathBuf]) -> Result<Program,
         l.load(&std)?;
         l.prog.stdlib = Some(std);
     }
+    l.prog.bound = bound_names(&l.prog.files);
     Ok(l.prog)
+}
+
+/// By [`Name::index`](super::Name::index): whether some file of `files` binds the name.
+fn bound_names(files: &HashMap<String, SourceFile>) -> Vec<bool> {
+    let mut bound = Vec::new();
+    for x in files.values().flat_map(|f| &f.model.binds) {
+        if bound.len() <= x.index() {
+            bound.resize(x.index() + 1, false);
+        }
+        bound[x.index()] = true;
+    }
+    bound
 }
 
 /// Finds and parses the cfg `name`: a [`CFG_ALIASES`] name or a file, looked for in herd's

@@ -223,7 +223,8 @@ pub struct Interp<'a> {
     prog: &'a Program,
     pub lg: &'a mut Logic,
     universe: Set,
-    co: Rel,
+    /// Shared with every `with co from …` that binds it.
+    co: Rc<Rel>,
     loc: Rel,
     /// `with co from …` bound the built-in co; `with x from …` made a new order.
     co_bound: bool,
@@ -240,6 +241,9 @@ pub struct Interp<'a> {
     defer: bool,
     /// Calls memoised while a `match` splits a set on an uncertain member.
     calls: matching::Calls,
+    /// Closures of named relations, by relation (see [`Interp::plus`]); the entry keeps
+    /// its relation alive, so its address stays its own.
+    closed: Vec<(Rc<Rel>, Rc<Rel>)>,
     variants: &'a [String],
     /// The files run so far (a handful: a list, where hashing cost more).
     included: Vec<String>,
@@ -249,9 +253,9 @@ pub struct Interp<'a> {
     file: Rc<str>,
     /// The built-ins' table, the end of every environment.
     builtins: Env,
-    /// By [`Name::index`]: whether some file of the program binds the name. A name none
-    /// binds is looked up in `builtins` directly (see `binders`).
-    bound: Vec<bool>,
+    /// By [`Name::index`]: whether some file of the program binds the name (see
+    /// [`Program::bound`]).
+    bound: &'a [bool],
     /// Current nesting of evaluation (expressions, calls, statement blocks).
     depth: usize,
     /// Evaluation steps so far, bounded by [`MAX_STEPS`].
@@ -551,20 +555,38 @@ impl<'a> Interp<'a> {
             return Ok(V::Set(Rc::new(self.universe.diff(s, self.lg))));
         }
         let r = self.as_rel(v, pos)?;
-        let u = &self.universe;
         let out = match op {
             Op1::Inv => r.inverse(),
-            Op1::Plus => r.plus_lazy(self.lg),
-            Op1::Star => r.plus_lazy(self.lg).with_id(u, self.lg),
-            Op1::Opt => r.with_id(u, self.lg),
-            Op1::Comp => r.complement(u, self.lg),
+            Op1::Plus => return Ok(V::Rel(self.plus(&r))),
+            Op1::Star => self.plus(&r).with_id(&self.universe, self.lg),
+            Op1::Opt => r.with_id(&self.universe, self.lg),
+            Op1::Comp => r.complement(&self.universe, self.lg),
         };
         Ok(V::Rel(Rc::new(out)))
+    }
+
+    /// `r+`, built once per relation that has a name: a model may close one relation in
+    /// several places (c11's `sb+` twice in one definition), and each closure costs more
+    /// than any other operation. The one built again would be this one (the closure's
+    /// gates are cached by input in [`Logic`]), so the encoding is unchanged. A relation
+    /// held only here is an intermediate value no other expression can meet again.
+    fn plus(&mut self, r: &Rc<Rel>) -> Rc<Rel> {
+        if let Some((_, done)) = self.closed.iter().find(|(x, _)| Rc::ptr_eq(x, r)) {
+            return done.clone();
+        }
+        let out = Rc::new(r.plus_lazy(self.lg));
+        if Rc::strong_count(r) > 1 {
+            self.closed.push((r.clone(), out.clone()));
+        }
+        out
     }
 
     fn op2(&mut self, op: Op2, a: V, b: V, pos: Pos) -> R<V> {
         if op == Op2::Add {
             return self.add_element(a, b, pos);
+        }
+        if let Some(v) = values::with_empty(op, &a, &b) {
+            return Ok(v);
         }
         if op == Op2::Prod {
             let sa = self.as_set(a, pos)?;
@@ -801,18 +823,6 @@ fn bind_rec_closures(env: &Env, recs: &Rc<Vec<Binding>>, file: &Rc<str>) -> Env 
     e
 }
 
-/// By [`Name::index`]: whether some file of `prog` binds the name.
-fn bound_names(prog: &Program) -> Vec<bool> {
-    let mut bound = Vec::new();
-    for x in prog.files.values().flat_map(|f| &f.model.binds) {
-        if bound.len() <= x.index() {
-            bound.resize(x.index() + 1, false);
-        }
-        bound[x.index()] = true;
-    }
-    bound
-}
-
 fn stmt_pos(s: &Stmt) -> Pos {
     match s {
         Stmt::Let(_, bs) => bs.first().map(|b| b.pos).unwrap_or_default(),
@@ -857,7 +867,7 @@ pub fn compile_model_with(
         prog,
         lg,
         universe: b.universe,
-        co: b.co,
+        co: Rc::new(b.co),
         loc: b.loc,
         co_bound: false,
         order_made: false,
@@ -866,13 +876,14 @@ pub fn compile_model_with(
         same_vals: HashMap::new(),
         primaries: Vec::new(),
         calls: Default::default(),
+        closed: Vec::new(),
         variants,
         included: Vec::new(),
         procs: Vec::new(),
         checks: Vec::new(),
         file: prog.root.as_str().into(),
         builtins: Env::default(),
-        bound: bound_names(prog),
+        bound: &prog.bound,
         depth: 0,
         steps: 0,
     };

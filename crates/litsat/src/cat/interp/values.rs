@@ -524,3 +524,28 @@ impl Interp<'_> {
         b
     }
 }
+
+/// `a op b` without computing it, where one side is empty and both are of one kind (two
+/// event sets, or two relations): for `|` the other side, for `\` the left side, for `&`
+/// and `;` the empty side. Each is the value the operation builds (no gate is made for an
+/// empty side), without copying the other side's entries.
+pub(super) fn with_empty(op: crate::cat::ast::Op2, a: &V, b: &V) -> Option<V> {
+    use crate::cat::ast::Op2;
+    // `;` is on relations only: on sets it is left to report its type error.
+    let same_kind = match (a, b) {
+        (V::Set(_), V::Set(_)) => op != Op2::Seq,
+        (V::Rel(_), V::Rel(_)) => true,
+        _ => false,
+    };
+    if !same_kind {
+        return None;
+    }
+    let (ea, eb) = (super::lazy::is_empty(a), super::lazy::is_empty(b));
+    match op {
+        Op2::Union if ea => Some(b.clone()),
+        Op2::Union | Op2::Diff if eb => Some(a.clone()),
+        Op2::Diff | Op2::Inter | Op2::Seq if ea => Some(a.clone()),
+        Op2::Inter | Op2::Seq if eb => Some(b.clone()),
+        _ => None,
+    }
+}

@@ -146,12 +146,12 @@ impl Interp<'_> {
         let base = self.as_rel(base, pos)?;
         if x == "co" && per_loc {
             self.co_bound = true;
-            let restricted = base.inter(&self.ww_loc.clone(), self.lg);
+            let restricted = base.inter(&self.ww_loc, self.lg);
             for (&(i, j), &b) in &restricted.m {
                 let c = self.co.get(i, j);
                 self.lg.implies(b, c);
             }
-            return Ok(Some(env.bind(x, V::Rel(Rc::new(self.co.clone())))));
+            return Ok(Some(env.bind(x, V::Rel(self.co.clone()))));
         }
         let set = match set {
             Some(v) => self.as_set(v, pos)?,
@@ -192,22 +192,27 @@ impl Interp<'_> {
                 order.m[j * n + i] = self.lg.and2(o.negate(), both);
             }
         }
+        // By event: the members it may precede (most pairs are of two locations, never
+        // ordered), in order, so the clauses come as a walk over all triples gives them.
+        let mut after = vec![Vec::new(); n];
         for &a in &members {
-            for &b in &members {
-                for &c in &members {
+            after[a] = members.iter().copied().filter(|&b| !order.get(a, b).is_false()).collect();
+        }
+        for &a in &members {
+            for &b in &after[a] {
+                for &c in after[b].iter().filter(|&&c| c != a) {
                     let (ab, bc) = (order.get(a, b), order.get(b, c));
-                    if a != c && !ab.is_false() && !bc.is_false() {
-                        self.lg.clause(&[ab.negate(), bc.negate(), order.get(a, c)]);
-                    }
+                    self.lg.clause(&[ab.negate(), bc.negate(), order.get(a, c)]);
                 }
             }
         }
         for (&(i, j), &b) in &base.m {
             let sl = same(self, i, j);
-            let inside = [b, s.0[i], s.0[j], sl].map(B::negate);
-            self.lg.clause(&[&inside[..], &[order.get(i, j)]].concat());
+            let [b, si, sj, sl] = [b, s.0[i], s.0[j], sl].map(B::negate);
+            self.lg.clause(&[b, si, sj, sl, order.get(i, j)]);
         }
-        Rel::from_sorted(n, order.m.iter().enumerate().map(|(x, &b)| ((x / n, x % n), b)).collect())
+        let entries = order.m.iter().enumerate().filter(|(_, b)| !b.is_false());
+        Rel::from_sorted(n, entries.map(|(x, &b)| ((x / n, x % n), b)).collect())
     }
 }
 

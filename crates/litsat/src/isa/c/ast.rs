@@ -18,8 +18,10 @@ pub enum Expr {
     /// `a && b`, `a || b`: 0/1 valued.
     Logic(bool, Box<Expr>, Box<Expr>),
     Cond(Box<Expr>, Box<Expr>, Box<Expr>),
-    /// A macro or primitive call; `tag` is the `{…}` annotation of a primitive.
-    Call(Call),
+    /// A macro or primitive call; `tag` is the `{…}` annotation of a primitive. Boxed,
+    /// as a call is the largest node: every expression is moved through the parser's
+    /// levels, and a small one moves cheaply.
+    Call(Box<Call>),
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -410,7 +410,9 @@ pub(super) fn subst(e: &Expr, m: &HashMap<String, Expr>) -> Expr {
         Expr::Bin(op, x, y) => Expr::Bin(*op, b(x), b(y)),
         Expr::Logic(and, x, y) => Expr::Logic(*and, b(x), b(y)),
         Expr::Cond(c, x, y) => Expr::Cond(b(c), b(x), b(y)),
-        Expr::Call(c) => Expr::Call(Call {
+        Expr::Call(c) => Expr::Call(Box::new(Call {
+            name: c.name.clone(),
+            tag: c.tag.clone(),
             args: c
                 .args
                 .iter()
@@ -419,8 +421,9 @@ pub(super) fn subst(e: &Expr, m: &HashMap<String, Expr>) -> Expr {
                     op => op.clone(),
                 })
                 .collect(),
-            ..c.clone()
-        }),
+            pos: c.pos,
+            file: c.file,
+        })),
     }
 }
 

@@ -82,7 +82,11 @@ fn depth(s: &str) -> i32 {
 }
 
 fn parse_one(file: &str, text: &str, start: usize, end: usize, file_id: usize) -> Result<(String, Macro), Diag> {
-    let mut p = Parser::new(&text[start..end], start, file, text, file_id);
+    super::parse::unboxed(macro_of(&mut Parser::new(&text[start..end], start, file, text, file_id)))
+}
+
+/// One macro, in the parser's own result type.
+fn macro_of(p: &mut Parser<'_>) -> super::parse::R<(String, Macro)> {
     let (name, _) = p.ident()?;
     let mut params = Vec::new();
     p.expect("(")?;

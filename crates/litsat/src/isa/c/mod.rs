@@ -120,7 +120,11 @@ fn lower_test(
 
 /// `P0(int *x, spinlock_t *l) { … }`: the parameters' names and the body.
 fn parse_thread(src: &SourceRef<'_>, text: &str, pos: Pos) -> Result<(Vec<String>, Vec<ast::Stmt>), Diag> {
-    let mut p = parse::Parser::new(text, pos.0, src.file, src.text, 0);
+    parse::unboxed(thread_of(&mut parse::Parser::new(text, pos.0, src.file, src.text, 0)))
+}
+
+/// [`parse_thread`] in the parser's own result type.
+fn thread_of(p: &mut parse::Parser<'_>) -> parse::R<(Vec<String>, Vec<ast::Stmt>)> {
     p.ident()?;
     p.expect("(")?;
     let mut params = Vec::new();

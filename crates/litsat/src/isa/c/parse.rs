@@ -26,7 +26,14 @@ pub struct Parser<'a> {
     depth: usize,
 }
 
-type R<T> = Result<T, Diag>;
+/// A parse result. The failure is boxed: every node is returned through several levels
+/// of the descent, and a large failure type made each return a large copy.
+pub type R<T> = Result<T, Box<Diag>>;
+
+/// A parse result as the rest of the front end takes it.
+pub fn unboxed<T>(r: R<T>) -> Result<T, Diag> {
+    r.map_err(|e| *e)
+}
 
 /// Words that start a type: a statement that begins with one is a declaration, and a
 /// parenthesis that holds one is a cast.
@@ -77,7 +84,7 @@ impl<'a> Parser<'a> {
 
     /// The text ends here, and lexes: else, a failure saying `what` is after the end.
     pub fn finish(&self, what: &str) -> R<()> {
-        if self.done() { self.lex_error().map_or(Ok(()), Err) } else { self.err(what) }
+        if self.done() { self.lex_error().map_or(Ok(()), |e| Err(Box::new(e))) } else { self.err(what) }
     }
 
     fn done(&self) -> bool {
@@ -100,7 +107,7 @@ impl<'a> Parser<'a> {
 
     /// A failure at `pos`, unless the text stops lexing somewhere: that failure first.
     fn err_at<T>(&self, pos: Pos, msg: impl Into<String>) -> R<T> {
-        Err(self.lex_error().unwrap_or_else(|| Diag::at(self.file, self.source, pos, msg)))
+        Err(Box::new(self.lex_error().unwrap_or_else(|| Diag::at(self.file, self.source, pos, msg))))
     }
 
     fn peek(&self) -> Option<Tok<'a>> {
@@ -400,7 +407,7 @@ impl<'a> Parser<'a> {
                 self.expect(",")?;
             }
         }
-        Ok(Expr::Call(Call { name, tag, args, pos, file: self.file_id }))
+        Ok(Expr::Call(Box::new(Call { name, tag, args, pos, file: self.file_id })))
     }
 
     /// `{ONCE}`, `{rcu-lock}`: the tokens between braces, glued back together.

@@ -8,7 +8,7 @@ use crate::diag::{Deadline, Diag, Pos};
 use crate::isa::{Addr, BinOp, Cond, Isa, LockOp, Op, Operand, Reg, Src};
 use crate::litmus::{Loc, Test};
 use crate::logic::Fx;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::hash::BuildHasherDefault;
 
 /// Where [`Op::Exit`] paths wait for the thread's end: no label is spelt so.
@@ -94,11 +94,13 @@ struct RegNames<'a> {
 impl<'a> RegNames<'a> {
     /// The number of register `r`, a new one if it is new.
     fn number(&mut self, r: &'a str) -> usize {
-        let names = &mut self.names;
-        *self.index.entry(r).or_insert_with(|| {
-            names.push(r);
-            names.len() - 1
-        })
+        // Looked up before any entry is made: most writes are to a known register.
+        if let Some(k) = self.get(r) {
+            return k;
+        }
+        self.names.push(r);
+        self.index.insert(r, self.names.len() - 1);
+        self.names.len() - 1
     }
 
     fn get(&self, r: &str) -> Option<usize> {
@@ -129,9 +131,10 @@ struct Thread<'a> {
     /// comes out the same on every run.
     pending: BTreeMap<&'a str, Vec<PathState>>,
     /// Reads that some earlier branch depended on: every later event depends on them.
-    ctrl_src: BTreeSet<Eid>,
+    /// Sorted, without repeats: a vector, as a thread has a few such reads.
+    ctrl_src: Vec<Eid>,
     /// Saved control sources of the enclosing [`Op::CtrlScope`]s.
-    ctrl_saved: Vec<BTreeSet<Eid>>,
+    ctrl_saved: Vec<Vec<Eid>>,
     /// The location reserved by the latest exclusive load: a store-conditional can only
     /// succeed on it, and consumes it.
     reservation: Option<ValId>,
@@ -193,7 +196,7 @@ impl<'a> Thread<'a> {
             regs: names,
             cur: PathState { guard: one, regs },
             pending: BTreeMap::new(),
-            ctrl_src: BTreeSet::new(),
+            ctrl_src: Vec::new(),
             ctrl_saved: Vec::new(),
             reservation: None,
             operands: Vec::new(),
@@ -558,6 +561,8 @@ impl<'a> Thread<'a> {
         self.cur.guard = fall;
         let from = self.outside(&cv.deps);
         self.ctrl_src.extend(from.map(|(d, _)| d));
+        self.ctrl_src.sort_unstable();
+        self.ctrl_src.dedup();
         Ok(())
     }
 

@@ -21,6 +21,24 @@ impl Files<'_> {
     }
 }
 
+/// `prefix` followed by `n` in decimal: the names of temporaries and labels, made at
+/// nearly every expression, without the formatting machinery.
+fn numbered(prefix: &str, n: usize) -> String {
+    let mut digits = Vec::with_capacity(20);
+    let mut n = n;
+    loop {
+        digits.push(char::from(b'0' + (n % 10) as u8));
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let mut s = String::with_capacity(prefix.len() + digits.len());
+    s.push_str(prefix);
+    s.extend(digits.iter().rev());
+    s
+}
+
 /// The sets of a plain (non-atomic) access, `*x`: herd's `NA`.
 pub(super) fn plain_tags() -> Vec<String> {
     vec!["NA".to_string()]
@@ -69,16 +87,17 @@ impl<'a> Lower<'a> {
 
     fn tmp(&mut self) -> Reg {
         self.next_tmp += 1;
-        format!("%t{}", self.next_tmp)
+        numbered("%t", self.next_tmp)
     }
 
     fn label(&mut self) -> String {
         self.next_label += 1;
-        format!("%L{}", self.next_label)
+        numbered("%L", self.next_label)
     }
 
-    fn emit(&mut self, ops: Vec<Op>, text: &str) {
-        self.code.push(Instr { label: None, ops, text: text.to_string(), pos: self.site });
+    /// An instruction of `ops`, shown as `text` (taken as it is when owned).
+    fn emit(&mut self, ops: Vec<Op>, text: impl Into<String>) {
+        self.code.push(Instr { label: None, ops, text: text.into(), pos: self.site });
     }
 
     fn place_label(&mut self, l: String) {
@@ -384,7 +403,7 @@ impl<'a> Lower<'a> {
         self.tmp()
     }
 
-    pub(super) fn push(&mut self, ops: Vec<Op>, text: &str) {
+    pub(super) fn push(&mut self, ops: Vec<Op>, text: impl Into<String>) {
         self.emit(ops, text)
     }
 

@@ -78,6 +78,14 @@ pub fn number(i: &str) -> Res<'_, i64> {
 /// (`instr:"add r1,r1,r1"`; herd's `NOP` reads as a name). An instruction is a symbol
 /// like a name: herd copies and compares it and computes nothing on it.
 pub fn value(i: &str) -> Res<'_, Val> {
+    match fast::value(i) {
+        Some(r) => Ok(r),
+        None => value_nom(i),
+    }
+}
+
+/// [`value`] with the combinators, for what the fast path leaves.
+fn value_nom(i: &str) -> Res<'_, Val> {
     let instr = recognize(pair(tag("instr:"), delimited(char('"'), take_while(|c| c != '"'), char('"'))));
     alt((
         map(number, Val::Int),

@@ -49,10 +49,15 @@ fn thread_reg(i: &str) -> Option<(&str, Loc)> {
     Some((r, Loc::Reg(t.parse().unwrap_or(usize::MAX), name.trim_start_matches('%').to_string())))
 }
 
-/// A place ([`super::loc`]): a thread's register or a plain name; `None` for the rest.
+/// A place ([`super::loc`]): a thread's register, `[x]` or a plain name; `None` for
+/// the rest.
 pub fn loc(i: &str) -> Option<(&str, Loc)> {
     if let Some(r) = thread_reg(i) {
         return Some(r);
+    }
+    if let Some(r) = i.strip_prefix('[') {
+        let (r, name) = ident(ws(r))?;
+        return Some((ws(r).strip_prefix(']')?, Loc::Mem(name.to_string())));
     }
     // nom fails on a register-like prefix with no name, and tries arrays after it.
     if i.starts_with(|c: char| c.is_ascii_digit()) {
@@ -66,7 +71,7 @@ pub fn loc(i: &str) -> Option<(&str, Loc)> {
 }
 
 /// A decimal number that fits in i64, or a plain name, or `&name` ([`super::value`]).
-fn value(i: &str) -> Option<(&str, Val)> {
+pub fn value(i: &str) -> Option<(&str, Val)> {
     let b = i.as_bytes();
     let neg = b.first() == Some(&b'-');
     let body = if neg { &i[1..] } else { i };
@@ -175,6 +180,14 @@ mod tests {
             "99999999999999999999:r=1",
             "((((x=1))))",
             "(x=1",
+            "[x]",
+            "[ x ] = 1 /\\ [y]=&z",
+            "[x",
+            "&x",
+            "-3",
+            "-x",
+            "0x1F",
+            "18446744073709551616",
         ];
         for i in inputs {
             if let Some(fast) = super::prop(i) {
@@ -182,6 +195,9 @@ mod tests {
             }
             if let Some(fast) = super::loc(i) {
                 assert_eq!(Ok(fast), super::super::loc_nom(i).map_err(|_| ()), "{i}");
+            }
+            if let Some(fast) = super::value(i) {
+                assert_eq!(Ok(fast), super::super::value_nom(i).map_err(|_| ()), "{i}");
             }
         }
     }

@@ -130,7 +130,7 @@ impl<'a> Lower<'a> {
                 self.local(name);
                 if let Some(e) = init {
                     let v = self.rvalue(e)?;
-                    self.emit(vec![Op::Mov { dst: name.clone(), src: v }], name);
+                    self.emit(vec![Op::Mov { dst: name.to_string(), src: v }], *name);
                 }
             }
             Stmt::Assign(lhs, rhs, pos) => {
@@ -210,11 +210,11 @@ impl<'a> Lower<'a> {
 
     fn assign(&mut self, lhs: &Expr, rhs: &Expr, pos: Pos, in_test: bool) -> R<()> {
         match lhs {
-            Expr::Var(x, _) if self.locals.contains(x) || !self.shared.contains(x) => {
+            Expr::Var(x, _) if self.locals.contains(*x) || !self.shared.contains(*x) => {
                 // herd accepts locals assigned without a declaration.
                 self.local(x);
                 let v = self.rvalue(rhs)?;
-                self.emit(vec![Op::Mov { dst: x.clone(), src: v }], x);
+                self.emit(vec![Op::Mov { dst: x.to_string(), src: v }], *x);
                 Ok(())
             }
             Expr::Deref(p, _) => {
@@ -233,13 +233,13 @@ impl<'a> Lower<'a> {
         Ok(match e {
             Expr::Int(i) => Src::Imm(*i),
             Expr::Var(x, _) => {
-                if self.locals.contains(x) || !self.shared.contains(x) {
+                if self.locals.contains(*x) || !self.shared.contains(*x) {
                     // herd reads an undeclared name as a register: its value from the
                     // initial state (`0:r4=y;`), else 0.
                     self.local(x);
-                    Src::Reg(x.clone())
+                    Src::Reg(x.to_string())
                 } else {
-                    Src::Addr(x.clone())
+                    Src::Addr(x.to_string())
                 }
             }
             Expr::Deref(p, _) => {
@@ -249,7 +249,7 @@ impl<'a> Lower<'a> {
                 Src::Reg(dst)
             }
             Expr::AddrOf(inner, pos) => match &**inner {
-                Expr::Var(x, _) if self.shared.contains(x) && !self.locals.contains(x) => Src::Addr(x.clone()),
+                Expr::Var(x, _) if self.shared.contains(*x) && !self.locals.contains(*x) => Src::Addr(x.to_string()),
                 Expr::Deref(p, _) => self.rvalue(p)?,
                 _ => return self.test_err(*pos, "unsupported: `&` of something other than a location"),
             },
@@ -321,7 +321,7 @@ impl<'a> Lower<'a> {
         super::prims::lower(self, c)
     }
 
-    fn expand(&mut self, c: &Call, params: &[String], body: &Body) -> R<Option<Src>> {
+    fn expand(&mut self, c: &Call, params: &[&str], body: &Body) -> R<Option<Src>> {
         if params.len() != c.args.len() {
             let msg = format!("macro `{}` takes {} arguments, found {}", c.name, params.len(), c.args.len());
             return Err(self.files.err(c.file, c.pos, msg));
@@ -332,7 +332,7 @@ impl<'a> Lower<'a> {
         let mut map = HashMap::new();
         for (p, a) in params.iter().zip(&c.args) {
             match a {
-                Arg::Expr(e) => map.insert(p.clone(), e.clone()),
+                Arg::Expr(e) => map.insert(*p, e.clone()),
                 Arg::Op(_, pos) => {
                     return Err(self.files.err(c.file, *pos, "expected an expression, found an operator"));
                 }
@@ -386,7 +386,7 @@ impl<'a> Lower<'a> {
 
     pub(super) fn arg_op(&self, c: &Call, k: usize) -> R<String> {
         match c.args.get(k) {
-            Some(Arg::Op(o, _)) => Ok(o.clone()),
+            Some(Arg::Op(o, _)) => Ok(o.to_string()),
             _ => Err(self.files.err(c.file, c.pos, format!("`{}` expects an operator as argument {}", c.name, k + 1))),
         }
     }
@@ -416,8 +416,8 @@ impl<'a> Lower<'a> {
     }
 }
 
-pub(super) fn subst(e: &Expr, m: &HashMap<String, Expr>) -> Expr {
-    let b = |x: &Expr| Box::new(subst(x, m));
+pub(super) fn subst<'a>(e: &Expr<'a>, m: &HashMap<&str, Expr<'a>>) -> Expr<'a> {
+    let b = |x: &Expr<'a>| Box::new(subst(x, m));
     match e {
         Expr::Var(x, _) if m.contains_key(x) => m[x].clone(),
         Expr::Int(_) | Expr::Var(..) => e.clone(),
@@ -430,7 +430,7 @@ pub(super) fn subst(e: &Expr, m: &HashMap<String, Expr>) -> Expr {
         Expr::Logic(and, x, y) => Expr::Logic(*and, b(x), b(y)),
         Expr::Cond(c, x, y) => Expr::Cond(b(c), b(x), b(y)),
         Expr::Call(c) => Expr::Call(Box::new(Call {
-            name: c.name.clone(),
+            name: c.name,
             tag: c.tag.clone(),
             args: c
                 .args
@@ -446,10 +446,10 @@ pub(super) fn subst(e: &Expr, m: &HashMap<String, Expr>) -> Expr {
     }
 }
 
-pub(super) fn subst_stmt(s: &Stmt, m: &HashMap<String, Expr>) -> Stmt {
-    let all = |ss: &[Stmt]| ss.iter().map(|s| subst_stmt(s, m)).collect();
+pub(super) fn subst_stmt<'a>(s: &Stmt<'a>, m: &HashMap<&str, Expr<'a>>) -> Stmt<'a> {
+    let all = |ss: &[Stmt<'a>]| ss.iter().map(|s| subst_stmt(s, m)).collect();
     match s {
-        Stmt::Decl(n, e, p) => Stmt::Decl(n.clone(), e.as_ref().map(|e| subst(e, m)), *p),
+        Stmt::Decl(n, e, p) => Stmt::Decl(n, e.as_ref().map(|e| subst(e, m)), *p),
         Stmt::Assign(a, b, p) => Stmt::Assign(subst(a, m), subst(b, m), *p),
         Stmt::Expr(e, p) => Stmt::Expr(subst(e, m), *p),
         Stmt::If(c, a, b, p) => Stmt::If(subst(c, m), all(a), all(b), *p),

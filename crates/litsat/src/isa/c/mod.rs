@@ -107,7 +107,7 @@ fn lower_test(
     for th in &test.threads {
         let cell = th.cells.first().ok_or_else(|| Diag::file(src.file, "a C thread without a body"))?;
         let (params, body) = parse_thread(src, &cell.text, cell.pos)?;
-        shared.extend(params.iter().cloned());
+        shared.extend(params.iter().map(|p| p.to_string()));
         parsed.push(body);
     }
     for body in parsed {
@@ -119,12 +119,12 @@ fn lower_test(
 }
 
 /// `P0(int *x, spinlock_t *l) { … }`: the parameters' names and the body.
-fn parse_thread(src: &SourceRef<'_>, text: &str, pos: Pos) -> Result<(Vec<String>, Vec<ast::Stmt>), Diag> {
+fn parse_thread<'a>(src: &SourceRef<'a>, text: &'a str, pos: Pos) -> Result<(Vec<&'a str>, Vec<ast::Stmt<'a>>), Diag> {
     parse::unboxed(thread_of(&mut parse::Parser::new(text, pos.0, src.file, src.text, 0)))
 }
 
 /// [`parse_thread`] in the parser's own result type.
-fn thread_of(p: &mut parse::Parser<'_>) -> parse::R<(Vec<String>, Vec<ast::Stmt>)> {
+fn thread_of<'a>(p: &mut parse::Parser<'a>) -> parse::R<(Vec<&'a str>, Vec<ast::Stmt<'a>>)> {
     p.ident()?;
     p.expect("(")?;
     let mut params = Vec::new();

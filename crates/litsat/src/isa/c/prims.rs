@@ -70,10 +70,10 @@ fn store(l: &mut Lower<'_>, addr: Addr, v: Src, tags: Vec<String>, text: String)
 /// Lowers primitive `c`, returning its value when it has one.
 pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
     let text = match &c.tag {
-        Some(t) => [c.name.as_str(), "{", t, "}"].concat(),
-        None => c.name.clone(),
+        Some(t) => [c.name, "{", t, "}"].concat(),
+        None => c.name.to_string(),
     };
-    Ok(match c.name.as_str() {
+    Ok(match c.name {
         "__load" => {
             l.arity(c, 1)?;
             let addr = l.arg_lvalue(c, 0)?;
@@ -135,7 +135,7 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
                 ops.push(Op::Bin { dst: new.clone(), op: bop, a: Src::Reg(old.clone()), b: v });
             }
             l.push(read_modify_write(addr, rmw_tags(c), &old, ops, Src::Reg(new.clone())), text);
-            match c.name.as_str() {
+            match c.name {
                 "__atomic_op_return" => Some(Src::Reg(new)),
                 "__atomic_fetch_op" => Some(Src::Reg(old)),
                 _ => None,
@@ -181,7 +181,7 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
         "__lock" | "__unlock" | "__trylock" | "__islocked" => {
             l.arity(c, 1)?;
             let addr = l.arg_pointer(c, 0)?;
-            let (op, dst) = match c.name.as_str() {
+            let (op, dst) = match c.name {
                 "__lock" => (LockOp::Acquire, None),
                 "__unlock" => (LockOp::Release, None),
                 "__trylock" => (LockOp::Try, Some(l.fresh())),
@@ -202,7 +202,7 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
             let v = l.arg_value(c, 1)?;
             let old = l.fresh();
             let mut ops = Vec::new();
-            let new = match c.name.as_str() {
+            let new = match c.name {
                 "atomic_exchange_explicit" => v,
                 name => {
                     let op = match &name["atomic_fetch_".len()..name.len() - "_explicit".len()] {

@@ -53,7 +53,7 @@ pub struct Lower<'a> {
     files: &'a Files<'a>,
     macros: &'a Macros,
     /// Names of shared locations: a parameter `int *x` names location `x`.
-    shared: &'a BTreeSet<String>,
+    shared: &'a BTreeSet<&'a str>,
     locals: BTreeSet<String>,
     code: Vec<Instr>,
     next_tmp: usize,
@@ -66,7 +66,7 @@ pub struct Lower<'a> {
 }
 
 impl<'a> Lower<'a> {
-    pub fn new(files: &'a Files<'a>, macros: &'a Macros, shared: &'a BTreeSet<String>, unroll: usize) -> Lower<'a> {
+    pub fn new(files: &'a Files<'a>, macros: &'a Macros, shared: &'a BTreeSet<&'a str>, unroll: usize) -> Lower<'a> {
         Lower {
             files,
             macros,

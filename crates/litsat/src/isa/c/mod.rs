@@ -93,13 +93,13 @@ fn lower_test(
     let (def_name, def_text) = defs.unwrap_or(("<no macros>", ""));
     let macros = macros::parse_defs_once(def_name, def_text, 1)?;
     let files = Files { names: vec![src.file, def_name], texts: vec![src.text, def_text] };
-    let mut shared: BTreeSet<String> = BTreeSet::new();
+    let mut shared: BTreeSet<&str> = BTreeSet::new();
     for it in &test.init {
         if let Loc::Mem(x) = &it.loc {
-            shared.insert(x.clone());
+            shared.insert(x);
         }
         if let Val::Sym(s) = &it.value {
-            shared.insert(s.clone());
+            shared.insert(s);
         }
     }
     let mut code = Vec::new();
@@ -107,7 +107,7 @@ fn lower_test(
     for th in &test.threads {
         let cell = th.cells.first().ok_or_else(|| Diag::file(src.file, "a C thread without a body"))?;
         let (params, body) = parse_thread(src, &cell.text, cell.pos)?;
-        shared.extend(params.iter().map(|p| p.to_string()));
+        shared.extend(params);
         parsed.push(body);
     }
     for body in parsed {

@@ -91,14 +91,15 @@ fn check_elements(test: &Test, places: &[Loc], src: &SourceRef<'_>) -> Result<()
 /// Every location the test names, sorted: those the initial state sets or gives as values,
 /// the code accesses or takes the address of, and the final state reads or compares with.
 /// Each gets an initial write, and its index is its [`Value::Addr`].
-fn location_names(test: &Test, code: &[Vec<Instr>], places: &[Loc]) -> BTreeSet<String> {
-    let mut names: BTreeSet<String> = BTreeSet::new();
+/// Borrowed: each name is copied once, into the event structure.
+fn location_names<'t>(test: &'t Test, code: &'t [Vec<Instr>], places: &'t [Loc]) -> BTreeSet<&'t str> {
+    let mut names: BTreeSet<&str> = BTreeSet::new();
     for it in &test.init {
         if let Loc::Mem(x) = &it.loc {
-            names.insert(x.clone());
+            names.insert(x);
         }
         if let Val::Sym(s) = &it.value {
-            names.insert(s.clone());
+            names.insert(s);
         }
     }
     for op in code.iter().flatten().flat_map(|ins| &ins.ops) {
@@ -106,7 +107,7 @@ fn location_names(test: &Test, code: &[Vec<Instr>], places: &[Loc]) -> BTreeSet<
     }
     for l in places {
         if let Loc::Mem(x) = l {
-            names.insert(x.clone());
+            names.insert(x);
         }
     }
     // Values in conditions that name locations are addresses too.
@@ -117,14 +118,14 @@ fn location_names(test: &Test, code: &[Vec<Instr>], places: &[Loc]) -> BTreeSet<
 }
 
 /// The locations an op names: the one it accesses, and those whose address it takes.
-fn op_locations(op: &Op, names: &mut BTreeSet<String>) {
+fn op_locations<'t>(op: &'t Op, names: &mut BTreeSet<&'t str>) {
     if let Op::Load { addr: Addr::Sym(x), .. }
     | Op::Store { addr: Addr::Sym(x), .. }
     | Op::StoreCond { addr: Addr::Sym(x), .. }
     | Op::Lock { addr: Addr::Sym(x), .. }
     | Op::Marker { addr: Addr::Sym(x), .. } = op
     {
-        names.insert(x.clone());
+        names.insert(x);
     }
     let srcs: [Option<&Src>; 2] = match op {
         Op::Store { src, .. } | Op::StoreCond { src, .. } | Op::Mov { src, .. } => [Some(src), None],
@@ -133,15 +134,15 @@ fn op_locations(op: &Op, names: &mut BTreeSet<String>) {
     };
     for s in srcs.into_iter().flatten() {
         if let Src::Addr(x) = s {
-            names.insert(x.clone());
+            names.insert(x);
         }
     }
 }
 
 /// The symbols a proposition compares places with (`0:r1=x`): they may name locations.
-fn collect_syms(p: &Prop, out: &mut Vec<String>) {
+fn collect_syms<'t>(p: &'t Prop, out: &mut Vec<&'t str>) {
     match p {
-        Prop::Eq(_, Val::Sym(s)) => out.push(s.clone()),
+        Prop::Eq(_, Val::Sym(s)) => out.push(s),
         Prop::Not(q) => collect_syms(q, out),
         Prop::And(ps) | Prop::Or(ps) => ps.iter().for_each(|q| collect_syms(q, out)),
         Prop::Implies(a, b) => {
@@ -155,10 +156,10 @@ fn collect_syms(p: &Prop, out: &mut Vec<String>) {
 impl Events {
     /// An event structure with its locations and what the ISA says of it, and nothing
     /// interpreted yet.
-    fn empty(test: &Test, isa: &dyn Isa, names: BTreeSet<String>) -> Events {
+    fn empty(test: &Test, isa: &dyn Isa, names: BTreeSet<&str>) -> Events {
         Events {
             events: Vec::new(),
-            locs: names.into_iter().collect(),
+            locs: names.into_iter().map(str::to_string).collect(),
             threads: test.threads.iter().map(|t| t.id).collect(),
             vals: Vec::new(),
             // Sized for a litmus test's values at once: growing step by step rehashed

@@ -3,14 +3,45 @@
 //! where a branch meets the code it skipped.
 
 use super::{Eid, Events, VExpr, ValId, Value};
-use crate::isa::Reg;
-use crate::logic::Fx;
-use std::collections::{BTreeMap, HashMap};
-use std::hash::BuildHasherDefault;
 
 /// The reads a value depends on, each with the path condition under which it does (the
-/// constant 1 for always).
-pub(super) type Deps = BTreeMap<Eid, ValId>;
+/// constant 1 for always), sorted by read: a value depends on a handful, which a vector
+/// holds without the nodes a map allocates, and clones in one copy.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(super) struct Deps(Vec<(Eid, ValId)>);
+
+impl Deps {
+    pub(super) fn new() -> Deps {
+        Deps(Vec::new())
+    }
+
+    /// The condition under which the value depends on read `d`, if it does.
+    pub(super) fn get(&self, d: Eid) -> Option<ValId> {
+        self.0.binary_search_by_key(&d, |x| x.0).ok().map(|k| self.0[k].1)
+    }
+
+    pub(super) fn contains(&self, d: Eid) -> bool {
+        self.get(d).is_some()
+    }
+
+    /// Sets the condition of the dependency on read `d`.
+    pub(super) fn insert(&mut self, d: Eid, g: ValId) {
+        match self.0.binary_search_by_key(&d, |x| x.0) {
+            Ok(k) => self.0[k].1 = g,
+            Err(k) => self.0.insert(k, (d, g)),
+        }
+    }
+
+    /// The reads depended on, in order.
+    pub(super) fn reads(&self) -> impl Iterator<Item = Eid> + '_ {
+        self.0.iter().map(|x| x.0)
+    }
+
+    /// The dependencies on reads before `first`, in order.
+    pub(super) fn before(&self, first: Eid) -> impl Iterator<Item = (Eid, ValId)> + '_ {
+        self.0.iter().copied().take_while(move |x| x.0 < first)
+    }
+}
 
 /// The register contents during interpretation: a value and the reads it depends on.
 #[derive(Clone, Debug)]
@@ -29,9 +60,9 @@ impl Content {
 /// The dependencies of a value computed from two others: `a`'s, taken over, and `b`'s.
 pub(super) fn dep_union(ev: &mut Events, a: Deps, b: &Deps) -> Deps {
     let mut out = a;
-    for (&d, &g) in b {
-        let h = match out.get(&d) {
-            Some(&f) => ev.or(f, g),
+    for &(d, g) in &b.0 {
+        let h = match out.get(d) {
+            Some(f) => ev.or(f, g),
             None => g,
         };
         out.insert(d, h);
@@ -42,7 +73,11 @@ pub(super) fn dep_union(ev: &mut Events, a: Deps, b: &Deps) -> Deps {
 /// Dependencies that always hold.
 pub(super) fn always(ev: &mut Events, ds: impl IntoIterator<Item = Eid>) -> Deps {
     let one = ev.constant(Value::Int(1));
-    ds.into_iter().map(|d| (d, one)).collect()
+    let mut deps = Deps::new();
+    for d in ds {
+        deps.insert(d, one);
+    }
+    deps
 }
 
 impl Events {
@@ -73,9 +108,9 @@ impl Events {
     }
 }
 
-/// Register contents by name, hashed with [`Fx`] (names are short, and looked up at
-/// every op); nothing depends on their order.
-pub(super) type Regs = HashMap<Reg, Content, BuildHasherDefault<Fx>>;
+/// Register contents, indexed by the thread's register numbers (see
+/// `thread::RegNames`): `None` for a register not written or initialised on the path.
+pub(super) type Regs = Vec<Option<Content>>;
 
 /// One control-flow path's state: its condition and registers.
 #[derive(Clone, Debug)]
@@ -84,12 +119,10 @@ pub(super) struct PathState {
     pub(super) regs: Regs,
 }
 
-/// A register's contents on each of two paths being joined, where it has any.
-type Sides = (Option<Content>, Option<Content>);
-
 /// Joins two paths: the guard is the disjunction, registers that differ become
-/// `ite(g1, v1, v2)`.
-pub(super) fn merge(ev: &mut Events, a: PathState, b: PathState) -> PathState {
+/// `ite(g1, v1, v2)`. `names` gives the registers' names, in whose order the values are
+/// interned.
+pub(super) fn merge(ev: &mut Events, a: PathState, b: PathState, names: &[&str]) -> PathState {
     if ev.is_const(a.guard, 0) {
         return b;
     }
@@ -98,25 +131,22 @@ pub(super) fn merge(ev: &mut Events, a: PathState, b: PathState) -> PathState {
     }
     let guard = ev.or(a.guard, b.guard);
     let zero = ev.constant(Value::Int(0));
-    // Each register with its contents on either path, sorted by name: the values are
-    // interned in that order. (A sorted vector: a thread has a handful of registers.)
-    let mut b_regs = b.regs;
-    let mut both: Vec<(Reg, Sides)> = Vec::with_capacity(a.regs.len() + b_regs.len());
-    for (r, c) in a.regs {
-        let cb = b_regs.remove(&r);
-        both.push((r, (Some(c), cb)));
-    }
-    both.extend(b_regs.into_iter().map(|(r, c)| (r, (None, Some(c)))));
-    both.sort_unstable_by(|x, y| x.0.cmp(&y.0));
-    let mut regs = Regs::with_capacity_and_hasher(both.len(), Default::default());
-    for (r, (ca, cb)) in both {
-        let (ca, cb) = (ca.unwrap_or(Content::of(zero)), cb.unwrap_or(Content::of(zero)));
+    let (mut ra, mut rb) = (a.regs, b.regs);
+    let n = ra.len().max(rb.len());
+    ra.resize(n, None);
+    rb.resize(n, None);
+    // The registers either path has, sorted by name.
+    let mut order: Vec<usize> = (0..n).filter(|&r| ra[r].is_some() || rb[r].is_some()).collect();
+    order.sort_unstable_by_key(|&r| names[r]);
+    let mut regs: Regs = vec![None; n];
+    for r in order {
+        let (ca, cb) = (ra[r].take().unwrap_or(Content::of(zero)), rb[r].take().unwrap_or(Content::of(zero)));
         let val = ev.ite(a.guard, ca.val, cb.val);
         ev.joins.insert(val);
         // Dependencies both paths share are kept as they are (what `join_deps` gives
         // them), without building them anew: most registers a branch skips are untouched.
         let deps = if ca.deps == cb.deps { ca.deps } else { join_deps(ev, (a.guard, &ca.deps), (b.guard, &cb.deps)) };
-        regs.insert(r, Content { val, deps });
+        regs[r] = Some(Content { val, deps });
     }
     PathState { guard, regs }
 }
@@ -127,11 +157,11 @@ pub(super) fn merge(ev: &mut Events, a: PathState, b: PathState) -> PathState {
 fn join_deps(ev: &mut Events, (ga, da): (ValId, &Deps), (gb, db): (ValId, &Deps)) -> Deps {
     let zero = ev.constant(Value::Int(0));
     let mut deps = Deps::new();
-    let mut reads: Vec<Eid> = da.keys().chain(db.keys()).copied().collect();
+    let mut reads: Vec<Eid> = da.reads().chain(db.reads()).collect();
     reads.sort_unstable();
     reads.dedup();
     for d in reads {
-        let g = match (da.get(&d).copied(), db.get(&d).copied()) {
+        let g = match (da.get(d), db.get(d)) {
             (Some(x), Some(y)) if x == y => x,
             (x, y) => {
                 let za = x.map_or(zero, |x| ev.and(ga, x));

@@ -7,7 +7,9 @@ use super::{Eid, Event, Events, Instr, Kind, LockRole, SourceRef, VExpr, ValId, 
 use crate::diag::{Deadline, Diag, Pos};
 use crate::isa::{Addr, BinOp, Cond, Isa, LockOp, Op, Operand, Reg, Src};
 use crate::litmus::{Loc, Test};
-use std::collections::{BTreeMap, BTreeSet};
+use crate::logic::Fx;
+use std::collections::{BTreeMap, HashMap};
+use std::hash::BuildHasherDefault;
 
 /// Where [`Op::Exit`] paths wait for the thread's end: no label is spelt so.
 const EXIT: &str = "%exit";
@@ -31,17 +33,18 @@ fn unsequenced(paths: &[Vec<(usize, usize)>], first: Eid) -> Vec<(Eid, Eid)> {
 
 /// Interprets the thread `id` (its instructions `code`) into `ev`: its events, their
 /// dependencies, and its registers' final contents.
-pub(super) fn interpret(
-    ev: &mut Events,
-    test: &Test,
+pub(super) fn interpret<'a>(
+    ev: &'a mut Events,
+    test: &'a Test,
     id: usize,
-    code: &[Instr],
+    code: &'a [Instr],
     isa: &dyn Isa,
     src: &SourceRef<'_>,
     deadline: Deadline,
 ) -> Result<(), Diag> {
-    let regs = initial_regs(ev, test, id, src)?;
-    let mut t = Thread::new(ev, id, code, isa, src, regs);
+    let mut names = RegNames::default();
+    let regs = initial_regs(ev, test, id, src, &mut names)?;
+    let mut t = Thread::new(ev, id, code, isa, src, (names, regs));
     for (idx, ins) in code.iter().enumerate() {
         deadline.check(src.file)?;
         t.instruction(idx, ins)?;
@@ -51,7 +54,13 @@ pub(super) fn interpret(
 }
 
 /// The registers the initial state sets for thread `id`; the others hold 0.
-fn initial_regs(ev: &mut Events, test: &Test, id: usize, src: &SourceRef<'_>) -> Result<Regs, Diag> {
+fn initial_regs<'a>(
+    ev: &mut Events,
+    test: &'a Test,
+    id: usize,
+    src: &SourceRef<'_>,
+    names: &mut RegNames<'a>,
+) -> Result<Regs, Diag> {
     let mut regs = Regs::default();
     for it in &test.init {
         if let Loc::Reg(t, r) = &it.loc
@@ -59,10 +68,44 @@ fn initial_regs(ev: &mut Events, test: &Test, id: usize, src: &SourceRef<'_>) ->
         {
             let v = ev.value_of(&it.value).ok_or_else(|| src.err(it.pos, "unknown location in initial value"))?;
             let val = ev.constant(v);
-            regs.insert(r.clone(), Content::of(val));
+            put(&mut regs, names.number(r), Content::of(val));
         }
     }
     Ok(regs)
+}
+
+/// Sets register number `r` in `regs`.
+fn put(regs: &mut Regs, r: usize, c: Content) {
+    if regs.len() <= r {
+        regs.resize(r + 1, None);
+    }
+    regs[r] = Some(c);
+}
+
+/// The thread's registers, numbered as first written: paths hold their contents in
+/// vectors indexed so, which clone without copying names.
+#[derive(Default)]
+struct RegNames<'a> {
+    names: Vec<&'a str>,
+    /// Hashed with [`Fx`]: names are short, and looked up at every op.
+    index: HashMap<&'a str, usize, BuildHasherDefault<Fx>>,
+}
+
+impl<'a> RegNames<'a> {
+    /// The number of register `r`, a new one if it is new.
+    fn number(&mut self, r: &'a str) -> usize {
+        // Looked up before any entry is made: most writes are to a known register.
+        if let Some(k) = self.get(r) {
+            return k;
+        }
+        self.names.push(r);
+        self.index.insert(r, self.names.len() - 1);
+        self.names.len() - 1
+    }
+
+    fn get(&self, r: &str) -> Option<usize> {
+        self.index.get(r).copied()
+    }
 }
 
 /// A thread being interpreted: the path followed, the paths waiting at labels, and what
@@ -79,16 +122,19 @@ struct Thread<'a> {
     zero: ValId,
     /// Each instruction's label: a branch may only go forward.
     labels: Vec<Option<&'a str>>,
+    /// The registers' numbers.
+    regs: RegNames<'a>,
     /// The path being followed.
     cur: PathState,
     /// The paths that branched to a label ahead (or left for [`EXIT`]), to join there.
     /// Ordered, so that the paths left at the end join in one order and the encoding
     /// comes out the same on every run.
-    pending: BTreeMap<String, Vec<PathState>>,
+    pending: BTreeMap<&'a str, Vec<PathState>>,
     /// Reads that some earlier branch depended on: every later event depends on them.
-    ctrl_src: BTreeSet<Eid>,
+    /// Sorted, without repeats: a vector, as a thread has a few such reads.
+    ctrl_src: Vec<Eid>,
     /// Saved control sources of the enclosing [`Op::CtrlScope`]s.
-    ctrl_saved: Vec<BTreeSet<Eid>>,
+    ctrl_saved: Vec<Vec<Eid>>,
     /// The location reserved by the latest exclusive load: a store-conditional can only
     /// succeed on it, and consumes it.
     reservation: Option<ValId>,
@@ -134,7 +180,7 @@ impl<'a> Thread<'a> {
         code: &'a [Instr],
         isa: &'a dyn Isa,
         src: &'a SourceRef<'a>,
-        regs: Regs,
+        (names, regs): (RegNames<'a>, Regs),
     ) -> Thread<'a> {
         let one = ev.constant(Value::Int(1));
         let zero = ev.constant(Value::Int(0));
@@ -147,9 +193,10 @@ impl<'a> Thread<'a> {
             zero_reg: isa.zero_reg(),
             zero,
             labels: code.iter().map(|i| i.label.as_deref()).collect(),
+            regs: names,
             cur: PathState { guard: one, regs },
             pending: BTreeMap::new(),
-            ctrl_src: BTreeSet::new(),
+            ctrl_src: Vec::new(),
             ctrl_saved: Vec::new(),
             reservation: None,
             operands: Vec::new(),
@@ -163,7 +210,7 @@ impl<'a> Thread<'a> {
     /// Interprets one instruction, after joining the paths that branched to its label.
     fn instruction(&mut self, idx: usize, ins: &'a Instr) -> Result<(), Diag> {
         if let Some(l) = &ins.label
-            && let Some(states) = self.pending.remove(l)
+            && let Some(states) = self.pending.remove(l.as_str())
         {
             for s in states {
                 self.join(s);
@@ -189,21 +236,23 @@ impl<'a> Thread<'a> {
                 self.join(s);
             }
         }
-        for (r, c) in self.cur.regs {
-            self.ev.final_regs.insert((self.id, r), c.val);
+        for (r, c) in self.cur.regs.into_iter().enumerate() {
+            if let Some(c) = c {
+                self.ev.final_regs.insert((self.id, self.regs.names[r].to_string()), c.val);
+            }
         }
     }
 
     /// Joins the path `s` into the one being followed.
     fn join(&mut self, s: PathState) {
         let cur = std::mem::replace(&mut self.cur, PathState { guard: self.zero, regs: Regs::default() });
-        self.cur = merge(self.ev, cur, s);
+        self.cur = merge(self.ev, cur, s, &self.regs.names);
     }
 
     /// The current path goes to `label`: it waits there, and no op after this one runs
     /// on it until then.
-    fn leave_for(&mut self, label: &str) {
-        self.pending.entry(label.to_string()).or_default().push(self.cur.clone());
+    fn leave_for(&mut self, label: &'a str) {
+        self.pending.entry(label).or_default().push(self.cur.clone());
         self.cur.guard = self.zero;
     }
 
@@ -217,7 +266,7 @@ impl<'a> Thread<'a> {
     }
 
     /// Interprets one op of the current instruction.
-    fn op(&mut self, op: &Op) -> Result<(), Diag> {
+    fn op(&mut self, op: &'a Op) -> Result<(), Diag> {
         if self.groups > 0 || matches!(op, Op::Operand(_)) {
             self.note_operands();
         }
@@ -282,7 +331,7 @@ impl<'a> Thread<'a> {
     }
 
     /// A solver's choice of 0 or 1 where a condition holds ([`Op::Choose`]), 0 elsewhere.
-    fn choose(&mut self, dst: &Reg, when: &Cond) -> Result<(), Diag> {
+    fn choose(&mut self, dst: &'a Reg, when: &Cond) -> Result<(), Diag> {
         let cv = self.cond(when)?;
         let reach = self.ev.and(self.cur.guard, cv.val);
         let choice = self.ev.choice_where(reach);
@@ -311,7 +360,7 @@ impl<'a> Thread<'a> {
     }
 
     /// A read: its value is a variable of its own, which the solver decides through rf.
-    fn load(&mut self, dst: &Reg, addr: &Addr, tags: &[String]) -> Result<(), Diag> {
+    fn load(&mut self, dst: &'a Reg, addr: &Addr, tags: &[String]) -> Result<(), Diag> {
         let a = self.access(addr)?;
         let id = self.ev.events.len();
         let val = self.ev.intern(VExpr::Read(id));
@@ -358,7 +407,7 @@ impl<'a> Thread<'a> {
         addr: &Addr,
         s: &Src,
         tags: &[String],
-        status: Option<&Reg>,
+        status: Option<&'a Reg>,
         (ok, fail): (i64, i64),
     ) -> Result<(), Diag> {
         let guard = self.cur.guard;
@@ -397,7 +446,7 @@ impl<'a> Thread<'a> {
 
     /// herd's C lock events: an acquisition is a read and a write of the lock, a
     /// try-lock or an is-locked test a choice between its outcomes' events.
-    fn lock(&mut self, addr: &Addr, op: LockOp, dst: Option<&Reg>) -> Result<(), Diag> {
+    fn lock(&mut self, addr: &Addr, op: LockOp, dst: Option<&'a Reg>) -> Result<(), Diag> {
         let guard = self.cur.guard;
         let a = self.access(addr)?;
         // A try-lock or an is-locked test has two outcomes: a choice, made only where the
@@ -453,9 +502,9 @@ impl<'a> Thread<'a> {
 
     /// A register copy. Where the ISA's atomics are one operation, a value its read
     /// returned also depends on its write.
-    fn mov(&mut self, dst: &Reg, s: &Src) -> Result<(), Diag> {
+    fn mov(&mut self, dst: &'a Reg, s: &Src) -> Result<(), Diag> {
         let mut c = self.read_src(s)?;
-        if self.ev.amo_as_one && c.deps.keys().any(|&d| d >= self.at.first) {
+        if self.ev.amo_as_one && c.deps.reads().any(|d| d >= self.at.first) {
             let writes: Vec<Eid> = self.own_events().filter(|&w| self.ev.events[w].kind == Kind::Write).collect();
             let more = always(self.ev, writes);
             c.deps = dep_union(self.ev, c.deps, &more);
@@ -465,7 +514,7 @@ impl<'a> Thread<'a> {
     }
 
     /// `dst = a op b`, depending on both.
-    fn bin(&mut self, dst: &Reg, op: BinOp, a: &Src, b: &Src) -> Result<(), Diag> {
+    fn bin(&mut self, dst: &'a Reg, op: BinOp, a: &Src, b: &Src) -> Result<(), Diag> {
         let ca = self.read_src(a)?;
         let cb = self.read_src(b)?;
         let val = self.ev.bin(op, ca.val, cb.val);
@@ -475,7 +524,7 @@ impl<'a> Thread<'a> {
     }
 
     /// `dst = cond ? a : b`, depending on all three.
-    fn select(&mut self, dst: &Reg, cond: &Cond, a: &Src, b: &Src) -> Result<(), Diag> {
+    fn select(&mut self, dst: &'a Reg, cond: &Cond, a: &Src, b: &Src) -> Result<(), Diag> {
         let c = self.cond(cond)?;
         let ca = self.read_src(a)?;
         let cb = self.read_src(b)?;
@@ -489,7 +538,7 @@ impl<'a> Thread<'a> {
     /// A forward branch: the taken path waits at the target, the current one falls
     /// through. A conditional one is a branch event, and what follows is ctrl-dependent
     /// on the reads its condition depends on.
-    fn branch(&mut self, cond: Option<&Cond>, target: &str) -> Result<(), Diag> {
+    fn branch(&mut self, cond: Option<&Cond>, target: &'a str) -> Result<(), Diag> {
         // Backward branches were unrolled away (`crate::unroll`).
         let later = self.labels[self.at.idx + 1..].contains(&Some(target));
         if !later {
@@ -508,10 +557,12 @@ impl<'a> Thread<'a> {
         let nc = self.ev.not(cv.val);
         let fall = self.ev.and(guard, nc);
         let regs = self.cur.regs.clone();
-        self.pending.entry(target.to_string()).or_default().push(PathState { guard: taken, regs });
+        self.pending.entry(target).or_default().push(PathState { guard: taken, regs });
         self.cur.guard = fall;
         let from = self.outside(&cv.deps);
         self.ctrl_src.extend(from.map(|(d, _)| d));
+        self.ctrl_src.sort_unstable();
+        self.ctrl_src.dedup();
         Ok(())
     }
 
@@ -527,21 +578,16 @@ impl<'a> Thread<'a> {
 
     /// A register's contents on the current path (0 where never written).
     fn reg(&self, r: &Reg) -> Content {
-        self.cur.regs.get(r).cloned().unwrap_or(Content::of(self.zero))
+        let c = self.regs.get(r).and_then(|k| self.cur.regs.get(k)).and_then(Option::as_ref);
+        c.cloned().unwrap_or(Content::of(self.zero))
     }
 
     /// Sets a register on the current path; writes to the zero register are lost.
-    fn set_reg(&mut self, r: &Reg, c: Content) {
+    fn set_reg(&mut self, r: &'a Reg, c: Content) {
         if Some(r.as_str()) == self.zero_reg {
             return;
         }
-        // The name is copied only the first time the register is written.
-        match self.cur.regs.get_mut(r) {
-            Some(old) => *old = c,
-            None => {
-                self.cur.regs.insert(r.clone(), c);
-            }
-        }
+        put(&mut self.cur.regs, self.regs.number(r), c);
     }
 
     /// The value of an operand: a register (the zero register reads 0), a constant, or a
@@ -664,7 +710,7 @@ impl<'a> Thread<'a> {
     /// The dependencies on reads of earlier instructions: those inside one instruction
     /// are herd's iico, not addr/data/ctrl.
     fn outside<'d>(&self, deps: &'d Deps) -> impl Iterator<Item = (Eid, ValId)> + use<'d> {
-        deps.range(..self.at.first).map(|(&d, &g)| (d, g))
+        deps.before(self.at.first)
     }
 
     /// Adds an event, ctrl-dependent on the reads earlier branches depended on.
@@ -699,7 +745,7 @@ impl<'a> Thread<'a> {
         let sequential = self.isa.rmw_sequential();
         let ev = &self.ev;
         let reads: Vec<Eid> = (self.at.first..w)
-            .filter(|&r| ev.events[r].kind == Kind::Read && (sequential || deps.contains_key(&r)))
+            .filter(|&r| ev.events[r].kind == Kind::Read && (sequential || deps.contains(r)))
             .collect();
         self.ev.iico.extend(reads.into_iter().map(|r| (r, w)));
     }

@@ -93,9 +93,11 @@ fn body_end(b: &[u8], mut i: usize) -> usize {
     let mut depth = 0usize;
     while i < b.len() {
         // Straight to the next byte that can matter.
-        match b[i..].iter().position(|&c| MATTERS[usize::from(c)]) {
-            Some(k) => i += k,
-            None => break,
+        while i < b.len() && !MATTERS[usize::from(b[i])] {
+            i += 1;
+        }
+        if i == b.len() {
+            break;
         }
         match b[i] {
             b'/' if b.get(i + 1) == Some(&b'/') => {

@@ -12,6 +12,8 @@ use nom::{
     sequence::{delimited, pair, preceded},
 };
 
+mod fast;
+
 type Res<'a, T> = IResult<&'a str, T>;
 
 /// How deeply a proposition may nest (parentheses, `~`, `=>`): deeper input is refused
@@ -76,6 +78,14 @@ pub fn number(i: &str) -> Res<'_, i64> {
 /// (`instr:"add r1,r1,r1"`; herd's `NOP` reads as a name). An instruction is a symbol
 /// like a name: herd copies and compares it and computes nothing on it.
 pub fn value(i: &str) -> Res<'_, Val> {
+    match fast::value(i) {
+        Some(r) => Ok(r),
+        None => value_nom(i),
+    }
+}
+
+/// [`value`] with the combinators, for what the fast path leaves.
+fn value_nom(i: &str) -> Res<'_, Val> {
     let instr = recognize(pair(tag("instr:"), delimited(char('"'), take_while(|c| c != '"'), char('"'))));
     alt((
         map(number, Val::Int),
@@ -98,6 +108,14 @@ fn thread_reg(i: &str) -> Res<'_, Loc> {
 
 /// A place: `N:reg`, `PN:reg`, `[x]` or `x`.
 pub fn loc(i: &str) -> Res<'_, Loc> {
+    match fast::loc(i) {
+        Some(r) => Ok(r),
+        None => loc_nom(i),
+    }
+}
+
+/// [`loc`] with the combinators, for what the fast path leaves.
+fn loc_nom(i: &str) -> Res<'_, Loc> {
     alt((
         thread_reg,
         map(delimited(char('['), ws(ident), ws(char(']'))), |s: &str| Loc::Mem(s.to_string())),
@@ -118,7 +136,7 @@ fn elem(i: &str) -> Res<'_, Loc> {
 fn atom(i: &str) -> Res<'_, Prop> {
     let (i, _) = multispace0(i)?;
     if i.starts_with('(') {
-        match nested(i, |i| delimited(char('('), prop, ws(char(')'))).parse(i)) {
+        match nested(i, |i| delimited(char('('), prop_nom, ws(char(')'))).parse(i)) {
             Ok((r, p)) => return Ok((r, p)),
             Err(e @ nom::Err::Failure(_)) => return Err(e),
             Err(_) => {}
@@ -130,7 +148,7 @@ fn atom(i: &str) -> Res<'_, Prop> {
     if let Ok((r, _)) = keyword("false")(i) {
         return Ok((r, Prop::False));
     }
-    let (i, l) = loc(i)?;
+    let (i, l) = loc_nom(i)?;
     let (i, op) = ws(alt((tag("=="), tag("!="), tag("<>"), tag("=")))).parse(i)?;
     let (i, _) = multispace0(i)?;
     // `loc = loc` only when the right side cannot be a value: `0:r1` or `[x]`.
@@ -187,6 +205,14 @@ fn and_p(i: &str) -> Res<'_, Prop> {
 
 /// A whole proposition.
 pub fn prop(i: &str) -> Res<'_, Prop> {
+    match fast::prop(i) {
+        Some(r) => Ok(r),
+        None => prop_nom(i),
+    }
+}
+
+/// [`prop`] with the combinators, for what the fast path leaves (and every failure).
+fn prop_nom(i: &str) -> Res<'_, Prop> {
     let (mut i, first) = and_p(i)?;
     let mut items = vec![first];
     while let Ok((r, _)) = ws(tag("\\/")).parse(i) {

@@ -1,32 +1,37 @@
 //! The syntax of herd's C dialect: thread bodies and macro bodies.
+//!
+//! Names borrow the text they are read from (`'a`): a thread's names are never copied
+//! to be parsed, and a macro's borrow its `.def` file, kept for the process.
 
 use crate::diag::Pos;
 use crate::isa::BinOp;
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum Expr {
+pub enum Expr<'a> {
     Int(i64),
-    Var(String, Pos),
+    Var(&'a str, Pos),
     /// `*e`
-    Deref(Box<Expr>, Pos),
+    Deref(Box<Expr<'a>>, Pos),
     /// `&e`
-    AddrOf(Box<Expr>, Pos),
-    Neg(Box<Expr>),
-    Not(Box<Expr>),
-    BitNot(Box<Expr>),
-    Bin(BinOp, Box<Expr>, Box<Expr>),
+    AddrOf(Box<Expr<'a>>, Pos),
+    Neg(Box<Expr<'a>>),
+    Not(Box<Expr<'a>>),
+    BitNot(Box<Expr<'a>>),
+    Bin(BinOp, Box<Expr<'a>>, Box<Expr<'a>>),
     /// `a && b`, `a || b`: 0/1 valued.
-    Logic(bool, Box<Expr>, Box<Expr>),
-    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
-    /// A macro or primitive call; `tag` is the `{…}` annotation of a primitive.
-    Call(Call),
+    Logic(bool, Box<Expr<'a>>, Box<Expr<'a>>),
+    Cond(Box<Expr<'a>>, Box<Expr<'a>>, Box<Expr<'a>>),
+    /// A macro or primitive call; `tag` is the `{…}` annotation of a primitive. Boxed,
+    /// as a call is the largest node: every expression is moved through the parser's
+    /// levels, and a small one moves cheaply.
+    Call(Box<Call<'a>>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Call {
-    pub name: String,
+pub struct Call<'a> {
+    pub name: &'a str,
     pub tag: Option<String>,
-    pub args: Vec<Arg>,
+    pub args: Vec<Arg<'a>>,
     pub pos: Pos,
     /// The file the call is written in (a test or a `.def`), for diagnostics.
     pub file: usize,
@@ -34,24 +39,24 @@ pub struct Call {
 
 /// An argument: an expression, or an operator (`__atomic_op(X,+,V)`).
 #[derive(Clone, Debug, PartialEq)]
-pub enum Arg {
-    Expr(Expr),
-    Op(String, Pos),
+pub enum Arg<'a> {
+    Expr(Expr<'a>),
+    Op(&'a str, Pos),
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub enum Stmt {
+pub enum Stmt<'a> {
     /// `int r;`, `int *r = e;`: a local.
-    Decl(String, Option<Expr>, Pos),
+    Decl(&'a str, Option<Expr<'a>>, Pos),
     /// `lhs = rhs;`
-    Assign(Expr, Expr, Pos),
-    Expr(Expr, Pos),
-    If(Expr, Vec<Stmt>, Vec<Stmt>, Pos),
-    While(Expr, Vec<Stmt>, Pos),
-    Block(Vec<Stmt>),
+    Assign(Expr<'a>, Expr<'a>, Pos),
+    Expr(Expr<'a>, Pos),
+    If(Expr<'a>, Vec<Stmt<'a>>, Vec<Stmt<'a>>, Pos),
+    While(Expr<'a>, Vec<Stmt<'a>>, Pos),
+    Block(Vec<Stmt<'a>>),
 }
 
-impl Expr {
+impl Expr<'_> {
     pub fn pos(&self) -> Option<Pos> {
         match self {
             Expr::Var(_, p) | Expr::Deref(_, p) | Expr::AddrOf(_, p) => Some(*p),

@@ -62,7 +62,7 @@ impl Gen<'_> {
             Expr::Int(_) => Out::Const,
             Expr::Var(x, _) => {
                 let n = self.draw();
-                acts.push(Act::Reg(n, x.clone(), false));
+                acts.push(Act::Reg(n, x.to_string(), false));
                 Out::Act(acts.len() - 1)
             }
             Expr::Deref(p, _) => self.load(p, acts)?,
@@ -94,13 +94,13 @@ impl Gen<'_> {
             Some(Arg::Expr(e)) => Some(e),
             _ => None,
         };
-        if let Some(m) = self.macros.get(&c.name) {
+        if let Some(m) = self.macros.get(c.name) {
             if m.params.len() != c.args.len() || self.depth >= MAX_DEPTH {
                 return None;
             }
             let mut map = HashMap::new();
             for (p, a) in m.params.iter().zip(&c.args) {
-                map.insert(p.clone(), arg_expr(a)?.clone());
+                map.insert(*p, arg_expr(a)?.clone());
             }
             self.depth += 1;
             let r = match &m.body {
@@ -113,7 +113,7 @@ impl Gen<'_> {
             self.depth -= 1;
             return r;
         }
-        match c.name.as_str() {
+        match c.name {
             // `__load{t}(*p)`: herd reads the pointer, then memory.
             "__load" => match arg(0)? {
                 Expr::Deref(p, _) => self.load(p, acts).map(Some),
@@ -159,7 +159,7 @@ impl Gen<'_> {
     /// A statement without branches.
     fn simple(&mut self, s: &Stmt, acts: &mut Vec<Act>) -> Option<()> {
         match s {
-            Stmt::Decl(r, None, _) => acts.push(Act::Write(r.clone(), None)),
+            Stmt::Decl(r, None, _) => acts.push(Act::Write(r.to_string(), None)),
             Stmt::Decl(r, Some(e), _) | Stmt::Assign(Expr::Var(r, _), e, _) => {
                 let v = self.expr(e, acts)?;
                 self.write(r, v, acts);
@@ -228,7 +228,7 @@ impl Gen<'_> {
     }
 }
 
-fn arg_expr(a: &Arg) -> Option<&Expr> {
+fn arg_expr<'e, 'a>(a: &'e Arg<'a>) -> Option<&'e Expr<'a>> {
     match a {
         Arg::Expr(e) => Some(e),
         Arg::Op(..) => None,

@@ -57,20 +57,29 @@ fn is_ascii_blank(c: u8) -> bool {
 }
 
 /// The end of the run of bytes from `from` on that satisfy `f`.
+#[inline]
 fn run_end(b: &[u8], from: usize, f: impl Fn(u8) -> bool) -> usize {
-    b[from..].iter().position(|&c| !f(c)).map_or(b.len(), |k| from + k)
+    let mut k = from;
+    while k < b.len() && f(b[k]) {
+        k += 1;
+    }
+    k
+}
+
+/// The value of the digits `d` in `radix`; `None` where it does not fit in a u64.
+fn digits_value(d: &[u8], radix: u64) -> Option<u64> {
+    d.iter().try_fold(0u64, |v, &c| v.checked_mul(radix)?.checked_add(char::from(c).to_digit(16)? as u64))
 }
 
 /// A number and its length: hexadecimal after `0x`, else decimal; `i64::MAX` where it
 /// does not fit.
-fn number(i: &str) -> (i64, usize) {
-    let b = i.as_bytes();
+fn number(b: &[u8]) -> (i64, usize) {
     if b.len() > 2 && b[0] == b'0' && matches!(b[1], b'x' | b'X') && b[2].is_ascii_hexdigit() {
         let n = run_end(b, 2, |c| c.is_ascii_hexdigit());
-        return (u64::from_str_radix(&i[2..n], 16).map_or(i64::MAX, |v| v as i64), n);
+        return (digits_value(&b[2..n], 16).map_or(i64::MAX, |v| v as i64), n);
     }
     let n = run_end(b, 0, |c| c.is_ascii_digit());
-    (i[..n].parse().unwrap_or(i64::MAX), n)
+    (digits_value(&b[..n], 10).and_then(|v| i64::try_from(v).ok()).unwrap_or(i64::MAX), n)
 }
 
 /// The punctuator `b` starts with, the longest one.
@@ -89,8 +98,9 @@ fn sym(b: &[u8]) -> Option<&'static str> {
     Some(&SINGLES[k - 1..k])
 }
 
-/// The token `i` starts with and its length, chosen by its first byte; `None` where no
-/// token starts.
+/// The token at the start of `i` and its length, chosen by its first byte; `None` where
+/// no token starts.
+#[inline]
 fn token(i: &str) -> Option<(Tok<'_>, usize)> {
     let b = i.as_bytes();
     let c = *b.first()?;
@@ -98,7 +108,7 @@ fn token(i: &str) -> Option<(Tok<'_>, usize)> {
         let n = run_end(b, 1, is_word);
         Some((Tok::Ident(&i[..n]), n))
     } else if c.is_ascii_digit() {
-        let (v, n) = number(i);
+        let (v, n) = number(b);
         Some((Tok::Int(v), n))
     } else {
         sym(b).map(|s| (Tok::Sym(s), s.len()))

@@ -21,6 +21,24 @@ impl Files<'_> {
     }
 }
 
+/// `prefix` followed by `n` in decimal: the names of temporaries and labels, made at
+/// nearly every expression, without the formatting machinery.
+fn numbered(prefix: &str, n: usize) -> String {
+    let mut digits = Vec::with_capacity(20);
+    let mut n = n;
+    loop {
+        digits.push(char::from(b'0' + (n % 10) as u8));
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    let mut s = String::with_capacity(prefix.len() + digits.len());
+    s.push_str(prefix);
+    s.extend(digits.iter().rev());
+    s
+}
+
 /// The sets of a plain (non-atomic) access, `*x`: herd's `NA`.
 pub(super) fn plain_tags() -> Vec<String> {
     vec!["NA".to_string()]
@@ -35,7 +53,7 @@ pub struct Lower<'a> {
     files: &'a Files<'a>,
     macros: &'a Macros,
     /// Names of shared locations: a parameter `int *x` names location `x`.
-    shared: &'a BTreeSet<String>,
+    shared: &'a BTreeSet<&'a str>,
     locals: BTreeSet<String>,
     code: Vec<Instr>,
     next_tmp: usize,
@@ -48,7 +66,7 @@ pub struct Lower<'a> {
 }
 
 impl<'a> Lower<'a> {
-    pub fn new(files: &'a Files<'a>, macros: &'a Macros, shared: &'a BTreeSet<String>, unroll: usize) -> Lower<'a> {
+    pub fn new(files: &'a Files<'a>, macros: &'a Macros, shared: &'a BTreeSet<&'a str>, unroll: usize) -> Lower<'a> {
         Lower {
             files,
             macros,
@@ -69,16 +87,17 @@ impl<'a> Lower<'a> {
 
     fn tmp(&mut self) -> Reg {
         self.next_tmp += 1;
-        format!("%t{}", self.next_tmp)
+        numbered("%t", self.next_tmp)
     }
 
     fn label(&mut self) -> String {
         self.next_label += 1;
-        format!("%L{}", self.next_label)
+        numbered("%L", self.next_label)
     }
 
-    fn emit(&mut self, ops: Vec<Op>, text: &str) {
-        self.code.push(Instr { label: None, ops, text: text.to_string(), pos: self.site });
+    /// An instruction of `ops`, shown as `text` (taken as it is when owned).
+    fn emit(&mut self, ops: Vec<Op>, text: impl Into<String>) {
+        self.code.push(Instr { label: None, ops, text: text.into(), pos: self.site });
     }
 
     fn place_label(&mut self, l: String) {
@@ -111,7 +130,7 @@ impl<'a> Lower<'a> {
                 self.local(name);
                 if let Some(e) = init {
                     let v = self.rvalue(e)?;
-                    self.emit(vec![Op::Mov { dst: name.clone(), src: v }], name);
+                    self.emit(vec![Op::Mov { dst: name.to_string(), src: v }], *name);
                 }
             }
             Stmt::Assign(lhs, rhs, pos) => {
@@ -191,11 +210,11 @@ impl<'a> Lower<'a> {
 
     fn assign(&mut self, lhs: &Expr, rhs: &Expr, pos: Pos, in_test: bool) -> R<()> {
         match lhs {
-            Expr::Var(x, _) if self.locals.contains(x) || !self.shared.contains(x) => {
+            Expr::Var(x, _) if self.locals.contains(*x) || !self.shared.contains(*x) => {
                 // herd accepts locals assigned without a declaration.
                 self.local(x);
                 let v = self.rvalue(rhs)?;
-                self.emit(vec![Op::Mov { dst: x.clone(), src: v }], x);
+                self.emit(vec![Op::Mov { dst: x.to_string(), src: v }], *x);
                 Ok(())
             }
             Expr::Deref(p, _) => {
@@ -214,13 +233,13 @@ impl<'a> Lower<'a> {
         Ok(match e {
             Expr::Int(i) => Src::Imm(*i),
             Expr::Var(x, _) => {
-                if self.locals.contains(x) || !self.shared.contains(x) {
+                if self.locals.contains(*x) || !self.shared.contains(*x) {
                     // herd reads an undeclared name as a register: its value from the
                     // initial state (`0:r4=y;`), else 0.
                     self.local(x);
-                    Src::Reg(x.clone())
+                    Src::Reg(x.to_string())
                 } else {
-                    Src::Addr(x.clone())
+                    Src::Addr(x.to_string())
                 }
             }
             Expr::Deref(p, _) => {
@@ -230,7 +249,7 @@ impl<'a> Lower<'a> {
                 Src::Reg(dst)
             }
             Expr::AddrOf(inner, pos) => match &**inner {
-                Expr::Var(x, _) if self.shared.contains(x) && !self.locals.contains(x) => Src::Addr(x.clone()),
+                Expr::Var(x, _) if self.shared.contains(*x) && !self.locals.contains(*x) => Src::Addr(x.to_string()),
                 Expr::Deref(p, _) => self.rvalue(p)?,
                 _ => return self.test_err(*pos, "unsupported: `&` of something other than a location"),
             },
@@ -302,7 +321,7 @@ impl<'a> Lower<'a> {
         super::prims::lower(self, c)
     }
 
-    fn expand(&mut self, c: &Call, params: &[String], body: &Body) -> R<Option<Src>> {
+    fn expand(&mut self, c: &Call, params: &[&str], body: &Body) -> R<Option<Src>> {
         if params.len() != c.args.len() {
             let msg = format!("macro `{}` takes {} arguments, found {}", c.name, params.len(), c.args.len());
             return Err(self.files.err(c.file, c.pos, msg));
@@ -313,7 +332,7 @@ impl<'a> Lower<'a> {
         let mut map = HashMap::new();
         for (p, a) in params.iter().zip(&c.args) {
             match a {
-                Arg::Expr(e) => map.insert(p.clone(), e.clone()),
+                Arg::Expr(e) => map.insert(*p, e.clone()),
                 Arg::Op(_, pos) => {
                     return Err(self.files.err(c.file, *pos, "expected an expression, found an operator"));
                 }
@@ -367,7 +386,7 @@ impl<'a> Lower<'a> {
 
     pub(super) fn arg_op(&self, c: &Call, k: usize) -> R<String> {
         match c.args.get(k) {
-            Some(Arg::Op(o, _)) => Ok(o.clone()),
+            Some(Arg::Op(o, _)) => Ok(o.to_string()),
             _ => Err(self.files.err(c.file, c.pos, format!("`{}` expects an operator as argument {}", c.name, k + 1))),
         }
     }
@@ -384,7 +403,7 @@ impl<'a> Lower<'a> {
         self.tmp()
     }
 
-    pub(super) fn push(&mut self, ops: Vec<Op>, text: &str) {
+    pub(super) fn push(&mut self, ops: Vec<Op>, text: impl Into<String>) {
         self.emit(ops, text)
     }
 
@@ -397,8 +416,8 @@ impl<'a> Lower<'a> {
     }
 }
 
-pub(super) fn subst(e: &Expr, m: &HashMap<String, Expr>) -> Expr {
-    let b = |x: &Expr| Box::new(subst(x, m));
+pub(super) fn subst<'a>(e: &Expr<'a>, m: &HashMap<&str, Expr<'a>>) -> Expr<'a> {
+    let b = |x: &Expr<'a>| Box::new(subst(x, m));
     match e {
         Expr::Var(x, _) if m.contains_key(x) => m[x].clone(),
         Expr::Int(_) | Expr::Var(..) => e.clone(),
@@ -410,7 +429,9 @@ pub(super) fn subst(e: &Expr, m: &HashMap<String, Expr>) -> Expr {
         Expr::Bin(op, x, y) => Expr::Bin(*op, b(x), b(y)),
         Expr::Logic(and, x, y) => Expr::Logic(*and, b(x), b(y)),
         Expr::Cond(c, x, y) => Expr::Cond(b(c), b(x), b(y)),
-        Expr::Call(c) => Expr::Call(Call {
+        Expr::Call(c) => Expr::Call(Box::new(Call {
+            name: c.name,
+            tag: c.tag.clone(),
             args: c
                 .args
                 .iter()
@@ -419,15 +440,16 @@ pub(super) fn subst(e: &Expr, m: &HashMap<String, Expr>) -> Expr {
                     op => op.clone(),
                 })
                 .collect(),
-            ..c.clone()
-        }),
+            pos: c.pos,
+            file: c.file,
+        })),
     }
 }
 
-pub(super) fn subst_stmt(s: &Stmt, m: &HashMap<String, Expr>) -> Stmt {
-    let all = |ss: &[Stmt]| ss.iter().map(|s| subst_stmt(s, m)).collect();
+pub(super) fn subst_stmt<'a>(s: &Stmt<'a>, m: &HashMap<&str, Expr<'a>>) -> Stmt<'a> {
+    let all = |ss: &[Stmt<'a>]| ss.iter().map(|s| subst_stmt(s, m)).collect();
     match s {
-        Stmt::Decl(n, e, p) => Stmt::Decl(n.clone(), e.as_ref().map(|e| subst(e, m)), *p),
+        Stmt::Decl(n, e, p) => Stmt::Decl(n, e.as_ref().map(|e| subst(e, m)), *p),
         Stmt::Assign(a, b, p) => Stmt::Assign(subst(a, m), subst(b, m), *p),
         Stmt::Expr(e, p) => Stmt::Expr(subst(e, m), *p),
         Stmt::If(c, a, b, p) => Stmt::If(subst(c, m), all(a), all(b), *p),

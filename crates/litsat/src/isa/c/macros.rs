@@ -12,44 +12,47 @@ use std::rc::Rc;
 
 #[derive(Clone, Debug)]
 pub enum Body {
-    Expr(Expr),
-    Stmts(Vec<Stmt>),
+    Expr(Expr<'static>),
+    Stmts(Vec<Stmt<'static>>),
 }
 
 #[derive(Clone, Debug)]
 pub struct Macro {
-    pub params: Vec<String>,
+    pub params: Vec<&'static str>,
     pub body: Body,
 }
 
 /// Macros by name, hashed with [`Fx`]: every call of a C thread is looked up.
-pub type Macros = HashMap<String, Macro, BuildHasherDefault<Fx>>;
+pub type Macros = HashMap<&'static str, Macro, BuildHasherDefault<Fx>>;
 
 /// A parsed file with what it was parsed from: its name, text and file id.
-type Parsed = (String, String, usize, Rc<Macros>);
+type Parsed = (&'static str, &'static str, usize, Result<Rc<Macros>, Diag>);
 
 thread_local! {
     /// The files parsed so far on this thread: a corpus run reads the same `.def` file for
     /// every test. A list searched by comparison, as a run has one or two of them and a
-    /// hashed key would copy and hash the whole text on every look-up.
+    /// hashed key would copy and hash the whole text on every look-up. Each name and
+    /// text is kept for the process (leaked, once per file and thread), so that the
+    /// macros' names borrow it.
     static PARSED: RefCell<Vec<Parsed>> = RefCell::default();
 }
 
-/// [`parse_defs`], once per file.
+/// [`parse_defs`], once per file: its failure too, so that a file is kept once.
 pub fn parse_defs_once(file: &str, text: &str, file_id: usize) -> Result<Rc<Macros>, Diag> {
     let known = PARSED.with(|p| {
-        p.borrow().iter().find(|(f, t, id, _)| (f.as_str(), t.as_str(), *id) == (file, text, file_id)).map(|e| e.3.clone())
+        p.borrow().iter().find(|(f, t, id, _)| (*f, *t, *id) == (file, text, file_id)).map(|e| e.3.clone())
     });
     if let Some(m) = known {
-        return Ok(m);
+        return m;
     }
-    let m = Rc::new(parse_defs(file, text, file_id)?);
-    PARSED.with(|p| p.borrow_mut().push((file.to_string(), text.to_string(), file_id, m.clone())));
-    Ok(m)
+    let (file, text): (&'static str, &'static str) = (Box::leak(file.into()), Box::leak(text.into()));
+    let m = parse_defs(file, text, file_id).map(Rc::new);
+    PARSED.with(|p| p.borrow_mut().push((file, text, file_id, m.clone())));
+    m
 }
 
 /// Parses a `.def` file. `file_id` is its index in the front end's file table.
-pub fn parse_defs(file: &str, text: &str, file_id: usize) -> Result<Macros, Diag> {
+pub fn parse_defs(file: &'static str, text: &'static str, file_id: usize) -> Result<Macros, Diag> {
     let mut out = Macros::default();
     let mut off = 0;
     let lines: Vec<&str> = text.split_inclusive('\n').collect();
@@ -81,8 +84,18 @@ fn depth(s: &str) -> i32 {
     code.matches('{').count() as i32 - code.matches('}').count() as i32
 }
 
-fn parse_one(file: &str, text: &str, start: usize, end: usize, file_id: usize) -> Result<(String, Macro), Diag> {
-    let mut p = Parser::new(&text[start..end], start, file, text, file_id);
+fn parse_one(
+    file: &'static str,
+    text: &'static str,
+    start: usize,
+    end: usize,
+    file_id: usize,
+) -> Result<(&'static str, Macro), Diag> {
+    super::parse::unboxed(macro_of(&mut Parser::new(&text[start..end], start, file, text, file_id)))
+}
+
+/// One macro, in the parser's own result type.
+fn macro_of(p: &mut Parser<'static>) -> super::parse::R<(&'static str, Macro)> {
     let (name, _) = p.ident()?;
     let mut params = Vec::new();
     p.expect("(")?;

@@ -93,13 +93,13 @@ fn lower_test(
     let (def_name, def_text) = defs.unwrap_or(("<no macros>", ""));
     let macros = macros::parse_defs_once(def_name, def_text, 1)?;
     let files = Files { names: vec![src.file, def_name], texts: vec![src.text, def_text] };
-    let mut shared: BTreeSet<String> = BTreeSet::new();
+    let mut shared: BTreeSet<&str> = BTreeSet::new();
     for it in &test.init {
         if let Loc::Mem(x) = &it.loc {
-            shared.insert(x.clone());
+            shared.insert(x);
         }
         if let Val::Sym(s) = &it.value {
-            shared.insert(s.clone());
+            shared.insert(s);
         }
     }
     let mut code = Vec::new();
@@ -107,7 +107,7 @@ fn lower_test(
     for th in &test.threads {
         let cell = th.cells.first().ok_or_else(|| Diag::file(src.file, "a C thread without a body"))?;
         let (params, body) = parse_thread(src, &cell.text, cell.pos)?;
-        shared.extend(params.iter().cloned());
+        shared.extend(params);
         parsed.push(body);
     }
     for body in parsed {
@@ -119,8 +119,12 @@ fn lower_test(
 }
 
 /// `P0(int *x, spinlock_t *l) { … }`: the parameters' names and the body.
-fn parse_thread(src: &SourceRef<'_>, text: &str, pos: Pos) -> Result<(Vec<String>, Vec<ast::Stmt>), Diag> {
-    let mut p = parse::Parser::new(text, pos.0, src.file, src.text, 0);
+fn parse_thread<'a>(src: &SourceRef<'a>, text: &'a str, pos: Pos) -> Result<(Vec<&'a str>, Vec<ast::Stmt<'a>>), Diag> {
+    parse::unboxed(thread_of(&mut parse::Parser::new(text, pos.0, src.file, src.text, 0)))
+}
+
+/// [`parse_thread`] in the parser's own result type.
+fn thread_of<'a>(p: &mut parse::Parser<'a>) -> parse::R<(Vec<&'a str>, Vec<ast::Stmt<'a>>)> {
     p.ident()?;
     p.expect("(")?;
     let mut params = Vec::new();

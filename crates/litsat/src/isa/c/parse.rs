@@ -26,7 +26,14 @@ pub struct Parser<'a> {
     depth: usize,
 }
 
-type R<T> = Result<T, Diag>;
+/// A parse result. The failure is boxed: every node is returned through several levels
+/// of the descent, and a large failure type made each return a large copy.
+pub type R<T> = Result<T, Box<Diag>>;
+
+/// A parse result as the rest of the front end takes it.
+pub fn unboxed<T>(r: R<T>) -> Result<T, Diag> {
+    r.map_err(|e| *e)
+}
 
 /// Words that start a type: a statement that begins with one is a declaration, and a
 /// parenthesis that holds one is a cast.
@@ -77,7 +84,7 @@ impl<'a> Parser<'a> {
 
     /// The text ends here, and lexes: else, a failure saying `what` is after the end.
     pub fn finish(&self, what: &str) -> R<()> {
-        if self.done() { self.lex_error().map_or(Ok(()), Err) } else { self.err(what) }
+        if self.done() { self.lex_error().map_or(Ok(()), |e| Err(Box::new(e))) } else { self.err(what) }
     }
 
     fn done(&self) -> bool {
@@ -100,7 +107,7 @@ impl<'a> Parser<'a> {
 
     /// A failure at `pos`, unless the text stops lexing somewhere: that failure first.
     fn err_at<T>(&self, pos: Pos, msg: impl Into<String>) -> R<T> {
-        Err(self.lex_error().unwrap_or_else(|| Diag::at(self.file, self.source, pos, msg)))
+        Err(Box::new(self.lex_error().unwrap_or_else(|| Diag::at(self.file, self.source, pos, msg))))
     }
 
     fn peek(&self) -> Option<Tok<'a>> {
@@ -150,10 +157,10 @@ impl<'a> Parser<'a> {
         matches!(self.peek(), Some(Tok::Ident(x)) if short_eq(x, w))
     }
 
-    pub fn ident(&mut self) -> R<(String, Pos)> {
+    pub fn ident(&mut self) -> R<(&'a str, Pos)> {
         match self.peek() {
             Some(Tok::Ident(x)) => {
-                let r = (x.to_string(), self.pos());
+                let r = (x, self.pos());
                 self.bump();
                 Ok(r)
             }
@@ -204,7 +211,7 @@ impl<'a> Parser<'a> {
     }
 
     /// `{ stmt* }`
-    pub fn block(&mut self) -> R<Vec<Stmt>> {
+    pub fn block(&mut self) -> R<Vec<Stmt<'a>>> {
         self.expect("{")?;
         let mut out = Vec::new();
         while !self.eat("}") {
@@ -217,11 +224,11 @@ impl<'a> Parser<'a> {
     }
 
     /// One statement (a declaration may give several).
-    pub fn stmt(&mut self, out: &mut Vec<Stmt>) -> R<()> {
+    pub fn stmt(&mut self, out: &mut Vec<Stmt<'a>>) -> R<()> {
         self.nested(|p| p.stmt_here(out))
     }
 
-    fn stmt_here(&mut self, out: &mut Vec<Stmt>) -> R<()> {
+    fn stmt_here(&mut self, out: &mut Vec<Stmt<'a>>) -> R<()> {
         let pos = self.pos();
         if self.eat(";") {
             return Ok(());
@@ -275,13 +282,13 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    fn branch(&mut self) -> R<Vec<Stmt>> {
+    fn branch(&mut self) -> R<Vec<Stmt<'a>>> {
         let mut v = Vec::new();
         self.stmt(&mut v)?;
         Ok(v)
     }
 
-    fn decl(&mut self, out: &mut Vec<Stmt>) -> R<()> {
+    fn decl(&mut self, out: &mut Vec<Stmt<'a>>) -> R<()> {
         self.skip_type()?;
         loop {
             while self.eat("*") {}
@@ -295,11 +302,11 @@ impl<'a> Parser<'a> {
         self.expect(";")
     }
 
-    pub fn expr(&mut self) -> R<Expr> {
+    pub fn expr(&mut self) -> R<Expr<'a>> {
         self.nested(|p| p.ternary())
     }
 
-    fn ternary(&mut self) -> R<Expr> {
+    fn ternary(&mut self) -> R<Expr<'a>> {
         let c = self.binary(0)?;
         if self.eat("?") {
             let a = self.expr()?;
@@ -313,7 +320,7 @@ impl<'a> Parser<'a> {
     /// Binary operators binding at least as tightly as precedence `min` (see [`level`]),
     /// by precedence climbing: each operator's right operand takes only tighter ones, so
     /// that all associate to the left.
-    fn binary(&mut self, min: usize) -> R<Expr> {
+    fn binary(&mut self, min: usize) -> R<Expr<'a>> {
         let mut lhs = self.unary()?;
         while let Some(Tok::Sym(s)) = self.peek()
             && let Some(l) = level(s)
@@ -335,7 +342,7 @@ impl<'a> Parser<'a> {
         Ok(lhs)
     }
 
-    fn unary(&mut self) -> R<Expr> {
+    fn unary(&mut self) -> R<Expr<'a>> {
         let pos = self.pos();
         if self.eat("*") {
             let e = self.nested(|p| p.unary())?;
@@ -363,7 +370,7 @@ impl<'a> Parser<'a> {
         self.primary()
     }
 
-    fn primary(&mut self) -> R<Expr> {
+    fn primary(&mut self) -> R<Expr<'a>> {
         let pos = self.pos();
         match self.peek() {
             Some(Tok::Int(i)) => {
@@ -373,9 +380,9 @@ impl<'a> Parser<'a> {
             Some(Tok::Ident(name)) => {
                 self.bump();
                 if self.is_sym("(") || (name.starts_with("__") && self.is_sym("{")) {
-                    return self.call(name.to_string(), pos);
+                    return self.call(name, pos);
                 }
-                Ok(Expr::Var(name.to_string(), pos))
+                Ok(Expr::Var(name, pos))
             }
             Some(Tok::Sym("(")) => {
                 self.bump();
@@ -387,7 +394,7 @@ impl<'a> Parser<'a> {
         }
     }
 
-    fn call(&mut self, name: String, pos: Pos) -> R<Expr> {
+    fn call(&mut self, name: &'a str, pos: Pos) -> R<Expr<'a>> {
         let tag = if self.is_sym("{") { Some(self.tag()?) } else { None };
         let mut args = Vec::new();
         // `__fence{MB}` takes no argument list.
@@ -400,7 +407,7 @@ impl<'a> Parser<'a> {
                 self.expect(",")?;
             }
         }
-        Ok(Expr::Call(Call { name, tag, args, pos, file: self.file_id }))
+        Ok(Expr::Call(Box::new(Call { name, tag, args, pos, file: self.file_id })))
     }
 
     /// `{ONCE}`, `{rcu-lock}`: the tokens between braces, glued back together.
@@ -419,11 +426,11 @@ impl<'a> Parser<'a> {
         Ok(s)
     }
 
-    fn arg(&mut self) -> R<Arg> {
+    fn arg(&mut self) -> R<Arg<'a>> {
         if let Some(Tok::Sym(s)) = self.peek()
             && matches!(self.peek_at(1), Some(Tok::Sym(",")) | Some(Tok::Sym(")")))
         {
-            let r = Arg::Op(s.to_string(), self.pos());
+            let r = Arg::Op(s, self.pos());
             self.bump();
             return Ok(r);
         }

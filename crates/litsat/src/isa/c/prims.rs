@@ -56,45 +56,45 @@ fn read_modify_write(addr: Addr, tags: Vec<String>, old: &Reg, between: Vec<Op>,
 }
 
 /// A load of `addr` into a new register, as one instruction: its value.
-fn load(l: &mut Lower<'_>, addr: Addr, tags: Vec<String>, text: &str) -> Src {
+fn load(l: &mut Lower<'_>, addr: Addr, tags: Vec<String>, text: String) -> Src {
     let dst = l.fresh();
     l.push(vec![Op::Load { dst: dst.clone(), addr, tags }], text);
     Src::Reg(dst)
 }
 
 /// A store of `v` to `addr`, as one instruction.
-fn store(l: &mut Lower<'_>, addr: Addr, v: Src, tags: Vec<String>, text: &str) {
+fn store(l: &mut Lower<'_>, addr: Addr, v: Src, tags: Vec<String>, text: String) {
     l.push(vec![Op::Store { addr, src: v, tags, when: None }], text);
 }
 
 /// Lowers primitive `c`, returning its value when it has one.
 pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
     let text = match &c.tag {
-        Some(t) => format!("{}{{{t}}}", c.name),
-        None => c.name.clone(),
+        Some(t) => [c.name, "{", t, "}"].concat(),
+        None => c.name.to_string(),
     };
-    Ok(match c.name.as_str() {
+    Ok(match c.name {
         "__load" => {
             l.arity(c, 1)?;
             let addr = l.arg_lvalue(c, 0)?;
-            Some(load(l, addr, tags(c), &text))
+            Some(load(l, addr, tags(c), text))
         }
         "__store" => {
             l.arity(c, 2)?;
             let v = l.arg_value(c, 1)?;
             let addr = l.arg_lvalue(c, 0)?;
-            store(l, addr, v, tags(c), &text);
+            store(l, addr, v, tags(c), text);
             None
         }
         "__fence" => {
             l.arity(c, 0)?;
-            l.push(vec![Op::Fence { tags: tags(c) }], &text);
+            l.push(vec![Op::Fence { tags: tags(c) }], text);
             None
         }
         "__srcu" => {
             l.arity(c, 1)?;
             let addr = l.arg_pointer(c, 0)?;
-            l.push(vec![Op::Marker { addr, tags: tags(c) }], &text);
+            l.push(vec![Op::Marker { addr, tags: tags(c) }], text);
             None
         }
         "__xchg" => {
@@ -102,7 +102,7 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
             let addr = l.arg_pointer(c, 0)?;
             let v = l.arg_value(c, 1)?;
             let old = l.fresh();
-            l.push(read_modify_write(addr, rmw_tags(c), &old, vec![], v), &text);
+            l.push(read_modify_write(addr, rmw_tags(c), &old, vec![], v), text);
             Some(Src::Reg(old))
         }
         "__cmpxchg" => {
@@ -114,7 +114,7 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
             let t = rmw_tags(c);
             let when = Some(Cond { op: BinOp::Eq, a: Src::Reg(old.clone()), b: expected });
             let load = Op::Load { dst: old.clone(), addr: addr.clone(), tags: t.clone() };
-            l.push(vec![load, Op::Store { addr, src: new, tags: t, when }], &text);
+            l.push(vec![load, Op::Store { addr, src: new, tags: t, when }], text);
             Some(Src::Reg(old))
         }
         "__atomic_op" | "__atomic_op_return" | "__atomic_fetch_op" => {
@@ -134,8 +134,8 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
                 };
                 ops.push(Op::Bin { dst: new.clone(), op: bop, a: Src::Reg(old.clone()), b: v });
             }
-            l.push(read_modify_write(addr, rmw_tags(c), &old, ops, Src::Reg(new.clone())), &text);
-            match c.name.as_str() {
+            l.push(read_modify_write(addr, rmw_tags(c), &old, ops, Src::Reg(new.clone())), text);
+            match c.name {
                 "__atomic_op_return" => Some(Src::Reg(new)),
                 "__atomic_fetch_op" => Some(Src::Reg(old)),
                 _ => None,
@@ -155,33 +155,33 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
                 Op::Bin { dst: new.clone(), op: BinOp::Add, a: Src::Reg(old), b: v },
                 Op::Store { addr, src: Src::Reg(new), tags: t, when },
             ];
-            l.push(ops, &text);
+            l.push(ops, text);
             Some(Src::Reg(did))
         }
         "atomic_load_explicit" => {
             l.arity(c, 2)?;
             let order = l.arg_order(c, 1, LOAD_ORDERS)?;
             let addr = l.arg_pointer(c, 0)?;
-            Some(load(l, addr, atomic_tags(order), &text))
+            Some(load(l, addr, atomic_tags(order), text))
         }
         "atomic_store_explicit" => {
             l.arity(c, 3)?;
             let order = l.arg_order(c, 2, STORE_ORDERS)?;
             let v = l.arg_value(c, 1)?;
             let addr = l.arg_pointer(c, 0)?;
-            store(l, addr, v, atomic_tags(order), &text);
+            store(l, addr, v, atomic_tags(order), text);
             None
         }
         "atomic_thread_fence" => {
             l.arity(c, 1)?;
             let order = l.arg_order(c, 0, ANY_ORDER)?;
-            l.push(vec![Op::Fence { tags: vec![order.to_string()] }], &text);
+            l.push(vec![Op::Fence { tags: vec![order.to_string()] }], text);
             None
         }
         "__lock" | "__unlock" | "__trylock" | "__islocked" => {
             l.arity(c, 1)?;
             let addr = l.arg_pointer(c, 0)?;
-            let (op, dst) = match c.name.as_str() {
+            let (op, dst) = match c.name {
                 "__lock" => (LockOp::Acquire, None),
                 "__unlock" => (LockOp::Release, None),
                 "__trylock" => (LockOp::Try, Some(l.fresh())),
@@ -202,7 +202,7 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
             let v = l.arg_value(c, 1)?;
             let old = l.fresh();
             let mut ops = Vec::new();
-            let new = match c.name.as_str() {
+            let new = match c.name {
                 "atomic_exchange_explicit" => v,
                 name => {
                     let op = match &name["atomic_fetch_".len()..name.len() - "_explicit".len()] {
@@ -220,7 +220,7 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
             // herd's C11 update is one event: the pair is marked so.
             let mut all = read_modify_write(addr, with_rmw(atomic_tags(order)), &old, ops, new);
             all.push(Op::OneEvent);
-            l.push(all, &text);
+            l.push(all, text);
             Some(Src::Reg(old))
         }
         "atomic_compare_exchange_strong_explicit"

@@ -43,26 +43,12 @@ pub fn projected_count<'c>(
     assume: &[Lit],
     tick: &mut dyn FnMut() -> bool,
 ) -> Result<u128, Stop> {
-    let used = projection.iter().copied().chain(assume.iter().map(|l| l.var()));
-    let vars = used.fold(vars, |n, v| n.max(v.index() + 1));
-    let mut c = Counter::new(vars, clauses, projection, tick);
-    // An empty clause holds nowhere; a unit clause is propagated like an assumption.
-    if c.clauses.iter().any(|r| r.0 == r.1) {
-        return Ok(0);
-    }
-    let units: Vec<Lit> = c.clauses.iter().filter(|r| r.1 - r.0 == 1).map(|r| c.lits[r.0 as usize]).collect();
-    for l in assume.iter().chain(&units) {
-        if !c.assign(*l) {
-            return Ok(0);
-        }
-    }
-    let all_vars: Vec<u32> = (0..vars as u32).collect();
-    let all_clauses: Vec<u32> = (0..c.clauses.len() as u32).collect();
-    c.residual(&all_vars, &all_clauses)
+    Counter::new(vars, clauses, projection).count(assume, tick)
 }
 
-/// The search's state: the clauses, who holds each literal, the partial assignment.
-struct Counter<'t> {
+/// A formula and a projection, counted under any number of assumptions. A component's
+/// count depends only on its residual formula, so what one count caches serves the next.
+pub struct Counter {
     lits: Vec<Lit>,
     /// Each clause as a range of `lits`.
     clauses: Vec<(u32, u32)>,
@@ -77,42 +63,61 @@ struct Counter<'t> {
     cache: HashMap<Vec<u32>, u128>,
     cached_words: usize,
     decisions: u64,
-    tick: &'t mut dyn FnMut() -> bool,
 }
 
-impl<'t> Counter<'t> {
-    fn new<'c>(
-        vars: usize,
-        clauses: impl IntoIterator<Item = &'c [Lit]>,
-        projection: &[Var],
-        tick: &'t mut dyn FnMut() -> bool,
-    ) -> Counter<'t> {
-        let mut c = Counter {
-            lits: Vec::new(),
-            clauses: Vec::new(),
-            occurs: vec![Vec::new(); 2 * vars],
+impl Counter {
+    /// The clauses (over `vars` variables; a literal past them widens the range) and the
+    /// variables whose assignments are counted.
+    pub fn new<'c>(vars: usize, clauses: impl IntoIterator<Item = &'c [Lit]>, projection: &[Var]) -> Counter {
+        let mut lits = Vec::new();
+        let mut ranges = Vec::new();
+        for clause in clauses {
+            let start = lits.len() as u32;
+            lits.extend_from_slice(clause);
+            ranges.push((start, lits.len() as u32));
+        }
+        let used = lits.iter().map(|l| l.var()).chain(projection.iter().copied());
+        let vars = used.fold(vars, |n, v| n.max(v.index() + 1));
+        let mut occurs = vec![Vec::new(); 2 * vars];
+        for (k, &(a, b)) in ranges.iter().enumerate() {
+            for l in &lits[a as usize..b as usize] {
+                occurs[l.code()].push(k as u32);
+            }
+        }
+        let mut projected = vec![false; vars];
+        for v in projection {
+            projected[v.index()] = true;
+        }
+        Counter {
+            lits,
+            clauses: ranges,
+            occurs,
             value: vec![0; vars],
-            projected: vec![false; vars],
+            projected,
             trail: Vec::new(),
             slot: vec![0; vars],
             cache: HashMap::new(),
             cached_words: 0,
             decisions: 0,
-            tick,
+        }
+    }
+
+    /// The count under `assume` (literals over the counter's variables).
+    pub fn count(&mut self, assume: &[Lit], tick: &mut dyn FnMut() -> bool) -> Result<u128, Stop> {
+        // An empty clause holds nowhere; a unit clause is propagated like an assumption.
+        if self.clauses.iter().any(|r| r.0 == r.1) {
+            return Ok(0);
+        }
+        let units: Vec<Lit> = self.clauses.iter().filter(|r| r.1 - r.0 == 1).map(|r| self.lits[r.0 as usize]).collect();
+        let n = if assume.iter().chain(&units).all(|&l| self.assign(l)) {
+            let all_vars: Vec<u32> = (0..self.value.len() as u32).collect();
+            let all_clauses: Vec<u32> = (0..self.clauses.len() as u32).collect();
+            self.residual(&all_vars, &all_clauses, tick)
+        } else {
+            Ok(0)
         };
-        for v in projection {
-            c.projected[v.index()] = true;
-        }
-        for clause in clauses {
-            let k = c.clauses.len() as u32;
-            let start = c.lits.len() as u32;
-            c.lits.extend_from_slice(clause);
-            c.clauses.push((start, c.lits.len() as u32));
-            for l in clause {
-                c.occurs[l.code()].push(k);
-            }
-        }
-        c
+        self.undo(0);
+        n
     }
 
     fn clause(&self, k: u32) -> &[Lit] {
@@ -184,7 +189,7 @@ impl<'t> Counter<'t> {
     /// its clauses `clauses`) under the current assignment: the product over the
     /// components it now falls into, times 2 for each projected variable left in no live
     /// clause.
-    fn residual(&mut self, vars: &[u32], clauses: &[u32]) -> Result<u128, Stop> {
+    fn residual(&mut self, vars: &[u32], clauses: &[u32], tick: &mut dyn FnMut() -> bool) -> Result<u128, Stop> {
         let live: Vec<u32> = clauses.iter().copied().filter(|&k| !self.satisfied(k)).collect();
         for (i, &v) in vars.iter().enumerate() {
             self.slot[v as usize] = i as u32;
@@ -210,7 +215,7 @@ impl<'t> Counter<'t> {
         };
         let split = parts.split(vars, |i| self.value[vars[i] as usize] == 0, &live, first_free);
         for (comp_vars, comp_clauses) in split {
-            let n = self.component(comp_vars, comp_clauses)?;
+            let n = self.component(comp_vars, comp_clauses, tick)?;
             total = total.checked_mul(n).ok_or(Stop::Overflow)?;
             if total == 0 {
                 break;
@@ -220,7 +225,7 @@ impl<'t> Counter<'t> {
     }
 
     /// The count of one component: looked up, or found by deciding one of its variables.
-    fn component(&mut self, vars: Vec<u32>, clauses: Vec<u32>) -> Result<u128, Stop> {
+    fn component(&mut self, vars: Vec<u32>, clauses: Vec<u32>, tick: &mut dyn FnMut() -> bool) -> Result<u128, Stop> {
         let mut key = vars;
         let split = key.len();
         key.push(u32::MAX);
@@ -234,11 +239,11 @@ impl<'t> Counter<'t> {
         let mut total: u128 = 0;
         for l in [branch, !branch] {
             self.decisions += 1;
-            if self.decisions % TICK_EVERY == 1 && !(self.tick)() {
+            if self.decisions % TICK_EVERY == 1 && !tick() {
                 return Err(Stop::Interrupted);
             }
             let mark = self.trail.len();
-            let n = if self.assign(l) { self.residual(vars, &clauses) } else { Ok(0) };
+            let n = if self.assign(l) { self.residual(vars, &clauses, tick) } else { Ok(0) };
             self.undo(mark);
             total = total.checked_add(n?).ok_or(Stop::Overflow)?;
             if !counting && total > 0 {
@@ -391,9 +396,14 @@ mod tests {
                 .map(|_| (0..1 + rng.next(3)).map(|_| lit(rng.next(vars), rng.next(2) == 0)).collect())
                 .collect();
             let projection: Vec<Var> = (0..vars).filter(|_| rng.next(3) > 0).map(Var::from_index).collect();
-            let assume: Vec<Lit> = (0..rng.next(2)).map(|_| lit(rng.next(vars), rng.next(2) == 0)).collect();
-            let want = brute(vars, &clauses, &projection, &assume);
-            assert_eq!(count(vars, &clauses, &projection, &assume), want, "round {round}: {clauses:?} over {projection:?}");
+            // One counter under several assumptions: its cache carries over.
+            let mut counter = Counter::new(vars, clauses.iter().map(|c| &c[..]), &projection);
+            for _ in 0..3 {
+                let assume: Vec<Lit> = (0..rng.next(3)).map(|_| lit(rng.next(vars), rng.next(2) == 0)).collect();
+                let want = brute(vars, &clauses, &projection, &assume);
+                let got = counter.count(&assume, &mut || true).unwrap();
+                assert_eq!(got, want, "round {round}: {clauses:?} over {projection:?} under {assume:?}");
+            }
         }
     }
 

@@ -86,6 +86,7 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
+    pool::keep_heap();
     let cli = Cli::parse();
     let r = match cli.cmd {
         Cmd::Check { model, inputs, graph, graph_format } => check(&model, &inputs, graph, graph_format),
@@ -113,7 +114,9 @@ fn check(m: &ModelArgs, inputs: &[String], graph: Option<PathBuf>, format: Optio
     let per_input = per_input(&files, &opts);
     let results = map_inputs(&files, &per_input, |f, o| check_file(f, &prog, o));
     let mut failed = 0;
-    let mut out = std::io::stdout().lock();
+    // One buffer for every log, flushed before each message to stderr, so that the two
+    // interleave as they would line by line (one write per line cost a system call each).
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     for r in results {
         match r.outcome {
             Ok(o) => {
@@ -122,11 +125,13 @@ fn check(m: &ModelArgs, inputs: &[String], graph: Option<PathBuf>, format: Optio
                     let _ = out.flush();
                     eprintln!("{note}");
                 }
-                if let Some(dir) = &graph
-                    && let Err(d) = litsat_cli::cli::explain::write_graph(&prog, &opts, &r.path, dir, format.as_deref())
-                {
-                    failed += 1;
-                    eprintln!("{}", render(&d));
+                if let Some(dir) = &graph {
+                    let _ = out.flush();
+                    if let Err(d) = litsat_cli::cli::explain::write_graph(&prog, &opts, &r.path, dir, format.as_deref())
+                    {
+                        failed += 1;
+                        eprintln!("{}", render(&d));
+                    }
                 }
             }
             Err(d) => {
@@ -136,6 +141,7 @@ fn check(m: &ModelArgs, inputs: &[String], graph: Option<PathBuf>, format: Optio
             }
         }
     }
+    let _ = out.flush();
     Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
@@ -184,14 +190,16 @@ fn run(
             b.inc(1);
         }
     };
-    let (mut records, problems) = run_all(&files, &prog, &opts, expected.as_deref(), &tick);
+    let json = matches!(format, Format::Json);
+    let (mut records, problems) = run_all(&files, &prog, &opts, expected.as_deref(), json, &tick);
     if expect.results {
         judge_result_lines(&mut records);
     }
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let mut out = std::io::stdout().lock();
+    // Buffered whole (see `check`).
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     if let Some(path) = &log {
         let text: String = records.iter().map(|r| format!("{}\n", r.log)).collect();
         std::fs::write(path, text)
@@ -203,6 +211,7 @@ fn run(
             for r in &records {
                 let _ = writeln!(out, "{}", serde_json::to_string(r).unwrap_or_default());
             }
+            let _ = out.flush();
             eprint!("{sum}");
         }
         Format::Herd => {
@@ -212,6 +221,7 @@ fn run(
                 }
             }
             let _ = write!(out, "{sum}");
+            let _ = out.flush();
         }
     }
     Ok(if success(&records, &problems) { ExitCode::SUCCESS } else { ExitCode::from(1) })

@@ -112,23 +112,28 @@ fn check(m: &ModelArgs, inputs: &[String], graph: Option<PathBuf>, format: Optio
     let (prog, opts) = setup(m)?;
     let files = collect_inputs(inputs)?;
     let per_input = per_input(&files, &opts);
-    let results = map_inputs(&files, &per_input, |f, o| check_file(f, &prog, o));
+    // Each outcome becomes its log text as soon as it is answered: the outcomes (tests,
+    // states) are not all held until the last test is done.
+    let results = map_inputs(&files, &per_input, |f, o| {
+        let r = check_file(f, &prog, o);
+        let text = r.outcome.map(|o| (herd_log(&o, r.seconds), loop_note(&r.path, &o)));
+        (r.path, text)
+    });
     let mut failed = 0;
     // One buffer for every log, flushed before each message to stderr, so that the two
     // interleave as they would line by line (one write per line cost a system call each).
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    for r in results {
-        match r.outcome {
-            Ok(o) => {
-                let _ = writeln!(out, "{}", herd_log(&o, r.seconds));
-                if let Some(note) = loop_note(&r.path, &o) {
+    for (path, text) in results {
+        match text {
+            Ok((log, note)) => {
+                let _ = writeln!(out, "{log}");
+                if let Some(note) = note {
                     let _ = out.flush();
                     eprintln!("{note}");
                 }
                 if let Some(dir) = &graph {
                     let _ = out.flush();
-                    if let Err(d) = litsat_cli::cli::explain::write_graph(&prog, &opts, &r.path, dir, format.as_deref())
-                    {
+                    if let Err(d) = litsat_cli::cli::explain::write_graph(&prog, &opts, &path, dir, format.as_deref()) {
                         failed += 1;
                         eprintln!("{}", render(&d));
                     }

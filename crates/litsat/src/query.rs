@@ -645,8 +645,9 @@ fn run_with(
     deadline.check(file)?;
     let cone = lg.pruned(&roots);
     // Executions are assignments to the primaries (each once, in the pruned numbering).
-    let mut seen = HashSet::new();
-    let order: Vec<varisat::Lit> = x.primaries.iter().filter(|p| seen.insert(p.var())).map(|&p| cone.lit(p)).collect();
+    let mut seen = vec![false; cone.cnf.var_count()];
+    let order: Vec<varisat::Lit> =
+        x.primaries.iter().map(|&p| cone.lit(p)).filter(|p| !std::mem::replace(&mut seen[p.var().index()], true)).collect();
     let mut truth = vec![false; vars.max(1)];
     let mut inexact = false;
     let sources: Vec<Vec<varisat::Lit>> = x.sources.iter().map(|g| g.iter().map(|&l| cone.lit(l)).collect()).collect();

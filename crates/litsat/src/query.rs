@@ -891,7 +891,8 @@ fn record(out: &mut Outcome, found: &mut Found, truth: &[bool], view: &View) {
         found.rows.insert(found.row.clone());
     }
     for (name, b) in flag_lits {
-        if b.value(truth) {
+        // Most executions raise a flag another already raised: no name is cloned for them.
+        if b.value(truth) && !out.flags.contains(name) {
             out.flags.insert(name.clone());
         }
     }

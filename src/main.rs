@@ -206,7 +206,11 @@ fn run(
     // Buffered whole (see `check`).
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     if let Some(path) = &log {
-        let text: String = records.iter().map(|r| format!("{}\n", r.log)).collect();
+        let mut text = String::with_capacity(records.iter().map(|r| r.log.len() + 1).sum());
+        for r in &records {
+            text.push_str(&r.log);
+            text.push('\n');
+        }
         std::fs::write(path, text)
             .map_err(|e| Diag::file(&path.to_string_lossy(), format!("cannot write log: {e}")))?;
     }

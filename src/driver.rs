@@ -6,6 +6,7 @@ use litsat::litmus::parse_test;
 use litsat::query::{self, Options, Outcome};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -139,7 +140,7 @@ pub struct FileResult {
 pub fn check_file(path: &Path, models: &(impl ChooseModel + ?Sized), opts: &Options) -> FileResult {
     let start = Instant::now();
     let name = path.to_string_lossy().to_string();
-    let outcome = match std::fs::read(path) {
+    let outcome = match read(path) {
         Err(e) => Err(Diag::file(&name, format!("cannot read: {e}"))),
         Ok(bytes) => {
             // Valid UTF-8 (nearly every file) is taken as it is, without a lossy copy.
@@ -149,6 +150,15 @@ pub fn check_file(path: &Path, models: &(impl ChooseModel + ?Sized), opts: &Opti
         }
     };
     FileResult { path: path.to_path_buf(), outcome, seconds: start.elapsed().as_secs_f64() }
+}
+
+/// A file's bytes, read without asking for its size and position first (`std::fs::read`
+/// and `File`'s own `read_to_end` do, in two system calls): a test file fits the first
+/// buffer nearly always. `take` hides the `File`, so the generic reading loop runs.
+fn read(path: &Path) -> std::io::Result<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(16 << 10);
+    std::fs::File::open(path)?.take(u64::MAX).read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// What stderr says of a test's loops: herd's warning when executions were cut off by the

@@ -86,6 +86,7 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
+    pool::keep_heap();
     let cli = Cli::parse();
     let r = match cli.cmd {
         Cmd::Check { model, inputs, graph, graph_format } => check(&model, &inputs, graph, graph_format),
@@ -111,22 +112,31 @@ fn check(m: &ModelArgs, inputs: &[String], graph: Option<PathBuf>, format: Optio
     let (prog, opts) = setup(m)?;
     let files = collect_inputs(inputs)?;
     let per_input = per_input(&files, &opts);
-    let results = map_inputs(&files, &per_input, |f, o| check_file(f, &prog, o));
+    // Each outcome becomes its log text as soon as it is answered: the outcomes (tests,
+    // states) are not all held until the last test is done.
+    let results = map_inputs(&files, &per_input, |f, o| {
+        let r = check_file(f, &prog, o);
+        let text = r.outcome.map(|o| (herd_log(&o, r.seconds), loop_note(&r.path, &o)));
+        (r.path, text)
+    });
     let mut failed = 0;
-    let mut out = std::io::stdout().lock();
-    for r in results {
-        match r.outcome {
-            Ok(o) => {
-                let _ = writeln!(out, "{}", herd_log(&o, r.seconds));
-                if let Some(note) = loop_note(&r.path, &o) {
+    // One buffer for every log, flushed before each message to stderr, so that the two
+    // interleave as they would line by line (one write per line cost a system call each).
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    for (path, text) in results {
+        match text {
+            Ok((log, note)) => {
+                let _ = writeln!(out, "{log}");
+                if let Some(note) = note {
                     let _ = out.flush();
                     eprintln!("{note}");
                 }
-                if let Some(dir) = &graph
-                    && let Err(d) = litsat_cli::cli::explain::write_graph(&prog, &opts, &r.path, dir, format.as_deref())
-                {
-                    failed += 1;
-                    eprintln!("{}", render(&d));
+                if let Some(dir) = &graph {
+                    let _ = out.flush();
+                    if let Err(d) = litsat_cli::cli::explain::write_graph(&prog, &opts, &path, dir, format.as_deref()) {
+                        failed += 1;
+                        eprintln!("{}", render(&d));
+                    }
                 }
             }
             Err(d) => {
@@ -136,6 +146,7 @@ fn check(m: &ModelArgs, inputs: &[String], graph: Option<PathBuf>, format: Optio
             }
         }
     }
+    let _ = out.flush();
     Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }
 
@@ -184,16 +195,22 @@ fn run(
             b.inc(1);
         }
     };
-    let (mut records, problems) = run_all(&files, &prog, &opts, expected.as_deref(), &tick);
+    let json = matches!(format, Format::Json);
+    let (mut records, problems) = run_all(&files, &prog, &opts, expected.as_deref(), json, &tick);
     if expect.results {
         judge_result_lines(&mut records);
     }
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    let mut out = std::io::stdout().lock();
+    // Buffered whole (see `check`).
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     if let Some(path) = &log {
-        let text: String = records.iter().map(|r| format!("{}\n", r.log)).collect();
+        let mut text = String::with_capacity(records.iter().map(|r| r.log.len() + 1).sum());
+        for r in &records {
+            text.push_str(&r.log);
+            text.push('\n');
+        }
         std::fs::write(path, text)
             .map_err(|e| Diag::file(&path.to_string_lossy(), format!("cannot write log: {e}")))?;
     }
@@ -203,6 +220,7 @@ fn run(
             for r in &records {
                 let _ = writeln!(out, "{}", serde_json::to_string(r).unwrap_or_default());
             }
+            let _ = out.flush();
             eprint!("{sum}");
         }
         Format::Herd => {
@@ -212,6 +230,7 @@ fn run(
                 }
             }
             let _ = write!(out, "{sum}");
+            let _ = out.flush();
         }
     }
     Ok(if success(&records, &problems) { ExitCode::SUCCESS } else { ExitCode::from(1) })

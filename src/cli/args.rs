@@ -127,8 +127,10 @@ pub fn setup(m: &ModelArgs) -> Result<(Models, Options), Diag> {
         auto_unroll: matches!(m.unroll, Some(Unroll::Auto)),
     };
     if let Some(j) = m.jobs {
-        // Only the first call configures the global pool; later ones are harmless.
-        let _ = rayon::ThreadPoolBuilder::new().num_threads(j).build_global();
+        // Only the first call configures the global pool; later ones are harmless. This
+        // thread is one of the `j` (it would only wait for the others): under `-j1` no
+        // thread is started at all, and the tests run here.
+        let _ = rayon::ThreadPoolBuilder::new().num_threads(j).use_current_thread().build_global();
     }
     Ok((models, opts))
 }

@@ -608,9 +608,11 @@ fn run_with(
         cut_at: BTreeSet::new(),
         unroll: None,
     };
+    let shown_at: Vec<usize> =
+        shown.iter().map(|l| places.iter().rposition(|(q, _)| q == l).expect("shown places have values")).collect();
     let view = View {
         places: &places,
-        shown: &shown,
+        shown_at: &shown_at,
         casts: &casts,
         flag_lits: &flag_lits,
         cut,
@@ -643,14 +645,15 @@ fn run_with(
     deadline.check(file)?;
     let cone = lg.pruned(&roots);
     // Executions are assignments to the primaries (each once, in the pruned numbering).
-    let mut seen = HashSet::new();
-    let order: Vec<varisat::Lit> = x.primaries.iter().filter(|p| seen.insert(p.var())).map(|&p| cone.lit(p)).collect();
+    let mut seen = vec![false; cone.cnf.var_count()];
+    let order: Vec<varisat::Lit> =
+        x.primaries.iter().map(|&p| cone.lit(p)).filter(|p| !std::mem::replace(&mut seen[p.var().index()], true)).collect();
     let mut truth = vec![false; vars.max(1)];
     let mut inexact = false;
     let sources: Vec<Vec<varisat::Lit>> = x.sources.iter().map(|g| g.iter().map(|&l| cone.lit(l)).collect()).collect();
     let mut lister = enumerate::Lister::new(&cone.cnf, order, &sources);
     let tick = || deadline.check(file);
-    let mut shown_seen = HashSet::new();
+    let mut found = Found::default();
     lister.run(
         tick,
         |model| {
@@ -659,7 +662,7 @@ fn run_with(
                 inexact = true;
                 return Ok(false);
             }
-            record(&mut out, &mut shown_seen, &truth, &view);
+            record(&mut out, &mut found, &truth, &view);
             Ok(true)
         },
         err,
@@ -667,6 +670,7 @@ fn run_with(
     if inexact {
         return Ok(None);
     }
+    out.states = found.states(&shown);
     if opts.certify || opts.dimacs.is_some() {
         lg.assert(cut.negate());
         let p = prop_lit(&out.test.cond.prop, &places, &ev, &mut lg);
@@ -808,7 +812,8 @@ impl<'a> Incremental<'a> {
 struct View<'a> {
     /// Value literals of the shown places and of those the filter reads.
     places: &'a [(Loc, Vec<(Value, B)>)],
-    shown: &'a [Loc],
+    /// For each shown place, the index in `places` of its last entry (whose value counts).
+    shown_at: &'a [usize],
     /// How each shown place's values print ([`PrintCast`]).
     casts: &'a [Option<PrintCast>],
     flag_lits: &'a [(String, B)],
@@ -821,12 +826,30 @@ struct View<'a> {
     herd: Option<&'a events::HerdVars>,
 }
 
+/// The states found so far, as the values of the shown places: every state shows the
+/// same places, so these sort as their [`StateKey`]s do, which are made once, at the end
+/// (see [`Found::states`]). The buffers are reused from one execution to the next.
+#[derive(Default)]
+struct Found {
+    rows: BTreeSet<Vec<SortVal>>,
+    /// Each place's value (by its index in `places`) in the current execution.
+    values: Vec<Option<Val>>,
+    /// The current execution's shown values.
+    row: Vec<SortVal>,
+}
+
+impl Found {
+    /// The states, with their places.
+    fn states(self, shown: &[Loc]) -> BTreeSet<StateKey> {
+        self.rows.into_iter().map(|r| StateKey(shown.iter().cloned().zip(r).collect())).collect()
+    }
+}
+
 /// Adds one execution (the model `truth`) to the outcome: its state, its side of the
 /// counts and the flags it raises. herd drops an execution that went past the unrolling
-/// bound, noting only that one was consistent. `seen` holds the shown values of the states
-/// found so far: most executions repeat one, which then costs no key of its own.
-fn record(out: &mut Outcome, seen: &mut HashSet<Vec<SortVal>>, truth: &[bool], view: &View) {
-    let View { places, shown, casts, flag_lits, cut, loops, ev, x, herd } = *view;
+/// bound, noting only that one was consistent.
+fn record(out: &mut Outcome, found: &mut Found, truth: &[bool], view: &View) {
+    let View { places, shown_at, casts, flag_lits, cut, loops, ev, x, herd } = *view;
     if cut.value(truth) {
         out.looped = true;
         out.cut_at.extend(loops.iter().filter(|l| l.1.value(truth)).map(|l| l.0.clone()));
@@ -834,22 +857,20 @@ fn record(out: &mut Outcome, seen: &mut HashSet<Vec<SortVal>>, truth: &[bool], v
     }
     let mut sym_name: Option<Option<usize>> = None;
     // Each place's value, by its index in `places` (no location cloned per execution).
-    let values: Vec<Option<Val>> = places
-        .iter()
-        .map(|(_, lits)| {
-            let v = holding(lits, truth)?;
-            Some(match (v, herd) {
-                (Value::Sym, Some(hv)) => match *sym_name.get_or_insert_with(|| herdsym::name(ev, x, truth, hv)) {
-                    Some(n) => Val::Sym(format!("S{n}")),
-                    None => ev.show_value(v),
-                },
-                _ => ev.show_value(v),
-            })
+    found.values.clear();
+    found.values.extend(places.iter().map(|(_, lits)| {
+        let v = holding(lits, truth)?;
+        Some(match (v, herd) {
+            (Value::Sym, Some(hv)) => match *sym_name.get_or_insert_with(|| herdsym::name(ev, x, truth, hv)) {
+                Some(n) => Val::Sym(format!("S{n}")),
+                None => ev.show_value(v),
+            },
+            _ => ev.show_value(v),
         })
-        .collect();
+    }));
+    let values = &found.values;
     // A place listed twice has the value it was last given.
-    let value = |l: &Loc| places.iter().zip(&values).rev().find_map(|((q, _), v)| v.as_ref().filter(|_| q == l));
-    let get = |l: &Loc| value(l).cloned();
+    let get = |l: &Loc| places.iter().zip(values).rev().find_map(|((q, _), v)| v.as_ref().filter(|_| q == l)).cloned();
     // The filter is asserted; this only guards against a place without a value.
     if !out.test.filter.as_ref().is_none_or(|f| f.eval(&get)) {
         return;
@@ -859,20 +880,19 @@ fn record(out: &mut Outcome, seen: &mut HashSet<Vec<SortVal>>, truth: &[bool], v
     } else {
         out.neg += 1;
     }
-    let shown_vals: Vec<SortVal> = shown
-        .iter()
-        .zip(casts)
-        .map(|(l, cast)| match (value(l).map(SortVal::from).unwrap_or(SortVal::Int(0)), cast) {
+    found.row.clear();
+    found.row.extend(shown_at.iter().zip(casts).map(|(&k, cast)| {
+        match (values[k].as_ref().map(SortVal::from).unwrap_or(SortVal::Int(0)), cast) {
             (SortVal::Int(i), Some(c)) => c.apply(i),
             (v, _) => v,
-        })
-        .collect();
-    if !seen.contains(&shown_vals) {
-        out.states.insert(StateKey(shown.iter().cloned().zip(shown_vals.iter().cloned()).collect()));
-        seen.insert(shown_vals);
+        }
+    }));
+    if !found.rows.contains(&found.row) {
+        found.rows.insert(found.row.clone());
     }
     for (name, b) in flag_lits {
-        if b.value(truth) {
+        // Most executions raise a flag another already raised: no name is cloned for them.
+        if b.value(truth) && !out.flags.contains(name) {
             out.flags.insert(name.clone());
         }
     }

@@ -27,8 +27,9 @@ pub struct Propagator {
     first: Vec<u32>,
     /// Per variable: 0 open, 1 true, -1 false.
     value: Vec<i8>,
-    /// Per clause: how many of its literals are false (counted for processed literals).
-    falses: Vec<u32>,
+    /// Per clause: how many of its literals are not false (counted for processed
+    /// literals): a clause is unit at 1 and in conflict at 0, without reading its length.
+    open: Vec<u32>,
     trail: Vec<Lit>,
     /// Trail literals whose clauses have been counted.
     head: usize,
@@ -80,14 +81,15 @@ impl Propagator {
             }
         }
         let n = start.len() - 1;
+        let open = start.windows(2).map(|w| w[1] - w[0]).collect();
         let mut p = Propagator {
             lits,
             start,
             occurs,
             first,
             value: vec![0; vars],
-            falses: vec![0; n],
-            trail: Vec::new(),
+            open,
+            trail: Vec::with_capacity(vars),
             head: 0,
             assumed: Vec::new(),
             level_start: Vec::new(),
@@ -206,7 +208,7 @@ impl Propagator {
             let l = self.trail.pop().expect("above the level's start");
             if self.trail.len() < self.head {
                 for k in self.occurrences(!l) {
-                    self.falses[self.occurs[k] as usize] -= 1;
+                    self.open[self.occurs[k] as usize] += 1;
                 }
             }
             self.value[l.var().index()] = 0;
@@ -237,8 +239,8 @@ impl Propagator {
             let mut conflict = false;
             for k in self.occurrences(!l) {
                 let c = self.occurs[k] as usize;
-                self.falses[c] += 1;
-                if conflict || self.falses[c] + 1 < self.start[c + 1] - self.start[c] {
+                self.open[c] -= 1;
+                if conflict || self.open[c] > 1 {
                     continue;
                 }
                 conflict = match self.clause(c).iter().copied().find(|&m| self.holds(m) >= 0) {

@@ -388,14 +388,18 @@ impl Logic {
         };
         let n = self.num_vars();
         let mut map = vec![u32::MAX; n];
-        let mut back = Vec::new();
+        let mut back = Vec::with_capacity(n);
         for (v, m) in map.iter_mut().enumerate() {
             if need[v] != 0 {
                 *m = back.len() as u32;
                 back.push(v as u32);
             }
         }
-        let mut cnf = Clauses::default();
+        // Room for every clause there is, gate definitions included (an AND of k inputs
+        // has k clauses of two literals and one of k + 1): allocated once, where growing
+        // from nothing cost a copy at every doubling.
+        let k = self.inputs.len();
+        let mut cnf = Clauses::with_capacity(self.cnf.len() + self.gate_clauses, self.cnf.flat().0.len() + 3 * k + n);
         let mut buf = Vec::new();
         let rename = |l: Lit| Lit::from_index(map[l.var().index()] as usize, l.is_positive());
         for (k, c) in self.cnf.iter().enumerate() {

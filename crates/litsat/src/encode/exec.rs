@@ -87,7 +87,11 @@ fn grow(ev: &Events, dom: &mut [Vec<Value>]) -> Result<(), String> {
     let mut before: Vec<Vec<Value>> = vec![Vec::new(); dom.len()];
     let mut new: Vec<Value> = Vec::new();
     let fixed = fixed_sources(ev);
-    for _round in 0..reads + 2 {
+    // One more than the round each domain last changed in (0: never). An expression none
+    // of whose inputs changed in this round or the one before gets what it got then, and
+    // is not computed again.
+    let mut stamp: Vec<usize> = vec![0; dom.len()];
+    for round in 0..reads + 2 {
         let mut changed = false;
         // A read takes the values writes had in the round before, so that round k holds
         // exactly the chains of k rf steps (an expression's operands, interned before it,
@@ -103,6 +107,17 @@ fn grow(ev: &Events, dom: &mut [Vec<Value>]) -> Result<(), String> {
         }
         for v in 0..ev.vals.len() {
             new.clear();
+            let recent = |x: ValId| stamp[x] >= round;
+            let stale = round == 0
+                || match (&ev.vals[v], &fixed) {
+                    (VExpr::Read(_), Some(f)) => f.sources[v].iter().any(|&w| recent(w)),
+                    (VExpr::Read(_), None) => true,
+                    (VExpr::Ite(_, a, b) | VExpr::Bin(_, a, b), _) => recent(*a) || recent(*b),
+                    (VExpr::Const(_) | VExpr::Choice(_), _) => false,
+                };
+            if !stale {
+                continue;
+            }
             match &ev.vals[v] {
                 // Fixed from the first round on.
                 VExpr::Const(_) | VExpr::Choice(_) if !dom[v].is_empty() => continue,
@@ -148,6 +163,7 @@ fn grow(ev: &Events, dom: &mut [Vec<Value>]) -> Result<(), String> {
             }
             if new != dom[v] {
                 dom[v].clone_from(&new);
+                stamp[v] = round + 1;
                 changed = true;
             }
         }
@@ -176,12 +192,19 @@ fn fixed_sources(ev: &Events) -> Option<FixedSources> {
     let sources: Vec<Vec<ValId>> = ev
         .vals
         .iter()
-        .map(|x| if let VExpr::Read(r) = x { writes_to(ev, &[], *r).collect() } else { Vec::new() })
+        .map(|x| if let VExpr::Read(r) = x { fixed_writes_to(ev, *r).collect() } else { Vec::new() })
         .collect();
     let mut written: Vec<ValId> = sources.iter().flatten().copied().collect();
     written.sort_unstable();
     written.dedup();
     Some(FixedSources { sources, written })
+}
+
+/// [`writes_to`] where no address is computed: the writes to the read's location.
+fn fixed_writes_to(ev: &Events, r: Eid) -> impl Iterator<Item = ValId> + '_ {
+    let at = ev.events[r].loc;
+    let ws = ev.events.iter().filter(move |we| we.is_write() && at.is_some() && we.loc == at);
+    ws.map(|we| we.val)
 }
 
 /// The values of the writes read `r` may read from, given the value domains `dom` (which

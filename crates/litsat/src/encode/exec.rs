@@ -875,7 +875,7 @@ impl Base<'_> {
 
     /// Binds a set under `name`, as the model sees it.
     fn put_set(&mut self, lg: &mut Logic, name: Name, s: Set) {
-        // The view leaves an empty set empty.
+        // The view leaves an empty set empty (a set with no entries at all stands for it).
         let v = if s.0.iter().all(|b| b.is_false()) {
             self.empty.clone()
         } else {
@@ -933,7 +933,9 @@ impl Base<'_> {
         for &(t, name) in &tags {
             let (mine, later) = rest.split_at(rest.iter().take_while(|c| c.0 == t).count());
             rest = later;
-            let mut s = Set::empty(ev.len());
+            // A tag no event carries (most of the ISA's) names the empty set: nothing to
+            // build.
+            let mut s = if mine.is_empty() { Set(Vec::new()) } else { Set::empty(ev.len()) };
             for &(_, i, _) in mine.iter().filter(|c| c.2.is_none()) {
                 s.0[i] = x.exists[i];
             }
@@ -957,7 +959,8 @@ impl Base<'_> {
         // After the tags: the C ISA names these sets among its known ones, and lock events
         // carry no tag.
         for (role, &name) in crate::events::LockRole::ALL.into_iter().zip(&fixed_names().locks) {
-            let s = self.set(|i| e[i].lock == Some(role));
+            let held = |i: usize| e[i].lock == Some(role);
+            let s = if (0..e.len()).any(held) { self.set(held) } else { Set(Vec::new()) };
             self.put_set(lg, name, s);
         }
     }

@@ -97,7 +97,7 @@ pub struct Logic {
     /// One-way transitive closures (see [`closure`]).
     lazy: Vec<closure::Lazy>,
     /// Each one-way closure entry not yet made exact: its closure and place in it.
-    lazy_of: HashMap<u32, (u32, u32), BuildHasherDefault<Fx>>,
+    lazy_of: closure::Pending,
     /// The last one-way closure built for an input of each fingerprint (see [`closure`]).
     lazy_of_print: HashMap<u64, u32, BuildHasherDefault<Fx>>,
     /// Scratch space for a conjunction's inputs.
@@ -202,7 +202,7 @@ struct Spare {
     and_cache: HashMap<Vec<Lit>, Lit, BuildHasherDefault<Fx>>,
     pair_cache: HashMap<(Lit, Lit), Lit, BuildHasherDefault<Fx>>,
     owner: Vec<u32>,
-    lazy_of: HashMap<u32, (u32, u32), BuildHasherDefault<Fx>>,
+    lazy_of: closure::Pending,
     lazy_of_print: HashMap<u64, u32, BuildHasherDefault<Fx>>,
 }
 
@@ -377,11 +377,10 @@ impl Logic {
         let need = loop {
             let owned = self.owned_index();
             let need = self.needs(roots, &owned);
-            let mut todo: Vec<u32> = self.lazy_of.keys().copied().filter(|&v| need[v as usize] & UP != 0).collect();
+            let todo: Vec<u32> = self.lazy_of.vars().filter(|&v| need[v as usize] & UP != 0).collect();
             if todo.is_empty() {
                 break need;
             }
-            todo.sort_unstable();
             for v in todo {
                 self.complete(Lit::from_index(v as usize, true));
             }

@@ -25,6 +25,52 @@ pub(super) struct Lazy {
     same_print: Option<u32>,
 }
 
+/// The one-way closure entries not yet made exact: by variable, each with its closure and
+/// place in it. Entries are made in the order of their variables, so the vector is sorted
+/// and searched by halves (a hash map cost a hashing per entry made, most never looked up).
+#[derive(Default)]
+pub(super) struct Pending {
+    /// (variable, closure, place); an entry made exact has [`Pending::DONE`] for closure.
+    entries: Vec<(u32, u32, u32)>,
+    left: usize,
+}
+
+impl Pending {
+    const DONE: u32 = u32::MAX;
+
+    fn push(&mut self, var: u32, id: u32, at: u32) {
+        debug_assert!(self.entries.last().is_none_or(|e| e.0 < var), "variables out of order");
+        self.entries.push((var, id, at));
+        self.left += 1;
+    }
+
+    /// The closure and place of `var`'s entry, which is no longer pending.
+    fn take(&mut self, var: u32) -> Option<(u32, u32)> {
+        let x = self.entries.binary_search_by_key(&var, |e| e.0).ok()?;
+        let e = &mut self.entries[x];
+        if e.1 == Self::DONE {
+            return None;
+        }
+        self.left -= 1;
+        Some((std::mem::replace(&mut e.1, Self::DONE), e.2))
+    }
+
+    /// The variables of the entries pending, in increasing order.
+    pub fn vars(&self) -> impl Iterator<Item = u32> + '_ {
+        self.entries.iter().filter(|e| e.1 != Self::DONE).map(|e| e.0)
+    }
+
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.left
+    }
+
+    pub fn clear(&mut self) {
+        self.entries.clear();
+        self.left = 0;
+    }
+}
+
 /// A matrix's fingerprint, one multiply per entry: the one-way closures are looked up by
 /// it (hashing the entries as `B`s cost two hasher rounds each, and a copy of the key).
 fn fingerprint(d: &[B]) -> u64 {
@@ -108,7 +154,7 @@ impl Logic {
                     B::T
                 } else {
                     let e = self.fresh();
-                    self.lazy_of.insert(e.var().index() as u32, (id, (i * k + j) as u32));
+                    self.lazy_of.push(e.var().index() as u32, id, (i * k + j) as u32);
                     B::L(e)
                 };
             }
@@ -136,7 +182,7 @@ impl Logic {
     /// Bounds the one-way closure entry `e` from above by the exact closure, which makes
     /// it exact.
     pub(super) fn complete(&mut self, e: Lit) {
-        let Some((id, at)) = self.lazy_of.remove(&(e.var().index() as u32)) else { return };
+        let Some((id, at)) = self.lazy_of.take(e.var().index() as u32) else { return };
         let id = id as usize;
         if self.lazy[id].exact.is_none() {
             let k = self.lazy[id].k;
@@ -156,8 +202,7 @@ impl Logic {
     /// Makes every one-way closure entry exact (for the formulas that leave the crate
     /// whole: proofs, exports, explanations).
     pub(super) fn complete_all(&mut self) {
-        let mut todo: Vec<u32> = self.lazy_of.keys().copied().collect();
-        todo.sort_unstable();
+        let todo: Vec<u32> = self.lazy_of.vars().collect();
         for v in todo {
             self.complete(Lit::from_index(v as usize, true));
         }

@@ -671,6 +671,22 @@ impl SameLoc {
         }
     }
 
+    /// The events `evs` that have a location, as (location, event) sorted, or `None` if
+    /// some event's address is computed: where no literal decides, the pairs at one
+    /// location are found without a test per pair.
+    fn by_location(&self, evs: &[Eid]) -> Option<Vec<(usize, Eid)>> {
+        let mut out = Vec::with_capacity(evs.len());
+        for &e in evs {
+            match self.fixed[e] {
+                Place::At(l) => out.push((l, e)),
+                Place::Nowhere => {}
+                Place::Computed => return None,
+            }
+        }
+        out.sort_unstable();
+        Some(out)
+    }
+
     /// [`SameLoc::get`] where an address is computed: a literal, built once per pair.
     fn computed(&mut self, locs: &[Vec<(usize, B)>], i: Eid, j: Eid, lg: &mut Logic) -> B {
         let key = (i.min(j), i.max(j));
@@ -978,8 +994,20 @@ impl Base<'_> {
         let mut same = |lg: &mut Logic, member: &dyn Fn(usize) -> bool, loops: bool| {
             let evs: Vec<usize> = (0..n).filter(|&i| !g[i].is_false() && member(i)).collect();
             let mut m = Vec::with_capacity(evs.len() * evs.len());
+            // The events each may share a location with: where no address is computed, the
+            // run of those at its location (sorted by location), without a test per pair.
+            let by_loc = sl.by_location(&evs);
+            let cands: Vec<usize> = by_loc.as_ref().map_or_else(|| evs.clone(), |v| v.iter().map(|p| p.1).collect());
             for &i in &evs {
-                for &j in evs.iter().filter(|&&j| loops || i != j) {
+                let run = match (&by_loc, sl.fixed[i]) {
+                    (Some(v), Place::At(l)) => {
+                        let from = v.partition_point(|p| p.0 < l);
+                        from..from + v[from..].iter().take_while(|p| p.0 == l).count()
+                    }
+                    (Some(_), _) => continue,
+                    (None, _) => 0..cands.len(),
+                };
+                for &j in cands[run].iter().filter(|&&j| loops || i != j) {
                     let b = sl.get(&x.locs, i, j, lg);
                     let both = match (b, g[i], g[j]) {
                         (B::F, _, _) => continue,

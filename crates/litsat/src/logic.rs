@@ -4,10 +4,12 @@
 //! everything the event structure fixes (po, fences, static sets) costs no variables or
 //! clauses, and equal gates are built once.
 
+mod bits;
 mod clauses;
 mod closure;
 mod polarity;
 
+pub use bits::Bits;
 use clauses::Clauses;
 pub use clauses::Formula;
 use polarity::{DOWN, UP};
@@ -95,9 +97,9 @@ pub struct Logic {
     /// One-way transitive closures (see [`closure`]).
     lazy: Vec<closure::Lazy>,
     /// Each one-way closure entry not yet made exact: its closure and place in it.
-    lazy_of: HashMap<u32, (u32, u32), BuildHasherDefault<Fx>>,
-    /// Each one-way closure's result, by its input (both k×k matrices, row by row).
-    lazy_cache: HashMap<Vec<B>, Vec<B>, BuildHasherDefault<Fx>>,
+    lazy_of: closure::Pending,
+    /// The last one-way closure built for an input of each fingerprint (see [`closure`]).
+    lazy_of_print: HashMap<u64, u32, BuildHasherDefault<Fx>>,
     /// Scratch space for a conjunction's inputs.
     and_buf: Vec<Lit>,
 }
@@ -200,8 +202,8 @@ struct Spare {
     and_cache: HashMap<Vec<Lit>, Lit, BuildHasherDefault<Fx>>,
     pair_cache: HashMap<(Lit, Lit), Lit, BuildHasherDefault<Fx>>,
     owner: Vec<u32>,
-    lazy_of: HashMap<u32, (u32, u32), BuildHasherDefault<Fx>>,
-    lazy_cache: HashMap<Vec<B>, Vec<B>, BuildHasherDefault<Fx>>,
+    lazy_of: closure::Pending,
+    lazy_of_print: HashMap<u64, u32, BuildHasherDefault<Fx>>,
 }
 
 /// Past this many variables a formula's buffers are not kept: emptying a large gate
@@ -225,7 +227,7 @@ impl Drop for Logic {
             pair_cache: std::mem::take(&mut self.pair_cache),
             owner: std::mem::take(&mut self.owner),
             lazy_of: std::mem::take(&mut self.lazy_of),
-            lazy_cache: std::mem::take(&mut self.lazy_cache),
+            lazy_of_print: std::mem::take(&mut self.lazy_of_print),
         };
         spare.cnf.clear();
         spare.gate.clear();
@@ -234,7 +236,7 @@ impl Drop for Logic {
         spare.pair_cache.clear();
         spare.owner.clear();
         spare.lazy_of.clear();
-        spare.lazy_cache.clear();
+        spare.lazy_of_print.clear();
         // At thread exit the slot may be gone already: the buffers are then just freed.
         let _ = SPARE.try_with(|s| *s.borrow_mut() = Some(spare));
     }
@@ -242,7 +244,7 @@ impl Drop for Logic {
 
 impl Default for Logic {
     fn default() -> Logic {
-        let Spare { cnf, gate, inputs, and_cache, pair_cache, owner, lazy_of, lazy_cache } =
+        let Spare { cnf, gate, inputs, and_cache, pair_cache, owner, lazy_of, lazy_of_print } =
             SPARE.try_with(|s| s.borrow_mut().take()).ok().flatten().unwrap_or_default();
         Logic {
             cnf,
@@ -255,7 +257,7 @@ impl Default for Logic {
             guard: None,
             lazy: Vec::new(),
             lazy_of,
-            lazy_cache,
+            lazy_of_print,
             and_buf: Vec::new(),
         }
     }
@@ -375,25 +377,28 @@ impl Logic {
         let need = loop {
             let owned = self.owned_index();
             let need = self.needs(roots, &owned);
-            let mut todo: Vec<u32> = self.lazy_of.keys().copied().filter(|&v| need[v as usize] & UP != 0).collect();
+            let todo: Vec<u32> = self.lazy_of.vars().filter(|&v| need[v as usize] & UP != 0).collect();
             if todo.is_empty() {
                 break need;
             }
-            todo.sort_unstable();
             for v in todo {
                 self.complete(Lit::from_index(v as usize, true));
             }
         };
         let n = self.num_vars();
         let mut map = vec![u32::MAX; n];
-        let mut back = Vec::new();
+        let mut back = Vec::with_capacity(n);
         for (v, m) in map.iter_mut().enumerate() {
             if need[v] != 0 {
                 *m = back.len() as u32;
                 back.push(v as u32);
             }
         }
-        let mut cnf = Clauses::default();
+        // Room for every clause there is, gate definitions included (an AND of k inputs
+        // has k clauses of two literals and one of k + 1): allocated once, where growing
+        // from nothing cost a copy at every doubling.
+        let k = self.inputs.len();
+        let mut cnf = Clauses::with_capacity(self.cnf.len() + self.gate_clauses, self.cnf.flat().0.len() + 3 * k + n);
         let mut buf = Vec::new();
         let rename = |l: Lit| Lit::from_index(map[l.var().index()] as usize, l.is_positive());
         for (k, c) in self.cnf.iter().enumerate() {

@@ -23,6 +23,13 @@ pub struct Entries(Vec<((usize, usize), B)>);
 
 type Entry = ((usize, usize), B);
 
+/// A pair as one integer, ordered as the pair is: a merge compares one word,
+/// where comparing tuples took two comparisons and branches between.
+#[inline]
+fn packed(&(i, j): &(usize, usize)) -> u64 {
+    ((i as u64) << 32) | j as u64
+}
+
 impl Entries {
     fn find(&self, k: &(usize, usize)) -> Result<usize, usize> {
         self.0.binary_search_by(|(x, _)| x.cmp(k))
@@ -165,10 +172,11 @@ impl Rel {
         let (mut x, mut y) = (0, 0);
         while x < a.len() && y < b.len() {
             let ((ka, va), (kb, vb)) = (a[x], b[y]);
-            if ka < kb {
+            let (pa, pb) = (packed(&ka), packed(&kb));
+            if pa < pb {
                 out.push(a[x]);
                 x += 1;
-            } else if kb < ka {
+            } else if pb < pa {
                 out.push(b[y]);
                 y += 1;
             } else {

@@ -7,67 +7,73 @@ use crate::logic::{B, Logic};
 use crate::rel::Rel;
 
 /// Strongly connected components with more than one node or a self-loop (Tarjan).
+///
+/// The per-node arrays share one allocation, and a component is gathered in a reused
+/// buffer, copied out only when it is cyclic (most are single nodes without a loop).
 fn cyclic_components(r: &Rel) -> Vec<Vec<usize>> {
+    const NONE: u32 = u32::MAX;
     let n = r.n;
-    // Successors in one flat array (the entries are sorted by source).
-    let mut start = vec![0usize; n + 1];
-    for &(i, _) in r.m.keys() {
-        start[i + 1] += 1;
+    // Successors in one flat array (the entries are sorted by source), by node: the
+    // start of its run, its DFS index and low-link, and whether it has a self-loop.
+    let mut node = vec![(0u32, NONE, 0u32, false); n + 1];
+    let mut succ: Vec<u32> = Vec::with_capacity(r.m.len());
+    for &(i, j) in r.m.keys() {
+        node[i + 1].0 += 1;
+        node[i].3 |= i == j;
+        succ.push(j as u32);
     }
     for i in 0..n {
-        start[i + 1] += start[i];
+        node[i + 1].0 += node[i].0;
     }
-    let succ: Vec<usize> = r.m.keys().map(|&(_, j)| j).collect();
-    let adj = |v: usize| &succ[start[v]..start[v + 1]];
-    let mut index = vec![usize::MAX; n];
-    let mut low = vec![0; n];
+    let adj = |node: &[(u32, u32, u32, bool)], v: usize| node[v].0 as usize..node[v + 1].0 as usize;
     let mut on = vec![false; n];
-    let mut stack = Vec::with_capacity(n);
-    let mut next = 0;
+    let mut stack: Vec<u32> = Vec::with_capacity(n);
+    let mut comp: Vec<usize> = Vec::with_capacity(n);
+    let mut next = 0u32;
     let mut out = Vec::new();
     // Iterative DFS: (node, next child position).
     let mut work: Vec<(usize, usize)> = Vec::with_capacity(n);
     for root in 0..n {
-        if index[root] != usize::MAX {
+        if node[root].1 != NONE {
             continue;
         }
-        work.push((root, 0));
-        index[root] = next;
-        low[root] = next;
+        work.push((root, adj(&node, root).start));
+        node[root].1 = next;
+        node[root].2 = next;
         next += 1;
-        stack.push(root);
+        stack.push(root as u32);
         on[root] = true;
         while let Some(&mut (v, ref mut k)) = work.last_mut() {
-            if *k < adj(v).len() {
-                let w = adj(v)[*k];
+            if *k < adj(&node, v).end {
+                let w = succ[*k] as usize;
                 *k += 1;
-                if index[w] == usize::MAX {
-                    index[w] = next;
-                    low[w] = next;
+                if node[w].1 == NONE {
+                    node[w].1 = next;
+                    node[w].2 = next;
                     next += 1;
-                    stack.push(w);
+                    stack.push(w as u32);
                     on[w] = true;
-                    work.push((w, 0));
+                    work.push((w, adj(&node, w).start));
                 } else if on[w] {
-                    low[v] = low[v].min(index[w]);
+                    node[v].2 = node[v].2.min(node[w].1);
                 }
             } else {
                 work.pop();
                 if let Some(&(u, _)) = work.last() {
-                    low[u] = low[u].min(low[v]);
+                    node[u].2 = node[u].2.min(node[v].2);
                 }
-                if low[v] == index[v] {
-                    let mut comp = Vec::new();
+                if node[v].2 == node[v].1 {
+                    comp.clear();
                     while let Some(w) = stack.pop() {
-                        on[w] = false;
-                        comp.push(w);
-                        if w == v {
+                        on[w as usize] = false;
+                        comp.push(w as usize);
+                        if w as usize == v {
                             break;
                         }
                     }
-                    if comp.len() > 1 || r.m.contains_key(&(v, v)) {
+                    if comp.len() > 1 || node[v].3 {
                         comp.sort();
-                        out.push(comp);
+                        out.push(comp.clone());
                     }
                 }
             }

@@ -87,7 +87,11 @@ fn grow(ev: &Events, dom: &mut [Vec<Value>]) -> Result<(), String> {
     let mut before: Vec<Vec<Value>> = vec![Vec::new(); dom.len()];
     let mut new: Vec<Value> = Vec::new();
     let fixed = fixed_sources(ev);
-    for _round in 0..reads + 2 {
+    // One more than the round each domain last changed in (0: never). An expression none
+    // of whose inputs changed in this round or the one before gets what it got then, and
+    // is not computed again.
+    let mut stamp: Vec<usize> = vec![0; dom.len()];
+    for round in 0..reads + 2 {
         let mut changed = false;
         // A read takes the values writes had in the round before, so that round k holds
         // exactly the chains of k rf steps (an expression's operands, interned before it,
@@ -103,6 +107,17 @@ fn grow(ev: &Events, dom: &mut [Vec<Value>]) -> Result<(), String> {
         }
         for v in 0..ev.vals.len() {
             new.clear();
+            let recent = |x: ValId| stamp[x] >= round;
+            let stale = round == 0
+                || match (&ev.vals[v], &fixed) {
+                    (VExpr::Read(_), Some(f)) => f.sources[v].iter().any(|&w| recent(w)),
+                    (VExpr::Read(_), None) => true,
+                    (VExpr::Ite(_, a, b) | VExpr::Bin(_, a, b), _) => recent(*a) || recent(*b),
+                    (VExpr::Const(_) | VExpr::Choice(_), _) => false,
+                };
+            if !stale {
+                continue;
+            }
             match &ev.vals[v] {
                 // Fixed from the first round on.
                 VExpr::Const(_) | VExpr::Choice(_) if !dom[v].is_empty() => continue,
@@ -148,6 +163,7 @@ fn grow(ev: &Events, dom: &mut [Vec<Value>]) -> Result<(), String> {
             }
             if new != dom[v] {
                 dom[v].clone_from(&new);
+                stamp[v] = round + 1;
                 changed = true;
             }
         }
@@ -176,12 +192,19 @@ fn fixed_sources(ev: &Events) -> Option<FixedSources> {
     let sources: Vec<Vec<ValId>> = ev
         .vals
         .iter()
-        .map(|x| if let VExpr::Read(r) = x { writes_to(ev, &[], *r).collect() } else { Vec::new() })
+        .map(|x| if let VExpr::Read(r) = x { fixed_writes_to(ev, *r).collect() } else { Vec::new() })
         .collect();
     let mut written: Vec<ValId> = sources.iter().flatten().copied().collect();
     written.sort_unstable();
     written.dedup();
     Some(FixedSources { sources, written })
+}
+
+/// [`writes_to`] where no address is computed: the writes to the read's location.
+fn fixed_writes_to(ev: &Events, r: Eid) -> impl Iterator<Item = ValId> + '_ {
+    let at = ev.events[r].loc;
+    let ws = ev.events.iter().filter(move |we| we.is_write() && at.is_some() && we.loc == at);
+    ws.map(|we| we.val)
 }
 
 /// The values of the writes read `r` may read from, given the value domains `dom` (which
@@ -648,6 +671,22 @@ impl SameLoc {
         }
     }
 
+    /// The events `evs` that have a location, as (location, event) sorted, or `None` if
+    /// some event's address is computed: where no literal decides, the pairs at one
+    /// location are found without a test per pair.
+    fn by_location(&self, evs: &[Eid]) -> Option<Vec<(usize, Eid)>> {
+        let mut out = Vec::with_capacity(evs.len());
+        for &e in evs {
+            match self.fixed[e] {
+                Place::At(l) => out.push((l, e)),
+                Place::Nowhere => {}
+                Place::Computed => return None,
+            }
+        }
+        out.sort_unstable();
+        Some(out)
+    }
+
     /// [`SameLoc::get`] where an address is computed: a literal, built once per pair.
     fn computed(&mut self, locs: &[Vec<(usize, B)>], i: Eid, j: Eid, lg: &mut Logic) -> B {
         let key = (i.min(j), i.max(j));
@@ -852,7 +891,7 @@ impl Base<'_> {
 
     /// Binds a set under `name`, as the model sees it.
     fn put_set(&mut self, lg: &mut Logic, name: Name, s: Set) {
-        // The view leaves an empty set empty.
+        // The view leaves an empty set empty (a set with no entries at all stands for it).
         let v = if s.0.iter().all(|b| b.is_false()) {
             self.empty.clone()
         } else {
@@ -910,7 +949,9 @@ impl Base<'_> {
         for &(t, name) in &tags {
             let (mine, later) = rest.split_at(rest.iter().take_while(|c| c.0 == t).count());
             rest = later;
-            let mut s = Set::empty(ev.len());
+            // A tag no event carries (most of the ISA's) names the empty set: nothing to
+            // build.
+            let mut s = if mine.is_empty() { Set(Vec::new()) } else { Set::empty(ev.len()) };
             for &(_, i, _) in mine.iter().filter(|c| c.2.is_none()) {
                 s.0[i] = x.exists[i];
             }
@@ -934,7 +975,8 @@ impl Base<'_> {
         // After the tags: the C ISA names these sets among its known ones, and lock events
         // carry no tag.
         for (role, &name) in crate::events::LockRole::ALL.into_iter().zip(&fixed_names().locks) {
-            let s = self.set(|i| e[i].lock == Some(role));
+            let held = |i: usize| e[i].lock == Some(role);
+            let s = if (0..e.len()).any(held) { self.set(held) } else { Set(Vec::new()) };
             self.put_set(lg, name, s);
         }
     }
@@ -952,8 +994,20 @@ impl Base<'_> {
         let mut same = |lg: &mut Logic, member: &dyn Fn(usize) -> bool, loops: bool| {
             let evs: Vec<usize> = (0..n).filter(|&i| !g[i].is_false() && member(i)).collect();
             let mut m = Vec::with_capacity(evs.len() * evs.len());
+            // The events each may share a location with: where no address is computed, the
+            // run of those at its location (sorted by location), without a test per pair.
+            let by_loc = sl.by_location(&evs);
+            let cands: Vec<usize> = by_loc.as_ref().map_or_else(|| evs.clone(), |v| v.iter().map(|p| p.1).collect());
             for &i in &evs {
-                for &j in evs.iter().filter(|&&j| loops || i != j) {
+                let run = match (&by_loc, sl.fixed[i]) {
+                    (Some(v), Place::At(l)) => {
+                        let from = v.partition_point(|p| p.0 < l);
+                        from..from + v[from..].iter().take_while(|p| p.0 == l).count()
+                    }
+                    (Some(_), _) => continue,
+                    (None, _) => 0..cands.len(),
+                };
+                for &j in cands[run].iter().filter(|&&j| loops || i != j) {
                     let b = sl.get(&x.locs, i, j, lg);
                     let both = match (b, g[i], g[j]) {
                         (B::F, _, _) => continue,

@@ -15,6 +15,11 @@ pub struct Clauses {
 }
 
 impl Clauses {
+    /// Room for `clauses` clauses of `lits` literals in all, allocated once.
+    pub fn with_capacity(clauses: usize, lits: usize) -> Clauses {
+        Clauses { lits: Vec::with_capacity(lits), end: Vec::with_capacity(clauses) }
+    }
+
     pub fn push(&mut self, c: &[Lit]) {
         self.lits.extend_from_slice(c);
         self.end.push(self.lits.len() as u32);

@@ -12,14 +12,77 @@
 //! log prints, a complement or a difference) and only for those builds the exact closure
 //! and bounds the entry by it from above.
 
-use super::{B, Logic};
+use super::{B, Bits, Logic};
 use varisat::Lit;
 
-/// A one-way closure: its input, as a dense k×k matrix, and its exact closure once built.
+/// A one-way closure: its input and result (dense k×k matrices, row by row), its exact
+/// closure once built, and the one built before it whose input has the same fingerprint.
 pub(super) struct Lazy {
     k: usize,
     input: Vec<B>,
+    output: Vec<B>,
     exact: Option<Vec<B>>,
+    same_print: Option<u32>,
+}
+
+/// The one-way closure entries not yet made exact: by variable, each with its closure and
+/// place in it. Entries are made in the order of their variables, so the vector is sorted
+/// and searched by halves (a hash map cost a hashing per entry made, most never looked up).
+#[derive(Default)]
+pub(super) struct Pending {
+    /// (variable, closure, place); an entry made exact has [`Pending::DONE`] for closure.
+    entries: Vec<(u32, u32, u32)>,
+    left: usize,
+}
+
+impl Pending {
+    const DONE: u32 = u32::MAX;
+
+    fn push(&mut self, var: u32, id: u32, at: u32) {
+        debug_assert!(self.entries.last().is_none_or(|e| e.0 < var), "variables out of order");
+        self.entries.push((var, id, at));
+        self.left += 1;
+    }
+
+    /// The closure and place of `var`'s entry, which is no longer pending.
+    fn take(&mut self, var: u32) -> Option<(u32, u32)> {
+        let x = self.entries.binary_search_by_key(&var, |e| e.0).ok()?;
+        let e = &mut self.entries[x];
+        if e.1 == Self::DONE {
+            return None;
+        }
+        self.left -= 1;
+        Some((std::mem::replace(&mut e.1, Self::DONE), e.2))
+    }
+
+    /// The variables of the entries pending, in increasing order.
+    pub fn vars(&self) -> impl Iterator<Item = u32> + '_ {
+        self.entries.iter().filter(|e| e.1 != Self::DONE).map(|e| e.0)
+    }
+
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.left
+    }
+
+    pub fn clear(&mut self) {
+        self.entries.clear();
+        self.left = 0;
+    }
+}
+
+/// A matrix's fingerprint, one multiply per entry: the one-way closures are looked up by
+/// it (hashing the entries as `B`s cost two hasher rounds each, and a copy of the key).
+fn fingerprint(d: &[B]) -> u64 {
+    let mut h = super::Fx::default();
+    for &b in d {
+        h.add(match b {
+            B::F => 0,
+            B::T => 1,
+            B::L(l) => 2 + l.code() as u64,
+        });
+    }
+    h.0
 }
 
 impl Logic {
@@ -45,69 +108,85 @@ impl Logic {
         }
     }
 
+    /// The one-way closure built before for the input `d`, if any.
+    fn lazy_built(&self, print: u64, d: &[B]) -> Option<&[B]> {
+        let mut at = self.lazy_of_print.get(&print).copied();
+        while let Some(id) = at {
+            let l = &self.lazy[id as usize];
+            if l.input == d {
+                return Some(&l.output);
+            }
+            at = l.same_print;
+        }
+        None
+    }
+
     /// `r+` of the dense k×k matrix `d`, one way (see the module doc): `d` becomes the
     /// closure, whose non-constant entries are bounded from below only until
     /// [`Logic::pruned`] finds a use that needs more.
     pub fn closure_lower(&mut self, k: usize, d: &mut [B]) {
         // Built once per input, as gates are: an iteration that meets the same closure
         // again must see the same variables.
-        if let Some(done) = self.lazy_cache.get(&*d) {
+        let print = fingerprint(d);
+        if let Some(done) = self.lazy_built(print, d) {
             d.copy_from_slice(done);
             return;
         }
         let input = d.to_vec();
-        let succ = Succ::new(k, &input);
         let id = self.lazy.len() as u32;
-        // Which pairs a path may join (row by row, as d), and which a path of constant
-        // edges does.
-        let mut may = vec![false; k * k];
-        let mut sure = vec![false; k];
-        let mut stack = Vec::new();
+        // Which pairs an edge joins, a path may join, and a path of constant edges does.
+        let mut edges = Bits::new(k);
+        let mut sure = Bits::new(k);
+        for (x, &b) in input.iter().enumerate() {
+            if !b.is_false() {
+                edges.set(x / k, x % k);
+            }
+            if b == B::T {
+                sure.set(x / k, x % k);
+            }
+        }
+        let mut may = edges.clone();
+        may.close(k);
+        sure.close(k);
         for i in 0..k {
-            let row = &mut may[i * k..(i + 1) * k];
-            search(&succ, i, |_| true, row, &mut stack);
-            sure.fill(false);
-            search(&succ, i, |b| b == B::T, &mut sure, &mut stack);
-            for j in (0..k).filter(|&j| row[j]) {
-                d[i * k + j] = if sure[j] {
+            for j in may.ones(i) {
+                d[i * k + j] = if sure.has(i, j) {
                     B::T
                 } else {
                     let e = self.fresh();
-                    self.lazy_of.insert(e.var().index() as u32, (id, (i * k + j) as u32));
+                    self.lazy_of.push(e.var().index() as u32, id, (i * k + j) as u32);
                     B::L(e)
                 };
             }
         }
         for i in 0..k {
-            let row = &may[i * k..(i + 1) * k];
-            let reached = || (0..k).filter(move |&j| row[j]);
-            for j in reached() {
+            for j in may.ones(i) {
                 if let (B::L(_), l @ B::L(_)) = (d[i * k + j], input[i * k + j]) {
                     let e = d[i * k + j];
                     self.owned_clause(e, &[l.negate(), e]);
                 }
             }
-            for m in reached() {
-                for &(j, b) in succ.of(m) {
-                    let e = d[i * k + j];
+            for m in may.ones(i) {
+                for j in edges.ones(m) {
+                    let (e, b) = (d[i * k + j], input[m * k + j]);
                     if e != B::T {
                         self.owned_clause(e, &[d[i * k + m].negate(), b.negate(), e]);
                     }
                 }
             }
         }
-        self.lazy_cache.insert(input.clone(), d.to_vec());
-        self.lazy.push(Lazy { k, input, exact: None });
+        let same_print = self.lazy_of_print.insert(print, id);
+        self.lazy.push(Lazy { k, input, output: d.to_vec(), exact: None, same_print });
     }
 
     /// Bounds the one-way closure entry `e` from above by the exact closure, which makes
     /// it exact.
     pub(super) fn complete(&mut self, e: Lit) {
-        let Some((id, at)) = self.lazy_of.remove(&(e.var().index() as u32)) else { return };
+        let Some((id, at)) = self.lazy_of.take(e.var().index() as u32) else { return };
         let id = id as usize;
         if self.lazy[id].exact.is_none() {
             let k = self.lazy[id].k;
-            let mut d = std::mem::take(&mut self.lazy[id].input);
+            let mut d = self.lazy[id].input.clone();
             self.closure(k, &mut d);
             self.lazy[id].exact = Some(d);
         }
@@ -123,50 +202,9 @@ impl Logic {
     /// Makes every one-way closure entry exact (for the formulas that leave the crate
     /// whole: proofs, exports, explanations).
     pub(super) fn complete_all(&mut self) {
-        let mut todo: Vec<u32> = self.lazy_of.keys().copied().collect();
-        todo.sort_unstable();
+        let todo: Vec<u32> = self.lazy_of.vars().collect();
         for v in todo {
             self.complete(Lit::from_index(v as usize, true));
-        }
-    }
-}
-
-/// A dense k×k matrix's entries that are not false, row by row: one vector for all rows
-/// (a closure runs once per test and relation, and a vector per row cost most of it).
-struct Succ {
-    /// Row i is `edges[start[i]..start[i + 1]]`.
-    start: Vec<usize>,
-    edges: Vec<(usize, B)>,
-}
-
-impl Succ {
-    fn new(k: usize, d: &[B]) -> Succ {
-        let mut start = Vec::with_capacity(k + 1);
-        let mut edges = Vec::new();
-        for row in d.chunks(k.max(1)).take(k) {
-            start.push(edges.len());
-            edges.extend(row.iter().enumerate().filter(|e| !e.1.is_false()).map(|(j, &b)| (j, b)));
-        }
-        start.push(edges.len());
-        Succ { start, edges }
-    }
-
-    fn of(&self, i: usize) -> &[(usize, B)] {
-        &self.edges[self.start[i]..self.start[i + 1]]
-    }
-}
-
-/// Marks in `seen` (false on entry) the nodes reachable from `from` by one or more edges
-/// whose entry passes `ok`; `stack` is scratch space.
-fn search(succ: &Succ, from: usize, ok: impl Fn(B) -> bool, seen: &mut [bool], stack: &mut Vec<usize>) {
-    stack.clear();
-    stack.push(from);
-    while let Some(v) = stack.pop() {
-        for &(j, b) in succ.of(v) {
-            if ok(b) && !seen[j] {
-                seen[j] = true;
-                stack.push(j);
-            }
         }
     }
 }

@@ -63,7 +63,8 @@ impl Logic {
     /// is needed at all needs every clause it owns.
     pub(super) fn needs(&self, roots: &[B], owned: &Owned) -> Vec<u8> {
         let mut need = vec![0u8; self.num_vars()];
-        let mut work: Vec<(usize, u8)> = Vec::new();
+        // Each variable is pushed at most twice, once per direction.
+        let mut work: Vec<(usize, u8)> = Vec::with_capacity(self.num_vars());
         let add = |v: usize, bits: u8, need: &mut Vec<u8>, work: &mut Vec<(usize, u8)>| {
             let new = bits & !need[v];
             if new != 0 {

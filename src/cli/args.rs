@@ -68,6 +68,11 @@ pub struct ModelArgs {
     /// means never.
     #[arg(long, value_name = "N|auto", value_parser = parse_unroll)]
     pub unroll: Option<Unroll>,
+    /// Full logs: list at most N executions one by one, then count the rest per state
+    /// (by projected model counting) instead. By default, 2048, and only where many
+    /// executions share a state; 0 counts from the start.
+    #[arg(long, value_name = "N")]
+    pub count_after: Option<u64>,
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
@@ -125,6 +130,7 @@ pub fn setup(m: &ModelArgs) -> Result<(Models, Options), Diag> {
             _ => None,
         },
         auto_unroll: matches!(m.unroll, Some(Unroll::Auto)),
+        count_after: m.count_after,
     };
     if let Some(j) = m.jobs {
         // Only the first call configures the global pool; later ones are harmless. This

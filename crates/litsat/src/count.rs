@@ -15,7 +15,9 @@
 //! satisfiable and 0 if not, so it is searched only to its first model. A projected
 //! variable in no live clause doubles the count: a cube where the rest is free.
 
+use crate::logic::Fx;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
 use varisat::{Lit, Var};
 
 /// Why a count stopped.
@@ -56,11 +58,13 @@ pub struct Counter {
     occurs: Vec<Vec<u32>>,
     /// Per variable: 0 free, 1 true, -1 false.
     value: Vec<i8>,
+    /// Per clause, how many of its literals are true.
+    true_lits: Vec<u32>,
     projected: Vec<bool>,
     trail: Vec<Lit>,
     /// Each variable's position in the component being split (scratch for `residual`).
     slot: Vec<u32>,
-    cache: HashMap<Vec<u32>, u128>,
+    cache: HashMap<Key, u128, BuildHasherDefault<Fx>>,
     cached_words: usize,
     decisions: u64,
 }
@@ -89,6 +93,7 @@ impl Counter {
             projected[v.index()] = true;
         }
         Counter {
+            true_lits: vec![0; ranges.len()],
             lits,
             clauses: ranges,
             occurs,
@@ -96,7 +101,7 @@ impl Counter {
             projected,
             trail: Vec::new(),
             slot: vec![0; vars],
-            cache: HashMap::new(),
+            cache: HashMap::default(),
             cached_words: 0,
             decisions: 0,
         }
@@ -132,7 +137,7 @@ impl Counter {
     }
 
     fn satisfied(&self, k: u32) -> bool {
-        self.clause(k).iter().any(|&l| self.lit_value(l) == 1)
+        self.true_lits[k as usize] > 0
     }
 
     /// Makes `l` true and propagates units; false on a conflict (the trail then holds
@@ -163,10 +168,16 @@ impl Counter {
     fn set(&mut self, l: Lit) {
         self.value[l.index()] = if l.is_negative() { -1 } else { 1 };
         self.trail.push(l);
+        for &k in &self.occurs[l.code()] {
+            self.true_lits[k as usize] += 1;
+        }
     }
 
     /// What clause `k` says under the current assignment.
     fn unit_of(&self, k: u32) -> Unit {
+        if self.satisfied(k) {
+            return Unit::Satisfied;
+        }
         let mut free = None;
         for &l in self.clause(k) {
             match self.lit_value(l) {
@@ -182,6 +193,9 @@ impl Counter {
     fn undo(&mut self, mark: usize) {
         for l in self.trail.drain(mark..) {
             self.value[l.index()] = 0;
+            for &k in &self.occurs[l.code()] {
+                self.true_lits[k as usize] -= 1;
+            }
         }
     }
 
@@ -230,10 +244,11 @@ impl Counter {
         let split = key.len();
         key.push(u32::MAX);
         key.extend_from_slice(&clauses);
+        let key = Key(key);
         if let Some(&n) = self.cache.get(&key) {
             return Ok(n);
         }
-        let vars = &key[..split];
+        let vars = &key.0[..split];
         let branch = self.pick(vars, &clauses);
         let counting = self.projected[branch.index()];
         let mut total: u128 = 0;
@@ -270,13 +285,26 @@ impl Counter {
         Var::from_index(v).positive()
     }
 
-    fn remember(&mut self, key: Vec<u32>, n: u128) {
-        if self.cached_words + key.len() > CACHE_WORDS {
+    fn remember(&mut self, key: Key, n: u128) {
+        if self.cached_words + key.0.len() > CACHE_WORDS {
             self.cache.clear();
             self.cached_words = 0;
         }
-        self.cached_words += key.len();
+        self.cached_words += key.0.len();
         self.cache.insert(key, n);
+    }
+}
+
+/// A component's key: its free variables, a separator, its live clauses. Hashed a word at
+/// a time (a slice of `u32` would reach the hasher as bytes).
+#[derive(PartialEq, Eq)]
+struct Key(Vec<u32>);
+
+impl Hash for Key {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        for &w in &self.0 {
+            h.write_u32(w);
+        }
     }
 }
 

@@ -14,6 +14,7 @@ use varisat::Solver;
 mod enumerate;
 mod herdsym;
 mod propagate;
+mod tally;
 
 /// How a test is answered: herd's switches (`-variant`, `-skipcheck`, `-unroll`,
 /// `-speedcheck`) and litsat's own (limits, certificates, DIMACS output).
@@ -47,6 +48,10 @@ pub struct Options {
     /// `--unroll auto`: raise the bound from herd's default until no execution is cut
     /// off, up to 16.
     pub auto_unroll: bool,
+    /// List at most this many executions, then count the rest (see `query::tally`);
+    /// `None`: 2048, and only where the executions outnumber their states.
+    /// `Some(0)` counts every test whose log can be counted (the tests compare the two).
+    pub count_after: Option<u64>,
 }
 
 /// herd's default `-unroll`.
@@ -86,6 +91,18 @@ pub struct Outcome {
     pub cut_at: BTreeSet<String>,
     /// Under `--unroll auto`, the bound the answer was found with.
     pub unroll: Option<usize>,
+}
+
+impl Outcome {
+    /// Back to no execution seen: the counts, states, flags and loops start over.
+    fn forget_executions(&mut self) {
+        self.pos = 0;
+        self.neg = 0;
+        self.states.clear();
+        self.flags.clear();
+        self.looped = false;
+        self.cut_at.clear();
+    }
 }
 
 /// herd's Observation: whether some, all or none of the executions satisfy the condition.
@@ -654,19 +671,38 @@ fn run_with(
     let mut lister = enumerate::Lister::new(&cone.cnf, order, &sources);
     let tick = || deadline.check(file);
     let mut found = Found::default();
+    // Where the executions outnumber their states, past a number of them, the rest are
+    // counted rather than listed; not where a state names unsolved values, which needs
+    // each execution (see `herdsym`).
+    let countable = view.herd.is_none();
+    let mut listed = 0;
+    let mut counting = false;
     lister.run(
         tick,
         |model| {
+            listed += 1;
+            let pays = || opts.count_after.is_some() || tally::worth_counting(listed, found.rows.len());
+            if countable && listed == opts.count_after.unwrap_or(tally::LIST_FIRST) + 1 && pays() {
+                counting = true;
+                return Ok(false);
+            }
             cone.fill_truth(model, &mut truth);
             if !exact.value(&truth) {
                 inexact = true;
                 return Ok(false);
             }
-            record(&mut out, &mut found, &truth, &view);
+            record(&mut out, &mut found, &truth, &view, 1);
             Ok(true)
         },
         err,
     )?;
+    if counting {
+        out.forget_executions();
+        match tally::tally(&mut out, &cone, lister.order(), &view, exact, file, deadline)? {
+            Some(counted) => found = counted,
+            None => inexact = true,
+        }
+    }
     if inexact {
         return Ok(None);
     }
@@ -848,7 +884,7 @@ impl Found {
 /// Adds one execution (the model `truth`) to the outcome: its state, its side of the
 /// counts and the flags it raises. herd drops an execution that went past the unrolling
 /// bound, noting only that one was consistent.
-fn record(out: &mut Outcome, found: &mut Found, truth: &[bool], view: &View) {
+fn record(out: &mut Outcome, found: &mut Found, truth: &[bool], view: &View, weight: u64) {
     let View { places, shown_at, casts, flag_lits, cut, loops, ev, x, herd } = *view;
     if cut.value(truth) {
         out.looped = true;
@@ -876,9 +912,9 @@ fn record(out: &mut Outcome, found: &mut Found, truth: &[bool], view: &View) {
         return;
     }
     if out.test.cond.prop.eval(&get) {
-        out.pos += 1;
+        out.pos += weight;
     } else {
-        out.neg += 1;
+        out.neg += weight;
     }
     found.row.clear();
     found.row.extend(shown_at.iter().zip(casts).map(|(&k, cast)| {

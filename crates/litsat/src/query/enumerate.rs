@@ -110,6 +110,11 @@ impl<'s> Lister<'s> {
         }
     }
 
+    /// The primaries, in the order listed.
+    pub fn order(&self) -> &[Lit] {
+        &self.order
+    }
+
     /// The solver, loaded with the formula and the blocking clauses so far.
     fn solver(&mut self) -> &mut Solver<'static> {
         self.solver.get_or_insert_with(|| {

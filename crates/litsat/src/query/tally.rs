@@ -1,0 +1,123 @@
+//! Full logs by counting, for tests with too many executions to list (issue #15).
+//!
+//! The log needs the distinct final states, the executions on each side of the condition,
+//! the flags any execution raises and the loops any execution overruns. Listing the
+//! executions costs a solver call each, so it grows with their number. Here each distinct
+//! valuation of the places the log reads (the shown ones, and those the condition and the
+//! filter read) costs one solver call, and the executions behind it are counted, not
+//! visited: a projected model count over the primaries ([`crate::count`]) under that
+//! valuation. Flags and loops cost one solver call each, as under `--fast`.
+
+use super::{Found, Outcome, View, record};
+use crate::count::{Counter, Stop};
+use crate::diag::{Deadline, Diag};
+use crate::logic::{B, Pruned};
+use varisat::{ExtendFormula, Lit, Solver, Var};
+
+/// How many executions are listed one by one before the rest are counted instead: below
+/// it, listing (mostly by propagation, without a solver) is the cheaper of the two.
+pub(super) const LIST_FIRST: u64 = 2048;
+
+/// Whether counting pays, from what listing found so far: a solver call per state costs
+/// more than listing where most executions have a state of their own (as in the `sb`
+/// rings), and less where many share one (as in the `co` family).
+pub(super) fn worth_counting(executions: u64, states: usize) -> bool {
+    executions >= 4 * states as u64
+}
+
+/// One incremental solver over the pruned formula, asked under assumptions.
+struct Ask<'a> {
+    solver: Solver<'static>,
+    cone: &'a Pruned,
+    file: &'a str,
+    deadline: Deadline,
+}
+
+impl Ask<'_> {
+    /// The literals of `bs` in the solver's numbering, constants left out; `None` if one
+    /// is false.
+    fn lits(&self, bs: &[B]) -> Option<Vec<Lit>> {
+        let mut out = Vec::with_capacity(bs.len());
+        for b in bs {
+            match *b {
+                B::F => return None,
+                B::T => {}
+                B::L(l) => out.push(self.cone.lit(l)),
+            }
+        }
+        Some(out)
+    }
+
+    /// Whether some execution satisfies every one of `bs`.
+    fn sat(&mut self, bs: &[B]) -> Result<bool, Diag> {
+        let Some(assume) = self.lits(bs) else { return Ok(false) };
+        self.deadline.check(self.file)?;
+        self.solver.assume(&assume);
+        self.solver.solve().map_err(|e| Diag::file(self.file, format!("solver error: {e}")))
+    }
+}
+
+/// Fills `out` by counting, and returns its states. `order`: the primaries, in the pruned
+/// numbering. `None` where some execution lies outside the exact encoding (see
+/// `Logic::guard`), as listing would have met it.
+pub(super) fn tally(
+    out: &mut Outcome,
+    cone: &Pruned,
+    order: &[Lit],
+    view: &View,
+    exact: B,
+    file: &str,
+    deadline: Deadline,
+) -> Result<Option<Found>, Diag> {
+    let mut ask = Ask { solver: Solver::new(), cone, file, deadline };
+    ask.solver.add_formula(&cone.cnf);
+    if ask.sat(&[exact.negate()])? {
+        return Ok(None);
+    }
+    overruns(out, &mut ask, view)?;
+    let uncut = view.cut.negate();
+    for (name, b) in view.flag_lits {
+        if ask.sat(&[uncut, *b])? {
+            out.flags.insert(name.clone());
+        }
+    }
+    let projection: Vec<Var> = order.iter().map(|l| l.var()).collect();
+    let mut counter = Counter::new(cone.cnf.var_count(), cone.cnf.iter(), &projection);
+    let mut truth = Vec::new();
+    let mut found = Found::default();
+    while ask.sat(&[uncut])? {
+        let model = ask.solver.model().unwrap_or_default();
+        cone.fill_truth(&model, &mut truth);
+        // The valuation: at each place, the value literal that holds.
+        let mut held: Vec<B> = vec![uncut];
+        held.extend(view.places.iter().filter_map(|(_, vals)| vals.iter().map(|v| v.1).find(|b| b.value(&truth))));
+        let assume = ask.lits(&held).unwrap_or_default();
+        let n = counter.count(&assume, &mut || deadline.check(file).is_ok()).map_err(|stop| match stop {
+            Stop::Interrupted => Diag::limit(file, crate::diag::TIMEOUT),
+            Stop::Overflow => Diag::file(file, "more than 2^128 executions"),
+        })?;
+        let n = u64::try_from(n).map_err(|_| Diag::file(file, format!("{n} executions: more than a 64-bit count")))?;
+        record(out, &mut found, &truth, view, n);
+        // The valuation's own literals (past `uncut`), negated: the next one differs.
+        let block: Vec<Lit> = ask.lits(&held[1..]).unwrap_or_default().into_iter().map(|l| !l).collect();
+        if block.is_empty() {
+            break;
+        }
+        ask.solver.add_clause(&block);
+    }
+    Ok(Some(found))
+}
+
+/// herd's `Loop` prefix: whether some execution went past the unrolling bound, and the
+/// loops such executions overran.
+fn overruns(out: &mut Outcome, ask: &mut Ask, view: &View) -> Result<(), Diag> {
+    if ask.sat(&[view.cut])? {
+        out.looped = true;
+        for (name, b) in view.loops {
+            if ask.sat(&[view.cut, *b])? {
+                out.cut_at.insert(name.clone());
+            }
+        }
+    }
+    Ok(())
+}

@@ -17,7 +17,7 @@
 
 use crate::logic::Fx;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hash, Hasher};
+use std::hash::BuildHasherDefault;
 use varisat::{Lit, Var};
 
 /// Why a count stopped.
@@ -32,8 +32,9 @@ pub enum Stop {
 /// How many decisions run between two calls of the caller's `tick`.
 const TICK_EVERY: u64 = 1024;
 
-/// At most this many `u32`s of component keys are cached; past it the cache starts over.
-const CACHE_WORDS: usize = 1 << 24;
+/// At most this many component counts are cached (32 bytes each); past it the cache
+/// starts over.
+const CACHE_ENTRIES: usize = 1 << 22;
 
 /// The number of assignments to `projection` that extend to a model of the clauses (each
 /// a slice of literals over `vars` variables) in which every literal of `assume` holds.
@@ -64,8 +65,7 @@ pub struct Counter {
     trail: Vec<Lit>,
     /// Each variable's position in the component being split (scratch for `residual`).
     slot: Vec<u32>,
-    cache: HashMap<Key, u128, BuildHasherDefault<Fx>>,
-    cached_words: usize,
+    cache: HashMap<u128, u128, BuildHasherDefault<Fx>>,
     decisions: u64,
 }
 
@@ -102,7 +102,6 @@ impl Counter {
             trail: Vec::new(),
             slot: vec![0; vars],
             cache: HashMap::default(),
-            cached_words: 0,
             decisions: 0,
         }
     }
@@ -240,15 +239,11 @@ impl Counter {
 
     /// The count of one component: looked up, or found by deciding one of its variables.
     fn component(&mut self, vars: Vec<u32>, clauses: Vec<u32>, tick: &mut dyn FnMut() -> bool) -> Result<u128, Stop> {
-        let mut key = vars;
-        let split = key.len();
-        key.push(u32::MAX);
-        key.extend_from_slice(&clauses);
-        let key = Key(key);
+        let key = fingerprint(&vars, &clauses);
         if let Some(&n) = self.cache.get(&key) {
             return Ok(n);
         }
-        let vars = &key.0[..split];
+        let vars = &vars[..];
         let branch = self.pick(vars, &clauses);
         let counting = self.projected[branch.index()];
         let mut total: u128 = 0;
@@ -285,27 +280,32 @@ impl Counter {
         Var::from_index(v).positive()
     }
 
-    fn remember(&mut self, key: Key, n: u128) {
-        if self.cached_words + key.0.len() > CACHE_WORDS {
+    fn remember(&mut self, key: u128, n: u128) {
+        if self.cache.len() >= CACHE_ENTRIES {
             self.cache.clear();
-            self.cached_words = 0;
         }
-        self.cached_words += key.0.len();
         self.cache.insert(key, n);
     }
 }
 
-/// A component's key: its free variables, a separator, its live clauses. Hashed a word at
-/// a time (a slice of `u32` would reach the hasher as bytes).
-#[derive(PartialEq, Eq)]
-struct Key(Vec<u32>);
-
-impl Hash for Key {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        for &w in &self.0 {
-            h.write_u32(w);
-        }
+/// A component's key: a 128-bit fingerprint of its free variables and live clauses, which
+/// fix its residual formula. Whole keys (hundreds of words each) filled the cache within
+/// seconds and cost more to hash and compare than the search they saved; two keys of
+/// distinct components agree with probability about 2^-128, as in GANAK's cache.
+fn fingerprint(vars: &[u32], clauses: &[u32]) -> u128 {
+    /// The folded multiply (as in wyhash and foldhash): both halves of a 128-bit product.
+    fn mix(a: u64, b: u64) -> u64 {
+        let p = u128::from(a) * u128::from(b);
+        (p as u64) ^ ((p >> 64) as u64)
     }
+    let (mut h1, mut h2) = (0x243f_6a88_85a3_08d3u64, 0x1319_8a2e_0370_7344u64);
+    let words = vars.iter().chain(&[u32::MAX]).chain(clauses);
+    for (i, &w) in words.enumerate() {
+        let x = u64::from(w) | (i as u64) << 32;
+        h1 = mix(h1 ^ x, 0xa409_3822_299f_31d0);
+        h2 = mix(h2 ^ x.rotate_left(17), 0x082e_fa98_ec4e_6c89);
+    }
+    u128::from(h1) << 64 | u128::from(h2)
 }
 
 /// What a clause says under a partial assignment.

@@ -35,9 +35,8 @@ fn probe(defs: &str, expr: &str) -> Pairs {
     let probe = checks.iter().find(|c| c.name.as_deref() == Some("probe")).expect("probe check");
     probe
         .rel
-        .m
         .iter()
-        .map(|(&k, &b)| {
+        .map(|(k, b)| {
             assert_eq!(b, B::T, "entry {k:?} of `{expr}` is not constant");
             k
         })

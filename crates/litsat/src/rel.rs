@@ -15,30 +15,47 @@ pub struct Rel {
     pub m: Entries,
 }
 
-/// A relation's entries: a vector sorted by pair, each pair once. Litmus relations are
-/// small and built whole, in order, by merges; a vector costs one allocation where a
-/// B-tree costs one per node, which dominated small tests.
+/// A relation's entries: a vector sorted by pair, each pair once, the pair packed in one
+/// integer ([`packed`]). Litmus relations are small and built whole, in order, by merges;
+/// a vector costs one allocation where a B-tree costs one per node, which dominated small
+/// tests, and a packed pair makes an entry 16 bytes (a pair of `usize`s made it 24) and a
+/// merge's comparison one word's.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Entries(Vec<((usize, usize), B)>);
+pub struct Entries(Vec<(u64, B)>);
 
 type Entry = ((usize, usize), B);
 
-/// A pair as one integer, ordered as the pair is: a merge compares one word,
-/// where comparing tuples took two comparisons and branches between.
+/// A pair as one integer, ordered as the pair is.
 #[inline]
-fn packed(&(i, j): &(usize, usize)) -> u64 {
+fn packed(i: usize, j: usize) -> u64 {
     ((i as u64) << 32) | j as u64
 }
 
+#[inline]
+fn unpacked(k: u64) -> (usize, usize) {
+    ((k >> 32) as usize, (k & 0xffff_ffff) as usize)
+}
+
+/// The row of a packed pair.
+#[inline]
+fn row_of(k: u64) -> usize {
+    (k >> 32) as usize
+}
+
+/// An entry as it is stored, as callers see it.
+fn unpacked_entry(&(k, b): &(u64, B)) -> Entry {
+    (unpacked(k), b)
+}
+
 impl Entries {
-    fn find(&self, k: &(usize, usize)) -> Result<usize, usize> {
-        self.0.binary_search_by(|(x, _)| x.cmp(k))
+    fn find(&self, &(i, j): &(usize, usize)) -> Result<usize, usize> {
+        self.0.binary_search_by_key(&packed(i, j), |e| e.0)
     }
-    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&(usize, usize), &B)> + Clone {
-        self.0.iter().map(|(k, v)| (k, v))
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = Entry> + Clone {
+        self.0.iter().map(unpacked_entry)
     }
-    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &(usize, usize)> + Clone {
-        self.0.iter().map(|(k, _)| k)
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = (usize, usize)> + Clone {
+        self.0.iter().map(|&(k, _)| unpacked(k))
     }
     pub fn values(&self) -> impl DoubleEndedIterator<Item = &B> + Clone {
         self.0.iter().map(|(_, v)| v)
@@ -55,13 +72,14 @@ impl Entries {
     pub fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
-    pub fn insert(&mut self, k: (usize, usize), v: B) -> Option<B> {
+    pub fn insert(&mut self, (i, j): (usize, usize), v: B) -> Option<B> {
+        let k = packed(i, j);
         // Appending in order, the common case, is a push.
         if self.0.last().is_none_or(|(x, _)| *x < k) {
             self.0.push((k, v));
             return None;
         }
-        match self.find(&k) {
+        match self.find(&(i, j)) {
             Ok(x) => Some(std::mem::replace(&mut self.0[x].1, v)),
             Err(x) => {
                 self.0.insert(x, (k, v));
@@ -74,30 +92,11 @@ impl Entries {
     }
 }
 
-impl FromIterator<Entry> for Entries {
-    /// As a map's: sorted by pair, and of a pair given twice the last value.
-    fn from_iter<I: IntoIterator<Item = Entry>>(it: I) -> Entries {
-        let mut v: Vec<Entry> = it.into_iter().collect();
-        if !v.windows(2).all(|w| w[0].0 < w[1].0) {
-            v.sort_by_key(|e| e.0);
-            let mut out: Vec<Entry> = Vec::with_capacity(v.len());
-            for e in v {
-                match out.last_mut() {
-                    Some(last) if last.0 == e.0 => *last = e,
-                    _ => out.push(e),
-                }
-            }
-            v = out;
-        }
-        Entries(v)
-    }
-}
-
 impl<'a> IntoIterator for &'a Entries {
-    type Item = (&'a (usize, usize), &'a B);
-    type IntoIter = std::iter::Map<std::slice::Iter<'a, Entry>, fn(&'a Entry) -> (&'a (usize, usize), &'a B)>;
+    type Item = Entry;
+    type IntoIter = std::iter::Map<std::slice::Iter<'a, (u64, B)>, fn(&(u64, B)) -> Entry>;
     fn into_iter(self) -> Self::IntoIter {
-        self.0.iter().map(|(k, v)| (k, v))
+        self.0.iter().map(unpacked_entry)
     }
 }
 
@@ -130,6 +129,28 @@ impl Rel {
         Rel { n, m: Entries::default() }
     }
 
+    /// The entries that are not false, in order of their pairs.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = Entry> + Clone {
+        self.m.iter()
+    }
+
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = (usize, usize)> + Clone {
+        self.m.keys()
+    }
+
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = B> + Clone {
+        self.m.values().copied()
+    }
+
+    /// How many entries are not false.
+    pub fn len(&self) -> usize {
+        self.m.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.m.is_empty()
+    }
+
     pub fn get(&self, i: usize, j: usize) -> B {
         self.m.get(&(i, j)).copied().unwrap_or(B::F)
     }
@@ -143,15 +164,16 @@ impl Rel {
     }
 
     /// The relation with these entries, given in increasing order (false ones are left out).
-    pub fn from_sorted(n: usize, mut entries: Vec<((usize, usize), B)>) -> Rel {
+    pub fn from_sorted(n: usize, entries: Vec<((usize, usize), B)>) -> Rel {
         debug_assert!(entries.windows(2).all(|w| w[0].0 < w[1].0), "entries out of order");
-        entries.retain(|(_, b)| !b.is_false());
-        Rel { n, m: Entries(entries) }
+        // Collected in place, in the entries' allocation.
+        let m = entries.into_iter().filter(|(_, b)| !b.is_false()).map(|((i, j), b)| (packed(i, j), b)).collect();
+        Rel { n, m: Entries(m) }
     }
 
     /// The pairs the relation holds under `truth` (an execution's model), in order.
     pub fn pairs_in(&self, truth: &[bool]) -> Vec<(usize, usize)> {
-        self.m.iter().filter(|(_, b)| b.value(truth)).map(|(&k, _)| k).collect()
+        self.m.iter().filter(|(_, b)| b.value(truth)).map(|(k, _)| k).collect()
     }
 
     pub fn from_pairs(n: usize, pairs: impl IntoIterator<Item = (usize, usize)>) -> Rel {
@@ -172,11 +194,10 @@ impl Rel {
         let (mut x, mut y) = (0, 0);
         while x < a.len() && y < b.len() {
             let ((ka, va), (kb, vb)) = (a[x], b[y]);
-            let (pa, pb) = (packed(&ka), packed(&kb));
-            if pa < pb {
+            if ka < kb {
                 out.push(a[x]);
                 x += 1;
-            } else if pb < pa {
+            } else if kb < ka {
                 out.push(b[y]);
                 y += 1;
             } else {
@@ -225,15 +246,15 @@ impl Rel {
     /// column's come in order.
     pub fn inverse(&self) -> Rel {
         let mut next = vec![0usize; self.n + 1];
-        for &(_, j) in self.m.keys() {
+        for (_, j) in self.m.keys() {
             next[j + 1] += 1;
         }
         for j in 0..self.n {
             next[j + 1] += next[j];
         }
-        let mut out = vec![((0, 0), B::F); self.m.len()];
-        for (&(i, j), &b) in &self.m {
-            out[next[j]] = ((j, i), b);
+        let mut out = vec![(0, B::F); self.m.len()];
+        for ((i, j), b) in &self.m {
+            out[next[j]] = (packed(j, i), b);
             next[j] += 1;
         }
         Rel { n: self.n, m: Entries(out) }
@@ -257,8 +278,8 @@ impl Rel {
         // One allocation for the two arrays by event (this runs a few dozen times a test).
         let mut scratch = vec![0usize; 2 * self.n + 1];
         let (start, reached) = scratch.split_at_mut(self.n + 1);
-        for (&(k, _), _) in &o.m {
-            start[k + 1] += 1;
+        for &(k, _) in &o.m.0 {
+            start[row_of(k) + 1] += 1;
         }
         for k in 0..self.n {
             start[k + 1] += start[k];
@@ -266,16 +287,17 @@ impl Rel {
         let mut acc: Vec<(usize, B)> = Vec::with_capacity(self.n);
         let mut terms: Vec<B> = Vec::new();
         // `reached[j] == 1`: target j is already reached by a true term in the current row.
-        let mut out: Vec<((usize, usize), B)> = Vec::with_capacity(self.m.len());
+        let mut out: Vec<(u64, B)> = Vec::with_capacity(self.m.len());
         let mut it = self.m.iter().peekable();
-        while let Some(&(&(i, _), _)) = it.peek() {
+        while let Some(&((i, _), _)) = it.peek() {
             acc.clear();
-            while let Some(&(&(i2, k), &a)) = it.peek() {
+            while let Some(&((i2, k), a)) = it.peek() {
                 if i2 != i {
                     break;
                 }
                 it.next();
-                for &((_, j), b) in &o.m.0[start[k]..start[k + 1]] {
+                for &(kj, b) in &o.m.0[start[k]..start[k + 1]] {
+                    let j = unpacked(kj).1;
                     if reached[j] == 1 {
                         continue;
                     }
@@ -301,7 +323,7 @@ impl Rel {
                     }
                 };
                 if !b.is_false() {
-                    out.push(((i, j), b));
+                    out.push((packed(i, j), b));
                 }
             }
         }
@@ -311,14 +333,14 @@ impl Rel {
 
     /// Whether every entry is on the diagonal (as `[s]`'s).
     fn is_diagonal(&self) -> bool {
-        self.m.keys().all(|&(i, j)| i == j)
+        self.m.keys().all(|(i, j)| i == j)
     }
 
     /// The entries `f` makes of each of this relation's, in order, less the false ones.
     fn map_entries(&self, mut f: impl FnMut(&mut Logic, (usize, usize), B) -> B, lg: &mut Logic) -> Rel {
         let mut out = Vec::with_capacity(self.m.len());
-        for (&k, &b) in &self.m {
-            let fb = f(lg, k, b);
+        for &(k, b) in &self.m.0 {
+            let fb = f(lg, unpacked(k), b);
             if !fb.is_false() {
                 out.push((k, fb));
             }
@@ -328,7 +350,8 @@ impl Rel {
 
     /// `[s]`.
     pub fn id_on(s: &Set) -> Rel {
-        Rel::from_sorted(s.len(), s.0.iter().enumerate().map(|(i, &b)| ((i, i), b)).collect())
+        let m = s.0.iter().enumerate().filter(|(_, b)| !b.is_false()).map(|(i, &b)| (packed(i, i), b)).collect();
+        Rel { n: s.len(), m: Entries(m) }
     }
 
     /// `a * b`.
@@ -343,7 +366,7 @@ impl Rel {
             for &(j, y) in &cols {
                 let xy = lg.and2(x, y);
                 if !xy.is_false() {
-                    m.push(((i, j), xy));
+                    m.push((packed(i, j), xy));
                 }
             }
         }
@@ -364,7 +387,7 @@ impl Rel {
         let mut row: Vec<B> = Vec::new();
         let mut rest = &self.m.0[..];
         for i in 0..self.n {
-            let len = rest.iter().take_while(|((r, _), _)| *r == i).count();
+            let len = rest.iter().take_while(|&&(k, _)| row_of(k) == i).count();
             row.clear();
             row.extend(rest[..len].iter().map(|&(_, b)| b));
             rest = &rest[len..];
@@ -393,7 +416,7 @@ impl Rel {
     fn closed(&self, close: impl FnOnce(usize, &mut [B])) -> Rel {
         // By event: 1 + its place among the endpoints, or 0 if it has no edge.
         let mut at = vec![0usize; self.n];
-        for &((i, j), _) in &self.m.0 {
+        for (i, j) in self.m.keys() {
             at[i] = 1;
             at[j] = 1;
         }
@@ -406,14 +429,14 @@ impl Rel {
         }
         let k = nodes.len();
         let mut d = vec![B::F; k * k];
-        for &((i, j), b) in &self.m.0 {
+        for ((i, j), b) in &self.m {
             d[(at[i] - 1) * k + at[j] - 1] = b;
         }
         close(k, &mut d);
         let mut out = Vec::with_capacity(d.iter().filter(|b| !b.is_false()).count());
         for (x, &b) in d.iter().enumerate() {
             if !b.is_false() {
-                out.push(((nodes[x / k], nodes[x % k]), b));
+                out.push((packed(nodes[x / k], nodes[x % k]), b));
             }
         }
         Rel { n: self.n, m: Entries(out) }

@@ -16,8 +16,8 @@ fn cyclic_components(r: &Rel) -> Vec<Vec<usize>> {
     // Successors in one flat array (the entries are sorted by source), by node: the
     // start of its run, its DFS index and low-link, and whether it has a self-loop.
     let mut node = vec![(0u32, NONE, 0u32, false); n + 1];
-    let mut succ: Vec<u32> = Vec::with_capacity(r.m.len());
-    for &(i, j) in r.m.keys() {
+    let mut succ: Vec<u32> = Vec::with_capacity(r.len());
+    for (i, j) in r.keys() {
         node[i + 1].0 += 1;
         node[i].3 |= i == j;
         succ.push(j as u32);
@@ -151,7 +151,7 @@ impl Graph {
         for (k, &v) in comp.iter().enumerate() {
             local[v] = k;
         }
-        for (&(i, j), &b) in &r.m {
+        for ((i, j), b) in r.iter() {
             let (a, c) = (local[i], local[j]);
             if a != usize::MAX && c != usize::MAX {
                 g.out[a].insert(c, b);

@@ -580,7 +580,7 @@ fn reads_in(ev: &Events, v: ValId, out: &mut BTreeSet<Eid>) {
 fn no_thin_air(ev: &Events, rf: &Rel, val: &[Vec<(Value, B)>], lg: &mut Logic) {
     // An unsolved value may go round: herd keeps that execution (see `solved`).
     let mut flow = Rel::empty(rf.n);
-    for (&(w, r), &b) in &rf.m {
+    for ((w, r), b) in rf.iter() {
         let sym = lit_of(val, ev.events[r].val, Value::Sym);
         let b = lg.and2(b, sym.negate());
         flow.set(w, r, b);
@@ -727,7 +727,7 @@ fn observed_co(
     let e = &ev.events;
     // Each read's possible sources, with their literals, in the order of the writes.
     let mut by_read: Vec<Vec<(Eid, B)>> = vec![Vec::new(); e.len()];
-    for (&(w, r), &b) in &rf.m {
+    for ((w, r), b) in rf.iter() {
         by_read[r].push((w, b));
     }
     let sources = |r: Eid| by_read[r].iter().copied();

@@ -64,7 +64,7 @@ impl View {
     /// turns into a loop (the read and the write of one event) vanishes; a loop that was
     /// there (`id`) stays.
     pub fn rel(&mut self, r: Rel, lg: &mut Logic) -> Rel {
-        if r.m.is_empty() || self.is_identity() {
+        if r.is_empty() || self.is_identity() {
             return r;
         }
         // The merged relation, dense (n×n): a pair reached again is or-ed with what it
@@ -74,7 +74,7 @@ impl View {
         let mut out = std::mem::take(&mut self.dense);
         out.clear();
         out.resize(n * n, B::F);
-        for (&(a, b), &v) in &r.m {
+        for ((a, b), v) in r.iter() {
             for (a2, wa) in self.places(a) {
                 for (b2, wb) in self.places(b) {
                     if wa.is_false() || wb.is_false() || (a2 == b2 && a != b) {
@@ -89,7 +89,7 @@ impl View {
                 }
             }
         }
-        let mut entries = Vec::with_capacity(r.m.len() + n);
+        let mut entries = Vec::with_capacity(r.len() + n);
         entries.extend(out.iter().enumerate().filter(|(_, b)| !b.is_false()).map(|(k, &b)| ((k / n, k % n), b)));
         self.dense = out;
         Rel::from_sorted(n, entries)

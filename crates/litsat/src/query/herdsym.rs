@@ -89,7 +89,7 @@ pub fn name(ev: &Events, x: &Exec, truth: &[bool], hv: &HerdVars) -> Option<usiz
         if x.value_in(ev.events[r].val, truth) != Some(Value::Sym) {
             continue;
         }
-        let w = x.rf.m.iter().find(|((_, r2), b)| *r2 == r && b.value(truth)).map(|((w, _), _)| *w)?;
+        let w = x.rf.iter().find(|&((_, r2), b)| r2 == r && b.value(truth)).map(|((w, _), _)| w)?;
         let src = copied(ev, x, ev.events[w].val, truth)?;
         eqs.push((n, root?, nums.get(&src)?.1?));
     }

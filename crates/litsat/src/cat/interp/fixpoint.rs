@@ -231,7 +231,7 @@ fn add_support(vals: &[V], acc: &mut HashSet<(usize, usize, usize)>) -> bool {
             Some(Shape::Set(s)) => {
                 acc.extend(s.0.iter().enumerate().filter(|(_, b)| !b.is_false()).map(|(i, _)| (k, i, usize::MAX)))
             }
-            Some(Shape::Rel(r)) => acc.extend(r.m.keys().map(|&(i, j)| (k, i, j))),
+            Some(Shape::Rel(r)) => acc.extend(r.keys().map(|(i, j)| (k, i, j))),
             Some(Shape::Empty) => {}
             None => countable = false,
         }
@@ -260,7 +260,7 @@ fn is_static(v: &V) -> bool {
     let konst = |b: &B| !matches!(b, B::L(_));
     match v {
         V::Set(s) => s.0.iter().all(konst),
-        V::Rel(r) => r.m.values().all(konst),
+        V::Rel(r) => r.values().all(|b| konst(&b)),
         V::Coll(xs) => xs.iter().all(|m| konst(&m.guard) && is_static(&m.val)),
         V::Tuple(xs) => xs.iter().all(is_static),
         _ => true,

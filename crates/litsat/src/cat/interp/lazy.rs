@@ -39,7 +39,7 @@ impl Thunk {
 pub fn is_empty(v: &V) -> bool {
     match v {
         V::Empty => true,
-        V::Rel(r) => r.m.is_empty(),
+        V::Rel(r) => r.is_empty(),
         V::Set(s) => s.0.iter().all(|b| b.is_false()),
         _ => false,
     }

@@ -46,7 +46,7 @@ pub(super) fn same_struct(a: &V, b: &V) -> bool {
         (V::Rel(x), V::Rel(y)) => Rc::ptr_eq(x, y) || x == y,
         (V::Set(x), V::Set(y)) => Rc::ptr_eq(x, y) || x == y,
         (V::Empty, V::Empty) => true,
-        (V::Empty, V::Rel(r)) | (V::Rel(r), V::Empty) => r.m.is_empty(),
+        (V::Empty, V::Rel(r)) | (V::Rel(r), V::Empty) => r.is_empty(),
         (V::Empty, V::Set(s)) | (V::Set(s), V::Empty) => s.0.iter().all(|b| b.is_false()),
         (V::Empty, V::Coll(xs)) | (V::Coll(xs), V::Empty) => xs.is_empty(),
         (V::Tag(x), V::Tag(y)) => x == y,
@@ -157,7 +157,7 @@ pub(super) fn fingerprint(v: &V) -> Fp {
     match v {
         V::Empty => Fp::Empty,
         V::Set(s) => Fp::Set(s.0.clone()),
-        V::Rel(r) => Fp::Rel(r.m.iter().map(|(&k, &b)| (k, b)).collect()),
+        V::Rel(r) => Fp::Rel(r.iter().collect()),
         V::Tag(t) => Fp::Tag(*t),
         V::Str(s) => Fp::Str(s.clone()),
         V::Tuple(xs) => Fp::Tuple(xs.iter().map(fingerprint).collect()),
@@ -223,7 +223,7 @@ pub(super) fn split(lg: &mut Logic, v: &V) -> Option<Split> {
             Some(split_at(s.0[e], V::Event(e), V::Set(Rc::new(rest))))
         }
         V::Rel(r) => {
-            let Some((&(i, j), &guard)) = r.m.iter().next() else { return Some(Split::Empty) };
+            let Some(((i, j), guard)) = r.iter().next() else { return Some(Split::Empty) };
             let mut rest = (**r).clone();
             rest.set(i, j, B::F);
             Some(split_at(guard, V::Pair(i, j), V::Rel(Rc::new(rest))))
@@ -304,7 +304,7 @@ pub(super) fn mux(lg: &mut Logic, n: usize, c: B, t: &V, e: &V) -> Option<V> {
             };
             let (x, y) = (rel(t), rel(e));
             let mut out = Rel::empty(n);
-            for &k in x.m.keys().chain(y.m.keys()) {
+            for k in x.keys().chain(y.keys()) {
                 let b = ite(lg, c, x.get(k.0, k.1), y.get(k.0, k.1));
                 out.set(k.0, k.1, b);
             }
@@ -373,9 +373,9 @@ pub(super) fn subset(lg: &mut Logic, a: &Shape, b: &Shape) -> Option<B> {
     let gates: Vec<B> = match (a, b) {
         (Shape::Empty, _) => return Some(B::T),
         (Shape::Set(x), Shape::Empty) => x.0.iter().map(|b| b.negate()).collect(),
-        (Shape::Rel(x), Shape::Empty) => x.m.values().map(|b| b.negate()).collect(),
+        (Shape::Rel(x), Shape::Empty) => x.values().map(B::negate).collect(),
         (Shape::Set(x), Shape::Set(y)) => x.0.iter().zip(&y.0).map(|(&p, &q)| lg.or2(p.negate(), q)).collect(),
-        (Shape::Rel(x), Shape::Rel(y)) => x.m.iter().map(|(&(i, j), &p)| lg.or2(p.negate(), y.get(i, j))).collect(),
+        (Shape::Rel(x), Shape::Rel(y)) => x.iter().map(|((i, j), p)| lg.or2(p.negate(), y.get(i, j))).collect(),
         _ => return None,
     };
     Some(lg.and(&gates))
@@ -415,7 +415,7 @@ pub(super) fn select(lg: &mut Logic, n: usize, terms: &[(B, &V)]) -> Option<V> {
             let mut acc: std::collections::BTreeMap<(usize, usize), Vec<B>> = Default::default();
             for (b, s) in &shapes {
                 if let Shape::Rel(r) = s {
-                    for (&k, &x) in &r.m {
+                    for (k, x) in r.iter() {
                         acc.entry(k).or_default().push(lg.and2(*b, x));
                     }
                 }
@@ -498,7 +498,7 @@ impl Interp<'_> {
     /// herd's `different-values(r)`: the pairs of r whose two events' values differ.
     pub(super) fn different_values(&mut self, r: &Rel) -> Rel {
         let mut out = Rel::empty(r.n);
-        for (&(i, j), &b) in &r.m {
+        for ((i, j), b) in r.iter() {
             let same = self.same_value(i, j);
             let g = self.lg.and2(b, same.negate());
             out.set(i, j, g);

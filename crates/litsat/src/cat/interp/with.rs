@@ -103,7 +103,7 @@ impl Interp<'_> {
         let mut keys = BTreeSet::new();
         for s in shapes {
             if let Shape::Rel(r) = s {
-                keys.extend(r.m.keys().copied());
+                keys.extend(r.keys());
             }
         }
         let entry = |s: &Shape, i: usize, j: usize| match s {
@@ -147,7 +147,7 @@ impl Interp<'_> {
         if x == "co" && per_loc {
             self.co_bound = true;
             let restricted = base.inter(&self.ww_loc, self.lg);
-            for (&(i, j), &b) in &restricted.m {
+            for ((i, j), b) in restricted.iter() {
                 let c = self.co.get(i, j);
                 self.lg.implies(b, c);
             }
@@ -206,7 +206,7 @@ impl Interp<'_> {
                 }
             }
         }
-        for (&(i, j), &b) in &base.m {
+        for ((i, j), b) in base.iter() {
             let sl = same(self, i, j);
             let [b, si, sj, sl] = [b, s.0[i], s.0[j], sl].map(B::negate);
             self.lg.clause(&[b, si, sj, sl, order.get(i, j)]);

@@ -16,7 +16,7 @@ pub struct Rel {
 }
 
 /// A relation's entries: a vector sorted by pair, each pair once, the pair packed in one
-/// integer ([`packed`]). Litmus relations are small and built whole, in order, by merges;
+/// integer (`packed`). Litmus relations are small and built whole, in order, by merges;
 /// a vector costs one allocation where a B-tree costs one per node, which dominated small
 /// tests, and a packed pair makes an entry 16 bytes (a pair of `usize`s made it 24) and a
 /// merge's comparison one word's.

@@ -682,7 +682,7 @@ fn run_with(
         |model| {
             listed += 1;
             let pays = || opts.count_after.is_some() || tally::worth_counting(listed, found.rows.len());
-            if countable && listed == opts.count_after.unwrap_or(tally::LIST_FIRST) + 1 && pays() {
+            if countable && listed == opts.count_after.unwrap_or(tally::LIST_FIRST).saturating_add(1) && pays() {
                 counting = true;
                 return Ok(false);
             }

@@ -370,11 +370,7 @@ fn cat_in_memory(name: &str, text: &str, base: &Program) -> Verdict {
             Err(d) => return rejected(&d, &known),
         };
         let mut prog = base.clone();
-        prog.root = name.to_string();
-        prog.files.insert(
-            name.to_string(),
-            SourceFile { path: name.to_string(), text: Arc::from(text), model: Arc::new(model) },
-        );
+        prog.set_root(SourceFile { path: name.to_string(), text: Arc::from(text), model: Arc::new(model) });
         match parse_test("SB.litmus", SB).and_then(|t| run(t, "SB.litmus", SB, &prog, &opts())) {
             Ok(_) => Fate::Accepted,
             Err(d) => rejected(&d, &known),
@@ -602,11 +598,11 @@ fn limits_name_themselves() {
             parse_model(&name, &text)
                 .map(|m| {
                     let mut prog = prog.clone();
-                    prog.root = name.clone();
-                    prog.files.insert(
-                        name.clone(),
-                        SourceFile { path: name.clone(), text: Arc::from(text.as_str()), model: Arc::new(m) },
-                    );
+                    prog.set_root(SourceFile {
+                        path: name.clone(),
+                        text: Arc::from(text.as_str()),
+                        model: Arc::new(m),
+                    });
                     prog
                 })
                 .and_then(|prog| parse_test("SB.litmus", SB).and_then(|t| run(t, "SB.litmus", SB, &prog, &opts())))

@@ -83,6 +83,14 @@ pub struct Program {
 }
 
 impl Program {
+    /// Makes `file` (a model parsed in memory) the root, keeping the library around it:
+    /// the names the files bind are found again.
+    pub fn set_root(&mut self, file: SourceFile) {
+        self.root = file.path.clone();
+        self.files.insert(file.path.clone(), file);
+        self.bound = bound_names(&self.files);
+    }
+
     pub fn file(&self, path: &str) -> Option<&SourceFile> {
         self.files.get(path)
     }

@@ -52,6 +52,9 @@ pub fn projected_count<'c>(
 /// A formula and a projection, counted under any number of assumptions. A component's
 /// count depends only on its residual formula, so what one count caches serves the next.
 pub struct Counter {
+    /// How much of the trail the formula's own unit clauses fill (kept between counts);
+    /// `None` where they contradict each other or an empty clause is given.
+    root: Option<usize>,
     lits: Vec<Lit>,
     /// Each clause as a range of `lits`.
     clauses: Vec<(u32, u32)>,
@@ -92,7 +95,8 @@ impl Counter {
         for v in projection {
             projected[v.index()] = true;
         }
-        Counter {
+        let mut c = Counter {
+            root: None,
             true_lits: vec![0; ranges.len()],
             lits,
             clauses: ranges,
@@ -103,24 +107,25 @@ impl Counter {
             slot: vec![0; vars],
             cache: HashMap::default(),
             decisions: 0,
-        }
+        };
+        // An empty clause holds nowhere; unit clauses are propagated once, for every count.
+        let units: Vec<Lit> = c.clauses.iter().filter(|r| r.1 - r.0 == 1).map(|r| c.lits[r.0 as usize]).collect();
+        let consistent = !c.clauses.iter().any(|r| r.0 == r.1) && units.iter().all(|&l| c.assign(l));
+        c.root = consistent.then_some(c.trail.len());
+        c
     }
 
     /// The count under `assume` (literals over the counter's variables).
     pub fn count(&mut self, assume: &[Lit], tick: &mut dyn FnMut() -> bool) -> Result<u128, Stop> {
-        // An empty clause holds nowhere; a unit clause is propagated like an assumption.
-        if self.clauses.iter().any(|r| r.0 == r.1) {
-            return Ok(0);
-        }
-        let units: Vec<Lit> = self.clauses.iter().filter(|r| r.1 - r.0 == 1).map(|r| self.lits[r.0 as usize]).collect();
-        let n = if assume.iter().chain(&units).all(|&l| self.assign(l)) {
+        let Some(root) = self.root else { return Ok(0) };
+        let n = if assume.iter().all(|&l| self.assign(l)) {
             let all_vars: Vec<u32> = (0..self.value.len() as u32).collect();
             let all_clauses: Vec<u32> = (0..self.clauses.len() as u32).collect();
             self.residual(&all_vars, &all_clauses, tick)
         } else {
             Ok(0)
         };
-        self.undo(0);
+        self.undo(root);
         n
     }
 

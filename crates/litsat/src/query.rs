@@ -828,6 +828,26 @@ impl<'a> Incremental<'a> {
         Ok(Some(true))
     }
 
+    /// The literals of `bs` in the solver's numbering, constants left out; `None` if one
+    /// is false.
+    fn lits(&self, bs: &[B]) -> Option<Vec<varisat::Lit>> {
+        let mut out = Vec::with_capacity(bs.len());
+        for b in bs {
+            match *b {
+                B::F => return None,
+                B::T => {}
+                B::L(l) => out.push(self.cone.lit(l)),
+            }
+        }
+        Some(out)
+    }
+
+    /// Whether some solution, exact or not, satisfies every one of `bs`.
+    fn sat_all(&mut self, bs: &[B]) -> Result<bool, Diag> {
+        let Some(assume) = self.lits(bs) else { return Ok(false) };
+        self.solve(&assume)
+    }
+
     fn solve(&mut self, assume: &[varisat::Lit]) -> Result<bool, Diag> {
         self.deadline.check(self.file)?;
         self.solver.assume(assume);

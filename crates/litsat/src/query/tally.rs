@@ -8,11 +8,11 @@
 //! visited: a projected model count over the primaries ([`crate::count`]) under that
 //! valuation. Flags and loops cost one solver call each, as under `--fast`.
 
-use super::{Found, Outcome, View, record};
+use super::{Found, Incremental, Outcome, View, record};
 use crate::count::{Counter, Stop};
 use crate::diag::{Deadline, Diag};
 use crate::logic::{B, Pruned};
-use varisat::{ExtendFormula, Lit, Solver, Var};
+use varisat::{ExtendFormula, Lit, Var};
 
 /// How many executions are listed one by one before the rest are counted instead: below
 /// it, listing (mostly by propagation, without a solver) is the cheaper of the two.
@@ -23,38 +23,6 @@ pub(super) const LIST_FIRST: u64 = 2048;
 /// rings), and less where many share one (as in the `co` family).
 pub(super) fn worth_counting(executions: u64, states: usize) -> bool {
     executions >= 4 * states as u64
-}
-
-/// One incremental solver over the pruned formula, asked under assumptions.
-struct Ask<'a> {
-    solver: Solver<'static>,
-    cone: &'a Pruned,
-    file: &'a str,
-    deadline: Deadline,
-}
-
-impl Ask<'_> {
-    /// The literals of `bs` in the solver's numbering, constants left out; `None` if one
-    /// is false.
-    fn lits(&self, bs: &[B]) -> Option<Vec<Lit>> {
-        let mut out = Vec::with_capacity(bs.len());
-        for b in bs {
-            match *b {
-                B::F => return None,
-                B::T => {}
-                B::L(l) => out.push(self.cone.lit(l)),
-            }
-        }
-        Some(out)
-    }
-
-    /// Whether some execution satisfies every one of `bs`.
-    fn sat(&mut self, bs: &[B]) -> Result<bool, Diag> {
-        let Some(assume) = self.lits(bs) else { return Ok(false) };
-        self.deadline.check(self.file)?;
-        self.solver.assume(&assume);
-        self.solver.solve().map_err(|e| Diag::file(self.file, format!("solver error: {e}")))
-    }
 }
 
 /// Fills `out` by counting, and returns its states. `order`: the primaries, in the pruned
@@ -69,15 +37,14 @@ pub(super) fn tally(
     file: &str,
     deadline: Deadline,
 ) -> Result<Option<Found>, Diag> {
-    let mut ask = Ask { solver: Solver::new(), cone, file, deadline };
-    ask.solver.add_formula(&cone.cnf);
-    if ask.sat(&[exact.negate()])? {
+    let mut ask = Incremental::new(cone, exact, file, deadline);
+    if ask.sat_all(&[exact.negate()])? {
         return Ok(None);
     }
     overruns(out, &mut ask, view)?;
     let uncut = view.cut.negate();
     for (name, b) in view.flag_lits {
-        if ask.sat(&[uncut, *b])? {
+        if ask.sat_all(&[uncut, *b])? {
             out.flags.insert(name.clone());
         }
     }
@@ -85,7 +52,7 @@ pub(super) fn tally(
     let mut counter = Counter::new(cone.cnf.var_count(), cone.cnf.iter(), &projection);
     let mut truth = Vec::new();
     let mut found = Found::default();
-    while ask.sat(&[uncut])? {
+    while ask.sat_all(&[uncut])? {
         let model = ask.solver.model().unwrap_or_default();
         cone.fill_truth(&model, &mut truth);
         // The valuation: at each place, the value literal that holds.
@@ -110,11 +77,11 @@ pub(super) fn tally(
 
 /// herd's `Loop` prefix: whether some execution went past the unrolling bound, and the
 /// loops such executions overran.
-fn overruns(out: &mut Outcome, ask: &mut Ask, view: &View) -> Result<(), Diag> {
-    if ask.sat(&[view.cut])? {
+fn overruns(out: &mut Outcome, ask: &mut Incremental, view: &View) -> Result<(), Diag> {
+    if ask.sat_all(&[view.cut])? {
         out.looped = true;
         for (name, b) in view.loops {
-            if ask.sat(&[view.cut, *b])? {
+            if ask.sat_all(&[view.cut, *b])? {
                 out.cut_at.insert(name.clone());
             }
         }

@@ -15,7 +15,7 @@ pub struct Answer {
     pub observation: String,
     pub ok: bool,
     /// herd's `Positive:`/`Negative:` pair.
-    pub witnesses: (u64, u64),
+    pub witnesses: (u128, u128),
     /// Normalised states, sorted.
     pub states: Vec<String>,
     /// Decided by `--fast`: only the Observation is known.
@@ -104,7 +104,7 @@ pub struct Expected {
     pub kind: Option<String>,
     pub observation: Option<String>,
     /// herd's `Positive:`/`Negative:` Witnesses pair.
-    pub witnesses: Option<(u64, u64)>,
+    pub witnesses: Option<(u128, u128)>,
     /// Normalised states (see [`normalise_state`]), sorted.
     pub states: Option<Vec<String>>,
     /// herd's `Flag` lines, sorted: a corpus TSV's eighth column. `None` (a seven-column

@@ -116,7 +116,7 @@ fn check(m: &ModelArgs, inputs: &[String], graph: Option<PathBuf>, format: Optio
     // states) are not all held until the last test is done.
     let results = map_inputs(&files, &per_input, |f, o| {
         let r = check_file(f, &prog, o);
-        let text = r.outcome.map(|o| (herd_log(&o, r.seconds), loop_note(&r.path, &o)));
+        let text = r.outcome.map(|o| (herd_log(&o, r.seconds), loop_note(&r.path, &o), o.incomplete));
         (r.path, text)
     });
     let mut failed = 0;
@@ -125,11 +125,17 @@ fn check(m: &ModelArgs, inputs: &[String], graph: Option<PathBuf>, format: Optio
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
     for (path, text) in results {
         match text {
-            Ok((log, note)) => {
+            Ok((log, note, incomplete)) => {
                 let _ = writeln!(out, "{log}");
                 if let Some(note) = note {
                     let _ = out.flush();
                     eprintln!("{note}");
+                }
+                // A log with the states found before a limit: the test is not answered.
+                if let Some(d) = incomplete {
+                    failed += 1;
+                    let _ = out.flush();
+                    eprintln!("{}", render(&d));
                 }
                 if let Some(dir) = &graph {
                     let _ = out.flush();

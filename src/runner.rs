@@ -69,6 +69,17 @@ pub fn run_all(
         let path = f.to_string_lossy().to_string();
         let stem = f.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
         match r.outcome {
+            // A limit met while counting: a timeout, with the states found so far in the log.
+            Ok(o) if o.incomplete.is_some() => Record {
+                name: o.test.name.clone(),
+                path,
+                model: model.clone(),
+                status: Status::Timeout,
+                answer: None,
+                time: r.seconds,
+                detail: o.incomplete.as_ref().map(ToString::to_string).unwrap_or_default(),
+                log: herd_log(&o, r.seconds),
+            },
             Ok(o) => Record {
                 name: o.test.name.clone(),
                 path,

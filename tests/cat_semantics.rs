@@ -209,7 +209,7 @@ const DV: &str = "X86 DV\n{ x=0; }\n P0 | P1 ;\n MOV [x],$0 | MOV EAX,[x] ;\n MO
 
 /// Runs `model` on `test` end to end (with `lib` on the include path): the counts and the
 /// flags, or the error.
-fn run_with(model: &str, test: &str, lib: &[std::path::PathBuf]) -> Result<(u64, u64, BTreeSet<String>), String> {
+fn run_with(model: &str, test: &str, lib: &[std::path::PathBuf]) -> Result<(u128, u128, BTreeSet<String>), String> {
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let dir = std::env::temp_dir().join(format!("litsat-cat-run-{}-{call}", std::process::id()));
@@ -222,11 +222,11 @@ fn run_with(model: &str, test: &str, lib: &[std::path::PathBuf]) -> Result<(u64,
     Ok((o.pos, o.neg, o.flags))
 }
 
-fn run(model: &str, test: &str) -> (u64, u64, BTreeSet<String>) {
+fn run(model: &str, test: &str) -> (u128, u128, BTreeSet<String>) {
     run_with(model, test, &[]).unwrap_or_else(|e| panic!("{model}: {e}"))
 }
 
-fn counts(model: &str, test: &str) -> (u64, u64) {
+fn counts(model: &str, test: &str) -> (u128, u128) {
     let (p, n, _) = run(model, test);
     (p, n)
 }

@@ -264,7 +264,9 @@ fn check_case(
                 show(&ans.states.difference(&sat_states).cloned().collect())
             );
         }
-        if (out.pos, out.neg) != (ans.pos, ans.neg) || out.observation().word() != observation(ans.pos, ans.neg) {
+        if (out.pos, out.neg) != (u128::from(ans.pos), u128::from(ans.neg))
+            || out.observation().word() != observation(ans.pos, ans.neg)
+        {
             let _ = write!(
                 diff,
                 "\n  (pos, neg): SAT ({}, {}) {}, oracle ({}, {}) {}",
@@ -392,7 +394,7 @@ fn differential_samples() {
 
 /// Runs one fixed test under one model through both sides: (engine, oracle), each as
 /// (pos, neg) and the sorted states.
-type Side = ((u64, u64), Vec<String>);
+type Side = ((u128, u128), Vec<String>);
 
 fn both(test: &str, prog: &Program) -> (Side, Side) {
     let t = parse_test("R.litmus", test).expect("test parses");
@@ -403,7 +405,7 @@ fn both(test: &str, prog: &Program) -> (Side, Side) {
     let mut states: Vec<String> = engine.states.iter().map(state_line).collect();
     states.sort();
     eprintln!("engine: ({}, {}), states {states:?}", engine.pos, engine.neg);
-    (((engine.pos, engine.neg), states), ((ans.pos, ans.neg), ans.states.into_iter().collect()))
+    (((engine.pos, engine.neg), states), ((u128::from(ans.pos), u128::from(ans.neg)), ans.states.into_iter().collect()))
 }
 
 /// A model from its text, through a file of its own.
@@ -417,7 +419,7 @@ fn model_from_text(cat: &str) -> Program {
 }
 
 /// [`both`]'s counts under a model given as text.
-fn both_counts(test: &str, cat: &str) -> ((u64, u64), (u64, u64)) {
+fn both_counts(test: &str, cat: &str) -> ((u128, u128), (u128, u128)) {
     let ((e, _), (o, _)) = both(test, &model_from_text(cat));
     (e, o)
 }

@@ -118,7 +118,7 @@ fn barriers() {
 }
 
 /// Runs `text` under herd's sc and returns the Observation and Witnesses.
-fn check(name: &str, text: &str) -> (String, u64, u64) {
+fn check(name: &str, text: &str) -> (String, u128, u128) {
     let dir = std::env::temp_dir().join(format!("litsat-isa-aarch64-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let path = dir.join(format!("{name}.litmus"));

@@ -149,7 +149,7 @@ fn differences(engine: &Outcome, ans: &Answer) -> String {
             show_states(&only_oracle)
         );
     }
-    if (engine.pos, engine.neg) != (ans.pos, ans.neg) {
+    if (engine.pos, engine.neg) != (u128::from(ans.pos), u128::from(ans.neg)) {
         let _ = write!(
             diff,
             "\n    counts (pos, neg): SAT ({}, {}), oracle ({}, {})",

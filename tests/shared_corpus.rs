@@ -342,7 +342,7 @@ fn unroll_option_changes_the_cut() {
     for n in [0usize, 1, 3] {
         let opts = Options { unroll: Some(n), ..Options::default() };
         let o = check_file(&path, &prog, &opts).outcome.expect("answered");
-        assert_eq!((o.pos, o.neg, o.looped), (0, n as u64 + 1, true), "--unroll {n}");
+        assert_eq!((o.pos, o.neg, o.looped), (0, n as u128 + 1, true), "--unroll {n}");
     }
 }
 

@@ -74,7 +74,7 @@ pub struct Answer {
     pub status: Status,
     pub observation: String,
     pub states: usize,
-    pub executions: u64,
+    pub executions: u128,
 }
 
 /// One test, measured.
@@ -156,7 +156,7 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
 
 /// Answers a test `reps` times (once if it is slow) and keeps the median.
 fn answer(name: &str, text: &str, prog: &Program, opts: &Options, reps: usize) -> Answer {
-    let once = || timed(|| parse_test(name, text).and_then(|t| query::run(t, name, text, prog, opts)));
+    let once = || timed(|| parse_test(name, text).and_then(|t| query::run(t, name, text, prog, opts)?.complete()));
     // A first run warms the caches; it is the only sample of a slow test.
     let (s, r) = once();
     let mut times = vec![s];
@@ -360,11 +360,13 @@ fn corpus_in(
         ok: bool,
         vars: usize,
         clauses: usize,
-        execs: u64,
+        execs: u128,
     }
     let mut rows = Vec::new();
     for (name, text) in &texts {
-        let one = |o: &Options| timed(|| parse_test(name, text).and_then(|t| query::run(t, name, text, &prog, o)));
+        let one = |o: &Options| {
+            timed(|| parse_test(name, text).and_then(|t| query::run(t, name, text, &prog, o)?.complete()))
+        };
         let (fast, rf) = one(&fast_opts);
         let (full, execs) = if fast_only {
             (None, 0)
@@ -428,7 +430,7 @@ fn corpus_in(
             out,
             "\nFull logs / --fast, total time on 1 thread: {:.2}×. Executions counted by the full logs: {}.",
             full_total / fast_total.max(1e-9),
-            rows.iter().map(|r| r.execs).sum::<u64>()
+            rows.iter().map(|r| r.execs).sum::<u128>()
         );
     }
     // Where the --fast time goes: the CNF construction alone, on the same tests.

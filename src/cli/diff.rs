@@ -7,6 +7,7 @@ use litsat::cat::load_program;
 use litsat::diag::Diag;
 use litsat::litmus::Prop;
 use litsat::query::Options;
+use litsat::query::Outcome;
 use rayon::prelude::*;
 use std::io::Write;
 use std::path::PathBuf;
@@ -88,7 +89,7 @@ pub fn main(args: Args) -> Result<ExitCode, Diag> {
     let mut errors = 0;
     for (ra, rb) in results {
         let path = ra.path.to_string_lossy().to_string();
-        let (oa, ob) = match (ra.outcome, rb.outcome) {
+        let (oa, ob) = match (ra.outcome.and_then(Outcome::complete), rb.outcome.and_then(Outcome::complete)) {
             (Ok(x), Ok(y)) => (x, y),
             (x, y) => {
                 errors += 1;

@@ -221,7 +221,7 @@ mod tests {
         Some(ResultLine { prediction, datarace, line })
     }
 
-    fn answer(observation: &str, witnesses: (u64, u64), flags: &[&str]) -> Answer {
+    fn answer(observation: &str, witnesses: (u128, u128), flags: &[&str]) -> Answer {
         Answer {
             kind: "Allowed".into(),
             observation: observation.into(),

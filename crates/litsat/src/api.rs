@@ -98,7 +98,8 @@ impl Test {
 /// satisfy the condition, and the Observation herd would print.
 pub fn check(test: &Test, model: &Model, opts: &Options) -> Result<Outcome, Error> {
     let prog = model.0.for_test(&test.parsed, &test.origin)?;
-    let out = query::run(test.parsed.clone(), &test.origin, &test.text, prog, opts)?;
+    // A log cut short by a limit is an error here: the API answers whole questions.
+    let out = query::run(test.parsed.clone(), &test.origin, &test.text, prog, opts)?.complete()?;
     Ok(Outcome(out))
 }
 
@@ -141,7 +142,8 @@ impl Outcome {
 
     /// Executions that satisfy the condition's proposition, and those that do not: the two
     /// numbers of herd's `Observation` line.
-    pub fn counts(&self) -> (u64, u64) {
+    /// They are exact past `u64`, where counting (issue #15) finds that many.
+    pub fn counts(&self) -> (u128, u128) {
         (self.0.pos, self.0.neg)
     }
 

@@ -75,8 +75,8 @@ pub struct Outcome {
     pub test: Test,
     pub states: BTreeSet<StateKey>,
     /// Executions satisfying the condition's proposition, and the others.
-    pub pos: u64,
-    pub neg: u64,
+    pub pos: u128,
+    pub neg: u128,
     pub flags: BTreeSet<String>,
     pub vars: usize,
     pub clauses: usize,
@@ -91,9 +91,21 @@ pub struct Outcome {
     pub cut_at: BTreeSet<String>,
     /// Under `--unroll auto`, the bound the answer was found with.
     pub unroll: Option<usize>,
+    /// Why the counts fell short (a limit met while counting, issue #15): the states are
+    /// those found so far, and the counts and flags are not to be read.
+    pub incomplete: Option<Diag>,
 }
 
 impl Outcome {
+    /// The outcome where it is complete, else why it is not: for the callers that have no
+    /// use for a part of a log.
+    pub fn complete(self) -> Result<Outcome, Diag> {
+        match self.incomplete {
+            Some(d) => Err(d),
+            None => Ok(self),
+        }
+    }
+
     /// Back to no execution seen: the counts, states, flags and loops start over.
     fn forget_executions(&mut self) {
         self.pos = 0;
@@ -172,7 +184,7 @@ impl Outcome {
 
     /// herd's `Positive:`/`Negative:` pair: for `~exists` the executions that do not
     /// satisfy the proposition are the positive ones.
-    pub fn witnesses(&self) -> (u64, u64) {
+    pub fn witnesses(&self) -> (u128, u128) {
         match self.test.cond.kind {
             CondKind::NotExists => (self.neg, self.pos),
             _ => (self.pos, self.neg),
@@ -526,6 +538,7 @@ pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -
     loop {
         let o = Options { unroll: Some(bound), auto_unroll: false, ..opts.clone() };
         let mut out = match (run_bounded(test.clone(), file, text, prog, &o, deadline), last) {
+            (Ok(out), Some(prev)) if out.incomplete.is_some() => return Ok(prev),
             (Ok(out), _) => out,
             (Err(d), Some(prev)) if d.kind == crate::diag::DiagKind::Limit => {
                 return Ok(prev);
@@ -533,7 +546,7 @@ pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -
             (Err(d), _) => return Err(d),
         };
         out.unroll = Some(bound);
-        if !out.looped || bound >= AUTO_UNROLL_LIMIT {
+        if !out.looped || out.incomplete.is_some() || bound >= AUTO_UNROLL_LIMIT {
             return Ok(out);
         }
         last = Some(out);
@@ -624,6 +637,7 @@ fn run_with(
         looped: false,
         cut_at: BTreeSet::new(),
         unroll: None,
+        incomplete: None,
     };
     let shown_at: Vec<usize> =
         shown.iter().map(|l| places.iter().rposition(|(q, _)| q == l).expect("shown places have values")).collect();
@@ -707,6 +721,9 @@ fn run_with(
         return Ok(None);
     }
     out.states = found.states(&shown);
+    if out.incomplete.is_some() {
+        return Ok(Some(out));
+    }
     if opts.certify || opts.dimacs.is_some() {
         lg.assert(cut.negate());
         let p = prop_lit(&out.test.cond.prop, &places, &ev, &mut lg);
@@ -904,7 +921,7 @@ impl Found {
 /// Adds one execution (the model `truth`) to the outcome: its state, its side of the
 /// counts and the flags it raises. herd drops an execution that went past the unrolling
 /// bound, noting only that one was consistent.
-fn record(out: &mut Outcome, found: &mut Found, truth: &[bool], view: &View, weight: u64) {
+fn record(out: &mut Outcome, found: &mut Found, truth: &[bool], view: &View, weight: u128) {
     let View { places, shown_at, casts, flag_lits, cut, loops, ev, x, herd } = *view;
     if cut.value(truth) {
         out.looped = true;
@@ -932,9 +949,9 @@ fn record(out: &mut Outcome, found: &mut Found, truth: &[bool], view: &View, wei
         return;
     }
     if out.test.cond.prop.eval(&get) {
-        out.pos += weight;
+        out.pos = out.pos.saturating_add(weight);
     } else {
-        out.neg += weight;
+        out.neg = out.neg.saturating_add(weight);
     }
     found.row.clear();
     found.row.extend(shown_at.iter().zip(casts).map(|(&k, cast)| {

@@ -85,6 +85,12 @@ pub fn herd_log(o: &Outcome, seconds: f64) -> String {
         push_state_line(&mut s, st);
         s.push('\n');
     }
+    if let Some(d) = &o.incomplete {
+        // Only the states found so far are known: no verdict, counts or flags.
+        push_line(&mut s, &["Counts incomplete: ", &d.message]);
+        let _ = writeln!(s, "Time {name} {seconds:.2}");
+        return s;
+    }
     let loop_word = if o.looped { "Loop " } else { "" };
     push_line(&mut s, &[loop_word, o.verdict_word()]);
     push_line(&mut s, &["Witnesses"]);

@@ -30,7 +30,8 @@ pub fn section(out: &mut String, reps: usize) -> Result<bool, Diag> {
         let mut times = Vec::new();
         let mut last = None;
         for _ in 0..reps.max(1) {
-            let (s, r) = timed(|| parse_test(&name, &text).and_then(|t| query::run(t, &name, &text, &prog, &opts)));
+            let (s, r) =
+                timed(|| parse_test(&name, &text).and_then(|t| query::run(t, &name, &text, &prog, &opts)?.complete()));
             times.push(s);
             last = Some(r);
         }

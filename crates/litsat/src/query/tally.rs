@@ -10,7 +10,7 @@
 
 use super::{Found, Incremental, Outcome, View, record};
 use crate::count::{Counter, Stop};
-use crate::diag::{Deadline, Diag};
+use crate::diag::{Deadline, Diag, DiagKind};
 use crate::logic::{B, Pruned};
 use varisat::{ExtendFormula, Lit, Var};
 
@@ -50,21 +50,53 @@ pub(super) fn tally(
     }
     let projection: Vec<Var> = order.iter().map(|l| l.var()).collect();
     let mut counter = Counter::new(cone.cnf.var_count(), cone.cnf.iter(), &projection);
-    let mut truth = Vec::new();
     let mut found = Found::default();
+    // A limit met from here on leaves the states found so far in the log, with counts
+    // marked incomplete, rather than nothing.
+    if let Err(d) = states(out, &mut found, &mut ask, &mut counter, view, file, deadline) {
+        if d.kind != DiagKind::Limit {
+            return Err(d);
+        }
+        out.incomplete = Some(d);
+    }
+    Ok(Some(found))
+}
+
+/// Each distinct valuation of the log's places: one solver call finds it, and the
+/// executions behind it are counted.
+fn states(
+    out: &mut Outcome,
+    found: &mut Found,
+    ask: &mut Incremental,
+    counter: &mut Counter,
+    view: &View,
+    file: &str,
+    deadline: Deadline,
+) -> Result<(), Diag> {
+    let uncut = view.cut.negate();
+    let mut truth = Vec::new();
     while ask.sat_all(&[uncut])? {
         let model = ask.solver.model().unwrap_or_default();
-        cone.fill_truth(&model, &mut truth);
+        ask.cone.fill_truth(&model, &mut truth);
         // The valuation: at each place, the value literal that holds.
         let mut held: Vec<B> = vec![uncut];
         held.extend(view.places.iter().filter_map(|(_, vals)| vals.iter().map(|v| v.1).find(|b| b.value(&truth))));
         let assume = ask.lits(&held).unwrap_or_default();
-        let n = counter.count(&assume, &mut || deadline.check(file).is_ok()).map_err(|stop| match stop {
-            Stop::Interrupted => Diag::limit(file, crate::diag::TIMEOUT),
-            Stop::Overflow => Diag::file(file, "more than 2^128 executions"),
-        })?;
-        let n = u64::try_from(n).map_err(|_| Diag::file(file, format!("{n} executions: more than a 64-bit count")))?;
-        record(out, &mut found, &truth, view, n);
+        let too_many = || Diag::file(file, "more than 2^128 executions");
+        let counted = counter.count(&assume, &mut || deadline.check(file).is_ok());
+        let weight = match counted {
+            Ok(n) => n,
+            Err(Stop::Interrupted) => 0,
+            Err(Stop::Overflow) => return Err(too_many()),
+        };
+        if out.pos.checked_add(out.neg).and_then(|t| t.checked_add(weight)).is_none() {
+            return Err(too_many());
+        }
+        // The state is known even where its count is not.
+        record(out, found, &truth, view, weight);
+        if counted.is_err() {
+            return Err(Diag::limit(file, crate::diag::TIMEOUT));
+        }
         // The valuation's own literals (past `uncut`), negated: the next one differs.
         let block: Vec<Lit> = ask.lits(&held[1..]).unwrap_or_default().into_iter().map(|l| !l).collect();
         if block.is_empty() {
@@ -72,7 +104,7 @@ pub(super) fn tally(
         }
         ask.solver.add_clause(&block);
     }
-    Ok(Some(found))
+    Ok(())
 }
 
 /// herd's `Loop` prefix: whether some execution went past the unrolling bound, and the

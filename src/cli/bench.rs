@@ -6,6 +6,7 @@
 //! tests are repeated and the median kept. The parallel pass over a corpus reads the files,
 //! as `litsat run` does, to give a wall time on all the worker threads.
 
+mod counting;
 mod loops;
 
 use crate::cli::generate::{self, Family};
@@ -391,6 +392,8 @@ fn corpus_in(
     };
     let (fast_wall, fast_cpu) = wall(&fast_opts);
     let full = (!fast_only).then(|| wall(&base));
+    // Full logs by listing every execution, without counting (issue #15), right after.
+    let listing = (!fast_only).then(|| wall(&Options { count_after: Some(u64::MAX), ..base.clone() }));
     let full_wall = full.map(|f| f.0);
     let _ = writeln!(out, "\n## Corpus {label} under {} ({n} tests, {errors} not answered)\n", model_key(model));
     let _ = writeln!(
@@ -432,6 +435,15 @@ fn corpus_in(
             full_total / fast_total.max(1e-9),
             rows.iter().map(|r| r.execs).sum::<u128>()
         );
+        if let Some(((_, Some(counted)), (_, Some(listed)))) = full.zip(listing) {
+            let _ = writeln!(
+                out,
+                "Full logs by counting against listing every execution (parallel passes, CPU): {} against {}, {:+.1}%.",
+                ms(counted),
+                ms(listed),
+                100.0 * (counted / listed.max(1e-9) - 1.0)
+            );
+        }
     }
     // Where the --fast time goes: the CNF construction alone, on the same tests.
     let build_total: f64 =
@@ -632,6 +644,7 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
     if !args.quick {
         ok &= loops::section(&mut out, reps)?;
     }
+    let counted = if args.fast { Vec::new() } else { counting_rows(&mut out, args, reps, &mut ok)? };
 
     targets(&mut out, &families, &corpora, args);
 
@@ -646,8 +659,27 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
             }
         }
     }
+    if !args.no_svg && !counted.is_empty() {
+        let path = counting::plot_path(&args.svg);
+        match counting::plot(&path, &counted) {
+            Ok(()) => {
+                let _ = writeln!(out, "Plot: {}", path.display());
+            }
+            Err(e) => {
+                let _ = writeln!(out, "Plot not written to {}: {e}", path.display());
+                ok = false;
+            }
+        }
+    }
     let _ = writeln!(out, "\nBenchmark wall time: {:.1} s.", started.elapsed().as_secs_f64());
     Ok((out, ok))
+}
+
+/// The counting section's rows; `ok` turns false where listing and counting disagree.
+fn counting_rows(out: &mut String, args: &Args, reps: usize, ok: &mut bool) -> Result<Vec<counting::Row>, Diag> {
+    let (agree, rows) = counting::section(out, args.budget, reps, args.quick)?;
+    *ok &= agree;
+    Ok(rows)
 }
 
 fn find<'a>(fams: &'a [FamilyRun], f: Family, p: &[usize]) -> Option<&'a Measured> {

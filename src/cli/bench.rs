@@ -6,6 +6,7 @@
 //! tests are repeated and the median kept. The parallel pass over a corpus reads the files,
 //! as `litsat run` does, to give a wall time on all the worker threads.
 
+mod chart;
 mod counting;
 mod loops;
 
@@ -794,9 +795,6 @@ fn targets(out: &mut String, fams: &[FamilyRun], corpora: &[CorpusRun], args: &A
 /// time it had run, a lower bound.
 pub fn plot(path: &Path, fams: &[FamilyRun], model: &str) -> Result<(), String> {
     use plotters::prelude::*;
-    if let Some(d) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
-    }
     let point = |m: &Measured, full: bool, done: bool| -> Option<(f64, f64)> {
         let a = if full { m.full.as_ref()? } else { &m.fast };
         let ok = if done { a.status == Status::Done } else { a.status == Status::Timeout };
@@ -808,81 +806,66 @@ pub fn plot(path: &Path, fams: &[FamilyRun], model: &str) -> Result<(), String> 
         .flat_map(|(_, m)| [point(m, true, true), point(m, false, true), point(m, true, false)])
         .flatten()
         .collect();
-    if all.is_empty() {
-        return Err("nothing to plot".into());
-    }
-    let (xmin, xmax) = all.iter().fold((f64::MAX, 0.0f64), |a, p| (a.0.min(p.0), a.1.max(p.0)));
-    let (ymin, ymax) = all.iter().fold((f64::MAX, 0.0f64), |a, p| (a.0.min(p.1), a.1.max(p.1)));
-    let root = SVGBackend::new(path, (960, 640)).into_drawing_area();
-    let e = |x: DrawingAreaErrorKind<_>| x.to_string();
-    root.fill(&WHITE).map_err(e)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(format!("litsat under {model}: time per test against events"), ("sans-serif", 22))
-        .margin(20)
-        .x_label_area_size(50)
-        .y_label_area_size(80)
-        .build_cartesian_2d((xmin * 0.8..xmax * 1.25).log_scale(), (ymin * 0.5..ymax * 2.0).log_scale())
-        .map_err(e)?;
-    chart
-        .configure_mesh()
-        .x_desc("events per test (initial writes included)")
-        .y_desc("seconds per test (median CPU time)")
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{y:.0e}"))
-        .draw()
-        .map_err(e)?;
-    let colours = [RGBColor(200, 30, 30), RGBColor(30, 90, 200), RGBColor(20, 140, 60), RGBColor(150, 60, 170)];
-    let mut timeout_label = false;
-    for (k, f) in fams.iter().enumerate() {
-        let c = colours[k % colours.len()];
-        let mut groups: Vec<usize> =
-            f.members.iter().map(|(p, _)| if f.family == Family::Co { p[0] } else { 0 }).collect();
-        groups.dedup();
-        let (mut full_label, mut fast_label) = (false, false);
-        for g in groups {
-            let members = || f.members.iter().filter(|(p, _)| f.family != Family::Co || p[0] == g).map(|(_, m)| m);
-            let sorted = |mut v: Vec<(f64, f64)>| {
-                v.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
-                v
-            };
-            let full = sorted(members().filter_map(|m| point(m, true, true)).collect());
-            let fast = sorted(members().filter_map(|m| point(m, false, true)).collect());
-            let stopped: Vec<(f64, f64)> = members().filter_map(|m| point(m, true, false)).collect();
-            if !full.is_empty() {
-                let s = chart.draw_series(LineSeries::new(full.clone(), c.stroke_width(2))).map_err(e)?;
-                if !full_label {
-                    full_label = true;
-                    s.label(format!("{} full logs", f.family.name()))
-                        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2)));
+    let caption = format!("litsat under {model}: time per test against events");
+    let frame = chart::Frame {
+        caption: &caption,
+        x_desc: "events per test (initial writes included)",
+        y_desc: "seconds per test (median CPU time)",
+        x_pad: (0.8, 1.25),
+        x_label: |x| format!("{x:.0}"),
+    };
+    chart::log_log(path, &frame, &all, |chart| {
+        let colours = [RGBColor(200, 30, 30), RGBColor(30, 90, 200), RGBColor(20, 140, 60), RGBColor(150, 60, 170)];
+        let mut timeout_label = false;
+        for (k, f) in fams.iter().enumerate() {
+            let c = colours[k % colours.len()];
+            let mut groups: Vec<usize> =
+                f.members.iter().map(|(p, _)| if f.family == Family::Co { p[0] } else { 0 }).collect();
+            groups.dedup();
+            let (mut full_label, mut fast_label) = (false, false);
+            for g in groups {
+                let members = || f.members.iter().filter(|(p, _)| f.family != Family::Co || p[0] == g).map(|(_, m)| m);
+                let sorted = |mut v: Vec<(f64, f64)>| {
+                    v.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.total_cmp(&b.1)));
+                    v
+                };
+                let full = sorted(members().filter_map(|m| point(m, true, true)).collect());
+                let fast = sorted(members().filter_map(|m| point(m, false, true)).collect());
+                let stopped: Vec<(f64, f64)> = members().filter_map(|m| point(m, true, false)).collect();
+                if !full.is_empty() {
+                    let s = chart.draw_series(LineSeries::new(full.clone(), c.stroke_width(2))).map_err(chart::err)?;
+                    if !full_label {
+                        full_label = true;
+                        s.label(format!("{} full logs", f.family.name()))
+                            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 20, y)], c.stroke_width(2)));
+                    }
+                    chart.draw_series(full.iter().map(|&p| Circle::new(p, 4, c.filled()))).map_err(chart::err)?;
                 }
-                chart.draw_series(full.iter().map(|&p| Circle::new(p, 4, c.filled()))).map_err(e)?;
-            }
-            if !fast.is_empty() {
-                let s = chart.draw_series(DashedLineSeries::new(fast.clone(), 6, 4, c.stroke_width(1))).map_err(e)?;
-                if !fast_label {
-                    fast_label = true;
-                    s.label(format!("{} --fast", f.family.name()))
-                        .legend(move |(x, y)| TriangleMarker::new((x + 10, y), 5, c.stroke_width(1)));
+                if !fast.is_empty() {
+                    let s = chart
+                        .draw_series(DashedLineSeries::new(fast.clone(), 6, 4, c.stroke_width(1)))
+                        .map_err(chart::err)?;
+                    if !fast_label {
+                        fast_label = true;
+                        s.label(format!("{} --fast", f.family.name()))
+                            .legend(move |(x, y)| TriangleMarker::new((x + 10, y), 5, c.stroke_width(1)));
+                    }
+                    chart
+                        .draw_series(fast.iter().map(|&p| TriangleMarker::new(p, 5, c.stroke_width(1))))
+                        .map_err(chart::err)?;
                 }
-                chart.draw_series(fast.iter().map(|&p| TriangleMarker::new(p, 5, c.stroke_width(1)))).map_err(e)?;
-            }
-            if !stopped.is_empty() {
-                let s = chart.draw_series(stopped.iter().map(|&p| Cross::new(p, 6, c.stroke_width(2)))).map_err(e)?;
-                if !timeout_label {
-                    timeout_label = true;
-                    s.label("full logs stopped by --budget (lower bound)")
-                        .legend(|(x, y)| Cross::new((x + 10, y), 6, BLACK.stroke_width(2)));
+                if !stopped.is_empty() {
+                    let s = chart
+                        .draw_series(stopped.iter().map(|&p| Cross::new(p, 6, c.stroke_width(2))))
+                        .map_err(chart::err)?;
+                    if !timeout_label {
+                        timeout_label = true;
+                        s.label("full logs stopped by --budget (lower bound)")
+                            .legend(|(x, y)| Cross::new((x + 10, y), 6, BLACK.stroke_width(2)));
+                    }
                 }
             }
         }
-    }
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()
-        .map_err(e)?;
-    root.present().map_err(e)?;
-    Ok(())
+        Ok(())
+    })
 }

@@ -3,6 +3,7 @@
 //! call per state, a projected model count per state), on tests whose executions far
 //! outnumber their states, beside herd7's recorded times; and their plot.
 
+use super::chart::{Frame, err, log_log};
 use super::{Answer, Status, answer, ms, project_path};
 use crate::cli::generate::{self, Generated};
 use litsat::cat::load_program;
@@ -161,57 +162,35 @@ pub fn plot(path: &Path, rows: &[Row]) -> Result<(), String> {
         .into_iter()
         .chain(herd.iter().map(|h| h.0))
         .collect();
-    if all.is_empty() {
-        return Err("nothing to plot".into());
-    }
-    let (xmin, xmax) = all.iter().fold((f64::MAX, 0.0f64), |a, p| (a.0.min(p.0), a.1.max(p.0)));
-    let (ymin, ymax) = all.iter().fold((f64::MAX, 0.0f64), |a, p| (a.0.min(p.1), a.1.max(p.1)));
-    let root = SVGBackend::new(path, (960, 640)).into_drawing_area();
-    let e = |x: DrawingAreaErrorKind<_>| x.to_string();
-    root.fill(&WHITE).map_err(e)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption("full logs: time against executions, listing and counting", ("sans-serif", 22))
-        .margin(20)
-        .x_label_area_size(50)
-        .y_label_area_size(80)
-        .build_cartesian_2d((xmin * 0.5..xmax * 2.0).log_scale(), (ymin * 0.5..ymax * 2.0).log_scale())
-        .map_err(e)?;
-    chart
-        .configure_mesh()
-        .x_desc("executions per test")
-        .y_desc("seconds per test (CPU time)")
-        .x_label_formatter(&|x| format!("{x:.0e}"))
-        .y_label_formatter(&|y| format!("{y:.0e}"))
-        .draw()
-        .map_err(e)?;
-    let (red, blue, black) = (RGBColor(200, 30, 30), RGBColor(30, 90, 200), RGBColor(40, 40, 40));
-    for (listing, c, label) in [(true, red, "litsat, listing"), (false, blue, "litsat, counting")] {
-        let done = series(listing, true);
+    let frame = Frame {
+        caption: "full logs: time against executions, listing and counting",
+        x_desc: "executions per test",
+        y_desc: "seconds per test (CPU time)",
+        x_pad: (0.5, 2.0),
+        x_label: |x| format!("{x:.0e}"),
+    };
+    log_log(path, &frame, &all, |chart| {
+        let (red, blue, black) = (RGBColor(200, 30, 30), RGBColor(30, 90, 200), RGBColor(40, 40, 40));
+        for (listing, c, label) in [(true, red, "litsat, listing"), (false, blue, "litsat, counting")] {
+            let done = series(listing, true);
+            chart
+                .draw_series(done.iter().map(|&p| Circle::new(p, 4, c.filled())))
+                .map_err(err)?
+                .label(label)
+                .legend(move |(x, y)| Circle::new((x + 10, y), 4, c.filled()));
+            let stopped = series(listing, false);
+            chart.draw_series(stopped.iter().map(|&p| Cross::new(p, 6, c.stroke_width(2)))).map_err(err)?;
+        }
         chart
-            .draw_series(done.iter().map(|&p| Circle::new(p, 4, c.filled())))
-            .map_err(e)?
-            .label(label)
-            .legend(move |(x, y)| Circle::new((x + 10, y), 4, c.filled()));
-        let stopped = series(listing, false);
-        chart.draw_series(stopped.iter().map(|&p| Cross::new(p, 6, c.stroke_width(2)))).map_err(e)?;
-    }
-    chart
-        .draw_series(herd.iter().filter(|h| !h.1).map(|h| TriangleMarker::new(h.0, 6, black.filled())))
-        .map_err(e)?
-        .label("herd7 (recorded)")
-        .legend(move |(x, y)| TriangleMarker::new((x + 10, y), 6, black.filled()));
-    chart
-        .draw_series(herd.iter().filter(|h| h.1).map(|h| Cross::new(h.0, 6, black.stroke_width(2))))
-        .map_err(e)?
-        .label("stopped by the budget, or herd7 stopped (lower bounds)")
-        .legend(move |(x, y)| Cross::new((x + 10, y), 6, black.stroke_width(2)));
-    chart
-        .configure_series_labels()
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .position(SeriesLabelPosition::UpperLeft)
-        .draw()
-        .map_err(e)?;
-    root.present().map_err(e)?;
-    Ok(())
+            .draw_series(herd.iter().filter(|h| !h.1).map(|h| TriangleMarker::new(h.0, 6, black.filled())))
+            .map_err(err)?
+            .label("herd7 (recorded)")
+            .legend(move |(x, y)| TriangleMarker::new((x + 10, y), 6, black.filled()));
+        chart
+            .draw_series(herd.iter().filter(|h| h.1).map(|h| Cross::new(h.0, 6, black.stroke_width(2))))
+            .map_err(err)?
+            .label("stopped by the budget, or herd7 stopped (lower bounds)")
+            .legend(move |(x, y)| Cross::new((x + 10, y), 6, black.stroke_width(2)));
+        Ok(())
+    })
 }

@@ -65,9 +65,11 @@ pub struct Counter {
     /// Per clause, how many of its literals are true.
     true_lits: Vec<u32>,
     projected: Vec<bool>,
+    /// The projected variables, in order.
+    projection: Vec<u32>,
     trail: Vec<Lit>,
-    /// Each variable's position in the component being split (scratch for `residual`).
-    slot: Vec<u32>,
+    keys: Keys,
+    split: Split,
     cache: HashMap<u128, u128, BuildHasherDefault<Fx>>,
     decisions: u64,
 }
@@ -95,6 +97,7 @@ impl Counter {
         for v in projection {
             projected[v.index()] = true;
         }
+        let keys = Keys::new(vars, ranges.len());
         let mut c = Counter {
             root: None,
             true_lits: vec![0; ranges.len()],
@@ -102,9 +105,11 @@ impl Counter {
             clauses: ranges,
             occurs,
             value: vec![0; vars],
+            projection: (0..vars as u32).filter(|&v| projected[v as usize]).collect(),
             projected,
             trail: Vec::new(),
-            slot: vec![0; vars],
+            keys,
+            split: Split::new(vars),
             cache: HashMap::default(),
             decisions: 0,
         };
@@ -119,9 +124,11 @@ impl Counter {
     pub fn count(&mut self, assume: &[Lit], tick: &mut dyn FnMut() -> bool) -> Result<u128, Stop> {
         let Some(root) = self.root else { return Ok(0) };
         let n = if assume.iter().all(|&l| self.assign(l)) {
-            let all_vars: Vec<u32> = (0..self.value.len() as u32).collect();
             let all_clauses: Vec<u32> = (0..self.clauses.len() as u32).collect();
-            self.residual(&all_vars, &all_clauses, tick)
+            let projection = std::mem::take(&mut self.projection);
+            let n = self.residual(&all_clauses, &projection, tick);
+            self.projection = projection;
+            n
         } else {
             Ok(0)
         };
@@ -203,37 +210,20 @@ impl Counter {
         }
     }
 
-    /// The count of the formula left of a component (its variables `vars`, sorted, and
-    /// its clauses `clauses`) under the current assignment: the product over the
+    /// The count of the formula left of a component (its clauses `clauses` and its
+    /// projected variables `projected`) under the current assignment: the product over the
     /// components it now falls into, times 2 for each projected variable left in no live
     /// clause.
-    fn residual(&mut self, vars: &[u32], clauses: &[u32], tick: &mut dyn FnMut() -> bool) -> Result<u128, Stop> {
-        let live: Vec<u32> = clauses.iter().copied().filter(|&k| !self.satisfied(k)).collect();
-        for (i, &v) in vars.iter().enumerate() {
-            self.slot[v as usize] = i as u32;
-        }
-        let mut parts = Components::new(vars.len());
-        for &k in &live {
-            let mut free = self.clause(k).iter().filter(|l| self.value[l.index()] == 0);
-            let first = self.slot[free.next().expect("a live clause has a free literal").index()];
-            parts.touch(first);
-            for l in free {
-                parts.join(first, self.slot[l.index()]);
-            }
-        }
+    fn residual(&mut self, clauses: &[u32], projected: &[u32], tick: &mut dyn FnMut() -> bool) -> Result<u128, Stop> {
+        self.split.start(clauses, &self.lits, &self.clauses, &self.value, &self.true_lits);
         let mut total: u128 = 1;
-        for (i, &v) in vars.iter().enumerate() {
-            if self.value[v as usize] == 0 && self.projected[v as usize] && !parts.used[i] {
+        for &v in projected {
+            if self.value[v as usize] == 0 && !self.split.met(v) {
                 total = total.checked_mul(2).ok_or(Stop::Overflow)?;
             }
         }
-        let first_free = |k: u32| {
-            let l = self.clause(k).iter().find(|l| self.value[l.index()] == 0);
-            self.slot[l.expect("a live clause has a free literal").index()]
-        };
-        let split = parts.split(vars, |i| self.value[vars[i] as usize] == 0, &live, first_free);
-        for (comp_vars, comp_clauses) in split {
-            let n = self.component(comp_vars, comp_clauses, tick)?;
+        for part in self.split.parts(&self.projected, &self.keys) {
+            let n = self.component(part, tick)?;
             total = total.checked_mul(n).ok_or(Stop::Overflow)?;
             if total == 0 {
                 break;
@@ -243,13 +233,11 @@ impl Counter {
     }
 
     /// The count of one component: looked up, or found by deciding one of its variables.
-    fn component(&mut self, vars: Vec<u32>, clauses: Vec<u32>, tick: &mut dyn FnMut() -> bool) -> Result<u128, Stop> {
-        let key = fingerprint(&vars, &clauses);
-        if let Some(&n) = self.cache.get(&key) {
+    fn component(&mut self, part: Part, tick: &mut dyn FnMut() -> bool) -> Result<u128, Stop> {
+        if let Some(&n) = self.cache.get(&part.key) {
             return Ok(n);
         }
-        let vars = &vars[..];
-        let branch = self.pick(vars, &clauses);
+        let branch = self.pick(&part);
         let counting = self.projected[branch.index()];
         let mut total: u128 = 0;
         for l in [branch, !branch] {
@@ -258,7 +246,7 @@ impl Counter {
                 return Err(Stop::Interrupted);
             }
             let mark = self.trail.len();
-            let n = if self.assign(l) { self.residual(vars, &clauses, tick) } else { Ok(0) };
+            let n = if self.assign(l) { self.residual(&part.clauses, &part.projected, tick) } else { Ok(0) };
             self.undo(mark);
             total = total.checked_add(n?).ok_or(Stop::Overflow)?;
             if !counting && total > 0 {
@@ -266,20 +254,16 @@ impl Counter {
                 break;
             }
         }
-        self.remember(key, total);
+        self.remember(part.key, total);
         Ok(total)
     }
 
     /// The variable to decide: a projected one while the component has one (the one in
-    /// the most live clauses), else the first free variable of the first clause.
-    fn pick(&self, vars: &[u32], clauses: &[u32]) -> Lit {
-        let best = vars
-            .iter()
-            .map(|&v| v as usize)
-            .filter(|&v| self.projected[v])
-            .max_by_key(|&v| self.occurs[2 * v].len() + self.occurs[2 * v + 1].len());
+    /// the most clauses), else the first free variable of the first clause.
+    fn pick(&self, part: &Part) -> Lit {
+        let best = part.projected.iter().map(|&v| v as usize).max_by_key(|&v| self.occurs[2 * v].len() + self.occurs[2 * v + 1].len());
         let v = best.unwrap_or_else(|| {
-            let free = clauses.iter().flat_map(|&k| self.clause(k)).find(|l| self.value[l.index()] == 0);
+            let free = part.clauses.iter().flat_map(|&k| self.clause(k)).find(|l| self.value[l.index()] == 0);
             free.expect("a live clause has a free literal").index()
         });
         Var::from_index(v).positive()
@@ -293,24 +277,44 @@ impl Counter {
     }
 }
 
-/// A component's key: a 128-bit fingerprint of its free variables and live clauses, which
-/// fix its residual formula. Whole keys (hundreds of words each) filled the cache within
-/// seconds and cost more to hash and compare than the search they saved; two keys of
-/// distinct components agree with probability about 2^-128, as in GANAK's cache.
-fn fingerprint(vars: &[u32], clauses: &[u32]) -> u128 {
-    /// The folded multiply (as in wyhash and foldhash): both halves of a 128-bit product.
-    fn mix(a: u64, b: u64) -> u64 {
-        let p = u128::from(a) * u128::from(b);
-        (p as u64) ^ ((p >> 64) as u64)
+/// Random 128-bit values, one per variable and one per clause, whose sums are the
+/// components' cache keys.
+///
+/// A component's residual formula is fixed by its live clauses and its free variables
+/// (each clause keeps the literals of the free ones), so the key is the sum of their
+/// values: found while splitting, at an addition each, in any order. Two distinct
+/// components' keys agree only where a ±1 combination of random values vanishes, with
+/// probability about 2^-128, as with GANAK's hashed cache. Whole keys (hundreds of words
+/// each) filled the cache within seconds and cost more to hash and compare than the
+/// search they saved.
+struct Keys {
+    var: Vec<u128>,
+    clause: Vec<u128>,
+}
+
+impl Keys {
+    fn new(vars: usize, clauses: usize) -> Keys {
+        let values = |seed: u64, n: usize| (0..n as u64).map(|i| random(seed, i)).collect();
+        Keys { var: values(1, vars), clause: values(2, clauses) }
     }
-    let (mut h1, mut h2) = (0x243f_6a88_85a3_08d3u64, 0x1319_8a2e_0370_7344u64);
-    let words = vars.iter().chain(&[u32::MAX]).chain(clauses);
-    for (i, &w) in words.enumerate() {
-        let x = u64::from(w) | (i as u64) << 32;
-        h1 = mix(h1 ^ x, 0xa409_3822_299f_31d0);
-        h2 = mix(h2 ^ x.rotate_left(17), 0x082e_fa98_ec4e_6c89);
+}
+
+/// The `i`th of a stream of pseudo-random 128-bit values: two splitmix64 outputs.
+fn random(seed: u64, i: u64) -> u128 {
+    fn splitmix(mut z: u64) -> u64 {
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
     }
-    u128::from(h1) << 64 | u128::from(h2)
+    let x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ i.wrapping_mul(0x2545_f491_4f6c_dd1d);
+    u128::from(splitmix(2 * x)) << 64 | u128::from(splitmix(2 * x + 1))
+}
+
+/// One component: its cache key, its live clauses and its free projected variables.
+struct Part {
+    key: u128,
+    clauses: Vec<u32>,
+    projected: Vec<u32>,
 }
 
 /// What a clause says under a partial assignment.
@@ -322,17 +326,76 @@ enum Unit {
     Forced(Lit),
 }
 
-/// Union-find over a component's variables (by their position in it), for splitting its
-/// live clauses into components.
-struct Components {
+/// The splitting of a component's live clauses into components: union-find over the free
+/// variables (indexed by variable, reset lazily by an epoch stamp), kept in the counter so
+/// that no node allocates its scratch.
+struct Split {
+    /// Bumped at each split; a variable whose stamp differs was not met in this one.
+    epoch: u32,
+    stamp: Vec<u32>,
     parent: Vec<u32>,
-    /// Whether the variable is in some live clause.
-    used: Vec<bool>,
+    /// At a root met in this split (stamp `part_stamp`), its component's index.
+    part: Vec<u32>,
+    part_stamp: Vec<u32>,
+    /// The free variables met, in order.
+    met: Vec<u32>,
+    /// The live clauses, each with one of its free variables.
+    live: Vec<(u32, u32)>,
 }
 
-impl Components {
-    fn new(vars: usize) -> Components {
-        Components { parent: (0..vars as u32).collect(), used: vec![false; vars] }
+impl Split {
+    fn new(vars: usize) -> Split {
+        Split {
+            epoch: 0,
+            stamp: vec![0; vars],
+            parent: vec![0; vars],
+            part: vec![0; vars],
+            part_stamp: vec![0; vars],
+            met: Vec::new(),
+            live: Vec::new(),
+        }
+    }
+
+    /// Joins the free variables of each live clause of `clauses`.
+    fn start(&mut self, clauses: &[u32], lits: &[Lit], ranges: &[(u32, u32)], value: &[i8], true_lits: &[u32]) {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.fill(0);
+            self.part_stamp.fill(0);
+            self.epoch = 1;
+        }
+        self.met.clear();
+        self.live.clear();
+        for &k in clauses {
+            if true_lits[k as usize] > 0 {
+                continue;
+            }
+            let (a, b) = ranges[k as usize];
+            let mut first = u32::MAX;
+            for l in &lits[a as usize..b as usize] {
+                if value[l.index()] != 0 {
+                    continue;
+                }
+                let v = l.index() as u32;
+                if self.stamp[v as usize] != self.epoch {
+                    self.stamp[v as usize] = self.epoch;
+                    self.parent[v as usize] = v;
+                    self.met.push(v);
+                }
+                if first == u32::MAX {
+                    first = v;
+                } else {
+                    self.join(first, v);
+                }
+            }
+            assert!(first != u32::MAX, "a live clause has a free literal");
+            self.live.push((k, first));
+        }
+    }
+
+    /// Whether the free variable `v` is in a live clause of this split.
+    fn met(&self, v: u32) -> bool {
+        self.stamp[v as usize] == self.epoch
     }
 
     fn root(&mut self, mut v: u32) -> u32 {
@@ -344,41 +407,34 @@ impl Components {
         v
     }
 
-    fn touch(&mut self, v: u32) {
-        self.used[v as usize] = true;
-    }
-
     fn join(&mut self, a: u32, b: u32) {
         let (ra, rb) = (self.root(a), self.root(b));
         self.parent[ra.max(rb) as usize] = ra.min(rb);
-        self.touch(b);
     }
 
-    /// The components: each one's free variables (of `vars`, where `free` holds and some
-    /// live clause has them) and live clauses (each placed by `first_free`, the position
-    /// of one of its free variables), both sorted, in the order of their first variable.
-    fn split(
-        &mut self,
-        vars: &[u32],
-        free: impl Fn(usize) -> bool,
-        live: &[u32],
-        first_free: impl Fn(u32) -> u32,
-    ) -> Vec<(Vec<u32>, Vec<u32>)> {
-        let mut at = vec![u32::MAX; vars.len()];
-        let mut out: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
-        for (i, &v) in vars.iter().enumerate() {
-            if free(i) && self.used[i] {
-                let r = self.root(i as u32) as usize;
-                if at[r] == u32::MAX {
-                    at[r] = out.len() as u32;
-                    out.push((Vec::new(), Vec::new()));
-                }
-                out[at[r] as usize].0.push(v);
+    /// The components found by [`Split::start`], in the order of their first variable.
+    fn parts(&mut self, projected: &[bool], keys: &Keys) -> Vec<Part> {
+        let mut out: Vec<Part> = Vec::new();
+        for i in 0..self.met.len() {
+            let v = self.met[i];
+            let r = self.root(v) as usize;
+            if self.part_stamp[r] != self.epoch {
+                self.part_stamp[r] = self.epoch;
+                self.part[r] = out.len() as u32;
+                out.push(Part { key: 0, clauses: Vec::new(), projected: Vec::new() });
+            }
+            let part = &mut out[self.part[r] as usize];
+            part.key = part.key.wrapping_add(keys.var[v as usize]);
+            if projected[v as usize] {
+                part.projected.push(v);
             }
         }
-        for &k in live {
-            let r = self.root(first_free(k)) as usize;
-            out[at[r] as usize].1.push(k);
+        for i in 0..self.live.len() {
+            let (k, v) = self.live[i];
+            let r = self.root(v) as usize;
+            let part = &mut out[self.part[r] as usize];
+            part.key = part.key.wrapping_add(keys.clause[k as usize]);
+            part.clauses.push(k);
         }
         out
     }

@@ -124,6 +124,7 @@ impl Counter {
     pub fn count(&mut self, assume: &[Lit], tick: &mut dyn FnMut() -> bool) -> Result<u128, Stop> {
         let Some(root) = self.root else { return Ok(0) };
         let n = if assume.iter().all(|&l| self.assign(l)) {
+            self.set_pure();
             let all_clauses: Vec<u32> = (0..self.clauses.len() as u32).collect();
             let projection = std::mem::take(&mut self.projection);
             let n = self.residual(&all_clauses, &projection, tick);
@@ -134,6 +135,37 @@ impl Counter {
         };
         self.undo(root);
         n
+    }
+
+    /// Sets each auxiliary variable whose literals in live clauses all have one sign to
+    /// that sign, until none is left: the clauses it satisfies go, and no model of the
+    /// projection is lost, since any model stays one with the variable so set.
+    fn set_pure(&mut self) {
+        let mut seen = vec![0u8; self.value.len()];
+        loop {
+            seen.fill(0);
+            for k in 0..self.clauses.len() as u32 {
+                if self.satisfied(k) {
+                    continue;
+                }
+                for &l in self.clause(k) {
+                    if self.value[l.index()] == 0 {
+                        seen[l.index()] |= if l.is_negative() { 2 } else { 1 };
+                    }
+                }
+            }
+            let pure: Vec<Lit> = (0..self.value.len())
+                .filter(|&v| !self.projected[v] && (seen[v] == 1 || seen[v] == 2))
+                .map(|v| Var::from_index(v).lit(seen[v] == 1))
+                .collect();
+            if pure.is_empty() {
+                return;
+            }
+            for l in pure {
+                let ok = self.assign(l);
+                debug_assert!(ok, "a pure literal conflicts with nothing");
+            }
+        }
     }
 
     fn clause(&self, k: u32) -> &[Lit] {
@@ -486,6 +518,33 @@ mod tests {
                 .collect();
             let projection: Vec<Var> = (0..vars).filter(|_| rng.next(3) > 0).map(Var::from_index).collect();
             // One counter under several assumptions: its cache carries over.
+            let mut counter = Counter::new(vars, clauses.iter().map(|c| &c[..]), &projection);
+            for _ in 0..3 {
+                let assume: Vec<Lit> = (0..rng.next(3)).map(|_| lit(rng.next(vars), rng.next(2) == 0)).collect();
+                let want = brute(vars, &clauses, &projection, &assume);
+                let got = counter.count(&assume, &mut || true).unwrap();
+                assert_eq!(got, want, "round {round}: {clauses:?} over {projection:?} under {assume:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn odd_clauses_and_projections_count_as_brute_force_says() {
+        // Duplicate literals, tautologies, an empty projection, and auxiliary variables
+        // of one sign (set once per count) beside projected ones.
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for round in 0..2000 {
+            let vars = 1 + rng.next(8);
+            let mut clauses: Vec<Vec<Lit>> = (0..rng.next(2 * vars + 1))
+                .map(|_| (0..1 + rng.next(4)).map(|_| lit(rng.next(vars), rng.next(3) > 0)).collect())
+                .collect();
+            for c in clauses.iter_mut() {
+                let (l, odd, tautology) = (c[0], rng.next(4) == 0, rng.next(2) == 0);
+                if odd {
+                    c.push(if tautology { !l } else { l });
+                }
+            }
+            let projection: Vec<Var> = (0..vars).filter(|_| round % 5 > 0 && rng.next(2) > 0).map(Var::from_index).collect();
             let mut counter = Counter::new(vars, clauses.iter().map(|c| &c[..]), &projection);
             for _ in 0..3 {
                 let assume: Vec<Lit> = (0..rng.next(3)).map(|_| lit(rng.next(vars), rng.next(2) == 0)).collect();

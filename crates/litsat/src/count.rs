@@ -455,16 +455,23 @@ impl Split {
                 self.part[r] = out.len() as u32;
                 out.push(Part { key: 0, clauses: Vec::new(), projected: Vec::new() });
             }
-            let part = &mut out[self.part[r] as usize];
+            // Every variable met now names its component, so clauses need no `root`.
+            let p = self.part[r];
+            self.part[v as usize] = p;
+            let part = &mut out[p as usize];
             part.key = part.key.wrapping_add(keys.var[v as usize]);
             if projected[v as usize] {
                 part.projected.push(v);
             }
         }
-        for i in 0..self.live.len() {
-            let (k, v) = self.live[i];
-            let r = self.root(v) as usize;
-            let part = &mut out[self.part[r] as usize];
+        if let [part] = &mut out[..] {
+            // Mostly the component does not split: its clauses are all the live ones.
+            part.clauses = self.live.iter().map(|&(k, _)| k).collect();
+            part.key = self.live.iter().fold(part.key, |key, &(k, _)| key.wrapping_add(keys.clause[k as usize]));
+            return out;
+        }
+        for &(k, v) in &self.live {
+            let part = &mut out[self.part[v as usize] as usize];
             part.key = part.key.wrapping_add(keys.clause[k as usize]);
             part.clauses.push(k);
         }

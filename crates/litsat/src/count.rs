@@ -55,11 +55,16 @@ pub struct Counter {
     /// How much of the trail the formula's own unit clauses fill (kept between counts);
     /// `None` where they contradict each other or an empty clause is given.
     root: Option<usize>,
+    /// The clauses' literals: all of them, or during a count's search only those free
+    /// when it started (see [`Counter::cut`]).
     lits: Vec<Lit>,
     /// Each clause as a range of `lits`.
     clauses: Vec<(u32, u32)>,
-    /// For each literal code, the clauses it occurs in.
+    /// For each literal code, the clauses it occurs in (during a search, the live ones).
     occurs: Vec<Vec<u32>>,
+    /// The other version of `lits`, `clauses` and `occurs`: the cut one between counts
+    /// (its buffers reused), the whole one during a search.
+    spare: Cut,
     /// Per variable: 0 free, 1 true, -1 false.
     value: Vec<i8>,
     /// Per clause, how many of its literals are true.
@@ -104,6 +109,7 @@ impl Counter {
             lits,
             clauses: ranges,
             occurs,
+            spare: Cut::default(),
             value: vec![0; vars],
             projection: (0..vars as u32).filter(|&v| projected[v as usize]).collect(),
             projected,
@@ -125,10 +131,11 @@ impl Counter {
         let Some(root) = self.root else { return Ok(0) };
         let n = if assume.iter().all(|&l| self.assign(l)) {
             self.set_pure();
-            let all_clauses: Vec<u32> = (0..self.clauses.len() as u32).collect();
+            let live = self.cut();
             let projection = std::mem::take(&mut self.projection);
-            let n = self.residual(&all_clauses, &projection, tick);
+            let n = self.residual(&live, &projection, tick);
             self.projection = projection;
+            self.swap_cut();
             n
         } else {
             Ok(0)
@@ -166,6 +173,38 @@ impl Counter {
                 debug_assert!(ok, "a pure literal conflicts with nothing");
             }
         }
+    }
+
+    /// Cuts the formula to what the search under the current assignment visits: the
+    /// clauses not yet satisfied, each without its assigned literals, in the occurrence
+    /// lists of their free literals. Propagation and splitting then skip what this count
+    /// never changes. Returns the live clauses; [`Counter::swap_cut`] undoes it.
+    fn cut(&mut self) -> Vec<u32> {
+        let mut cut = std::mem::take(&mut self.spare);
+        cut.lits.clear();
+        cut.clauses.clear();
+        cut.clauses.resize(self.clauses.len(), (0, 0));
+        cut.occurs.resize(self.occurs.len(), Vec::new());
+        cut.occurs.iter_mut().for_each(Vec::clear);
+        let live: Vec<u32> = (0..self.clauses.len() as u32).filter(|&k| !self.satisfied(k)).collect();
+        for &k in &live {
+            let start = cut.lits.len() as u32;
+            for &l in self.clause(k).iter().filter(|l| self.value[l.index()] == 0) {
+                cut.lits.push(l);
+                cut.occurs[l.code()].push(k);
+            }
+            cut.clauses[k as usize] = (start, cut.lits.len() as u32);
+        }
+        self.spare = cut;
+        self.swap_cut();
+        live
+    }
+
+    /// Exchanges the formula in use with the spare one (see [`Counter::cut`]).
+    fn swap_cut(&mut self) {
+        std::mem::swap(&mut self.lits, &mut self.spare.lits);
+        std::mem::swap(&mut self.clauses, &mut self.spare.clauses);
+        std::mem::swap(&mut self.occurs, &mut self.spare.occurs);
     }
 
     fn clause(&self, k: u32) -> &[Lit] {
@@ -340,6 +379,14 @@ fn random(seed: u64, i: u64) -> u128 {
     }
     let x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ i.wrapping_mul(0x2545_f491_4f6c_dd1d);
     u128::from(splitmix(2 * x)) << 64 | u128::from(splitmix(2 * x + 1))
+}
+
+/// A version of the counter's clauses (see [`Counter::cut`]).
+#[derive(Default)]
+struct Cut {
+    lits: Vec<Lit>,
+    clauses: Vec<(u32, u32)>,
+    occurs: Vec<Vec<u32>>,
 }
 
 /// One component: its cache key, its live clauses and its free projected variables.

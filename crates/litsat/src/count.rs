@@ -176,9 +176,12 @@ impl Counter {
     }
 
     /// Cuts the formula to what the search under the current assignment visits: the
-    /// clauses not yet satisfied, each without its assigned literals, in the occurrence
-    /// lists of their free literals. Propagation and splitting then skip what this count
-    /// never changes. Returns the live clauses; [`Counter::swap_cut`] undoes it.
+    /// clauses not yet satisfied, each cut to its free literals (sorted, once each), in
+    /// the occurrence lists of those literals; a cut clause that holds anyway (`x ∨ ¬x`) or
+    /// that an earlier one repeats (a fifth of them, in the `co` family: `¬a ∨ ¬b ∨ e`
+    /// and `¬a ∨ ¬c ∨ e` under `b` and `c`) is left out. Propagation and splitting then
+    /// skip what this count never changes. Returns the clauses kept;
+    /// [`Counter::swap_cut`] undoes it.
     fn cut(&mut self) -> Vec<u32> {
         let mut cut = std::mem::take(&mut self.spare);
         cut.lits.clear();
@@ -186,14 +189,31 @@ impl Counter {
         cut.clauses.resize(self.clauses.len(), (0, 0));
         cut.occurs.resize(self.occurs.len(), Vec::new());
         cut.occurs.iter_mut().for_each(Vec::clear);
-        let live: Vec<u32> = (0..self.clauses.len() as u32).filter(|&k| !self.satisfied(k)).collect();
-        for &k in &live {
-            let start = cut.lits.len() as u32;
-            for &l in self.clause(k).iter().filter(|l| self.value[l.index()] == 0) {
-                cut.lits.push(l);
+        let mut first: HashMap<u64, u32, BuildHasherDefault<Fx>> = HashMap::default();
+        let mut live = Vec::new();
+        let mut clause: Vec<Lit> = Vec::new();
+        for k in (0..self.clauses.len() as u32).filter(|&k| !self.satisfied(k)) {
+            clause.clear();
+            clause.extend(self.clause(k).iter().filter(|l| self.value[l.index()] == 0));
+            clause.sort_unstable_by_key(|l| l.code());
+            clause.dedup();
+            let tautology = clause.windows(2).any(|w| w[0].index() == w[1].index());
+            let hash = clause.iter().fold(0u64, |h, l| (h.rotate_left(5) ^ l.code() as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95));
+            let repeated = first.get(&hash).is_some_and(|&j| {
+                let (a, b) = cut.clauses[j as usize];
+                cut.lits[a as usize..b as usize] == clause[..]
+            });
+            if tautology || repeated {
+                continue;
+            }
+            first.entry(hash).or_insert(k);
+            for &l in &clause {
                 cut.occurs[l.code()].push(k);
             }
+            let start = cut.lits.len() as u32;
+            cut.lits.extend_from_slice(&clause);
             cut.clauses[k as usize] = (start, cut.lits.len() as u32);
+            live.push(k);
         }
         self.spare = cut;
         self.swap_cut();

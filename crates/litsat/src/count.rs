@@ -14,6 +14,11 @@
 //! while a component has one; a component without projected variables counts 1 if it is
 //! satisfiable and 0 if not, so it is searched only to its first model. A projected
 //! variable in no live clause doubles the count: a cube where the rest is free.
+//!
+//! Each count first simplifies under its assumptions what its search will visit:
+//! auxiliary variables of one sign are set to it, and the clauses left are cut to their
+//! free literals, without tautologies or repeats. In the `co` family this removes a
+//! quarter of the clauses, and every node's propagation and splitting scan less.
 
 use crate::logic::Fx;
 use std::collections::HashMap;
@@ -55,19 +60,26 @@ pub struct Counter {
     /// How much of the trail the formula's own unit clauses fill (kept between counts);
     /// `None` where they contradict each other or an empty clause is given.
     root: Option<usize>,
+    /// The clauses' literals: all of them, or during a count's search only those free
+    /// when it started (see [`Counter::cut`]).
     lits: Vec<Lit>,
     /// Each clause as a range of `lits`.
     clauses: Vec<(u32, u32)>,
-    /// For each literal code, the clauses it occurs in.
+    /// For each literal code, the clauses it occurs in (during a search, the live ones).
     occurs: Vec<Vec<u32>>,
+    /// The other version of `lits`, `clauses` and `occurs`: the cut one between counts
+    /// (its buffers reused), the whole one during a search.
+    spare: Cut,
     /// Per variable: 0 free, 1 true, -1 false.
     value: Vec<i8>,
     /// Per clause, how many of its literals are true.
     true_lits: Vec<u32>,
     projected: Vec<bool>,
+    /// The projected variables, in order.
+    projection: Vec<u32>,
     trail: Vec<Lit>,
-    /// Each variable's position in the component being split (scratch for `residual`).
-    slot: Vec<u32>,
+    keys: Keys,
+    split: Split,
     cache: HashMap<u128, u128, BuildHasherDefault<Fx>>,
     decisions: u64,
 }
@@ -95,16 +107,20 @@ impl Counter {
         for v in projection {
             projected[v.index()] = true;
         }
+        let keys = Keys::new(vars, ranges.len());
         let mut c = Counter {
             root: None,
             true_lits: vec![0; ranges.len()],
             lits,
             clauses: ranges,
             occurs,
+            spare: Cut::default(),
             value: vec![0; vars],
+            projection: (0..vars as u32).filter(|&v| projected[v as usize]).collect(),
             projected,
             trail: Vec::new(),
-            slot: vec![0; vars],
+            keys,
+            split: Split::new(vars),
             cache: HashMap::default(),
             decisions: 0,
         };
@@ -119,14 +135,101 @@ impl Counter {
     pub fn count(&mut self, assume: &[Lit], tick: &mut dyn FnMut() -> bool) -> Result<u128, Stop> {
         let Some(root) = self.root else { return Ok(0) };
         let n = if assume.iter().all(|&l| self.assign(l)) {
-            let all_vars: Vec<u32> = (0..self.value.len() as u32).collect();
-            let all_clauses: Vec<u32> = (0..self.clauses.len() as u32).collect();
-            self.residual(&all_vars, &all_clauses, tick)
+            self.set_pure();
+            let live = self.cut();
+            let projection = std::mem::take(&mut self.projection);
+            let n = self.residual(&live, &projection, tick);
+            self.projection = projection;
+            self.swap_cut();
+            n
         } else {
             Ok(0)
         };
         self.undo(root);
         n
+    }
+
+    /// Sets each auxiliary variable whose literals in live clauses all have one sign to
+    /// that sign, until none is left: the clauses it satisfies go, and no model of the
+    /// projection is lost, since any model stays one with the variable so set.
+    fn set_pure(&mut self) {
+        let mut seen = vec![0u8; self.value.len()];
+        loop {
+            seen.fill(0);
+            for k in 0..self.clauses.len() as u32 {
+                if self.satisfied(k) {
+                    continue;
+                }
+                for &l in self.clause(k) {
+                    if self.value[l.index()] == 0 {
+                        seen[l.index()] |= if l.is_negative() { 2 } else { 1 };
+                    }
+                }
+            }
+            let pure: Vec<Lit> = (0..self.value.len())
+                .filter(|&v| !self.projected[v] && (seen[v] == 1 || seen[v] == 2))
+                .map(|v| Var::from_index(v).lit(seen[v] == 1))
+                .collect();
+            if pure.is_empty() {
+                return;
+            }
+            for l in pure {
+                let ok = self.assign(l);
+                debug_assert!(ok, "a pure literal conflicts with nothing");
+            }
+        }
+    }
+
+    /// Cuts the formula to what the search under the current assignment visits: the
+    /// clauses not yet satisfied, each cut to its free literals (sorted, once each), in
+    /// the occurrence lists of those literals; a cut clause that holds anyway (`x ∨ ¬x`) or
+    /// that an earlier one repeats (a fifth of them, in the `co` family: `¬a ∨ ¬b ∨ e`
+    /// and `¬a ∨ ¬c ∨ e` under `b` and `c`) is left out. Propagation and splitting then
+    /// skip what this count never changes. Returns the clauses kept;
+    /// [`Counter::swap_cut`] undoes it.
+    fn cut(&mut self) -> Vec<u32> {
+        let mut cut = std::mem::take(&mut self.spare);
+        cut.lits.clear();
+        cut.clauses.clear();
+        cut.clauses.resize(self.clauses.len(), (0, 0));
+        cut.occurs.resize(self.occurs.len(), Vec::new());
+        cut.occurs.iter_mut().for_each(Vec::clear);
+        let mut first: HashMap<u64, u32, BuildHasherDefault<Fx>> = HashMap::default();
+        let mut live = Vec::new();
+        let mut clause: Vec<Lit> = Vec::new();
+        for k in (0..self.clauses.len() as u32).filter(|&k| !self.satisfied(k)) {
+            clause.clear();
+            clause.extend(self.clause(k).iter().filter(|l| self.value[l.index()] == 0));
+            clause.sort_unstable_by_key(|l| l.code());
+            clause.dedup();
+            let tautology = clause.windows(2).any(|w| w[0].index() == w[1].index());
+            let hash = clause.iter().fold(0u64, |h, l| (h.rotate_left(5) ^ l.code() as u64).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95));
+            let repeated = first.get(&hash).is_some_and(|&j| {
+                let (a, b) = cut.clauses[j as usize];
+                cut.lits[a as usize..b as usize] == clause[..]
+            });
+            if tautology || repeated {
+                continue;
+            }
+            first.entry(hash).or_insert(k);
+            for &l in &clause {
+                cut.occurs[l.code()].push(k);
+            }
+            let start = cut.lits.len() as u32;
+            cut.lits.extend_from_slice(&clause);
+            cut.clauses[k as usize] = (start, cut.lits.len() as u32);
+            live.push(k);
+        }
+        self.spare = cut;
+        self.swap_cut();
+        live
+    }
+
+    /// Exchanges the formula in use with the spare one (see [`Counter::cut`]).
+    fn swap_cut(&mut self) {
+        std::mem::swap(&mut self.lits, &mut self.spare.lits);
+        std::mem::swap(&mut self.clauses, &mut self.spare.clauses);
+        std::mem::swap(&mut self.occurs, &mut self.spare.occurs);
     }
 
     fn clause(&self, k: u32) -> &[Lit] {
@@ -203,37 +306,20 @@ impl Counter {
         }
     }
 
-    /// The count of the formula left of a component (its variables `vars`, sorted, and
-    /// its clauses `clauses`) under the current assignment: the product over the
+    /// The count of the formula left of a component (its clauses `clauses` and its
+    /// projected variables `projected`) under the current assignment: the product over the
     /// components it now falls into, times 2 for each projected variable left in no live
     /// clause.
-    fn residual(&mut self, vars: &[u32], clauses: &[u32], tick: &mut dyn FnMut() -> bool) -> Result<u128, Stop> {
-        let live: Vec<u32> = clauses.iter().copied().filter(|&k| !self.satisfied(k)).collect();
-        for (i, &v) in vars.iter().enumerate() {
-            self.slot[v as usize] = i as u32;
-        }
-        let mut parts = Components::new(vars.len());
-        for &k in &live {
-            let mut free = self.clause(k).iter().filter(|l| self.value[l.index()] == 0);
-            let first = self.slot[free.next().expect("a live clause has a free literal").index()];
-            parts.touch(first);
-            for l in free {
-                parts.join(first, self.slot[l.index()]);
-            }
-        }
+    fn residual(&mut self, clauses: &[u32], projected: &[u32], tick: &mut dyn FnMut() -> bool) -> Result<u128, Stop> {
+        self.split.start(clauses, &self.lits, &self.clauses, &self.value, &self.true_lits);
         let mut total: u128 = 1;
-        for (i, &v) in vars.iter().enumerate() {
-            if self.value[v as usize] == 0 && self.projected[v as usize] && !parts.used[i] {
+        for &v in projected {
+            if self.value[v as usize] == 0 && !self.split.met(v) {
                 total = total.checked_mul(2).ok_or(Stop::Overflow)?;
             }
         }
-        let first_free = |k: u32| {
-            let l = self.clause(k).iter().find(|l| self.value[l.index()] == 0);
-            self.slot[l.expect("a live clause has a free literal").index()]
-        };
-        let split = parts.split(vars, |i| self.value[vars[i] as usize] == 0, &live, first_free);
-        for (comp_vars, comp_clauses) in split {
-            let n = self.component(comp_vars, comp_clauses, tick)?;
+        for part in self.split.parts(&self.projected, &self.keys) {
+            let n = self.component(part, tick)?;
             total = total.checked_mul(n).ok_or(Stop::Overflow)?;
             if total == 0 {
                 break;
@@ -243,13 +329,11 @@ impl Counter {
     }
 
     /// The count of one component: looked up, or found by deciding one of its variables.
-    fn component(&mut self, vars: Vec<u32>, clauses: Vec<u32>, tick: &mut dyn FnMut() -> bool) -> Result<u128, Stop> {
-        let key = fingerprint(&vars, &clauses);
-        if let Some(&n) = self.cache.get(&key) {
+    fn component(&mut self, part: Part, tick: &mut dyn FnMut() -> bool) -> Result<u128, Stop> {
+        if let Some(&n) = self.cache.get(&part.key) {
             return Ok(n);
         }
-        let vars = &vars[..];
-        let branch = self.pick(vars, &clauses);
+        let branch = self.pick(&part);
         let counting = self.projected[branch.index()];
         let mut total: u128 = 0;
         for l in [branch, !branch] {
@@ -258,7 +342,7 @@ impl Counter {
                 return Err(Stop::Interrupted);
             }
             let mark = self.trail.len();
-            let n = if self.assign(l) { self.residual(vars, &clauses, tick) } else { Ok(0) };
+            let n = if self.assign(l) { self.residual(&part.clauses, &part.projected, tick) } else { Ok(0) };
             self.undo(mark);
             total = total.checked_add(n?).ok_or(Stop::Overflow)?;
             if !counting && total > 0 {
@@ -266,20 +350,16 @@ impl Counter {
                 break;
             }
         }
-        self.remember(key, total);
+        self.remember(part.key, total);
         Ok(total)
     }
 
     /// The variable to decide: a projected one while the component has one (the one in
-    /// the most live clauses), else the first free variable of the first clause.
-    fn pick(&self, vars: &[u32], clauses: &[u32]) -> Lit {
-        let best = vars
-            .iter()
-            .map(|&v| v as usize)
-            .filter(|&v| self.projected[v])
-            .max_by_key(|&v| self.occurs[2 * v].len() + self.occurs[2 * v + 1].len());
+    /// the most clauses), else the first free variable of the first clause.
+    fn pick(&self, part: &Part) -> Lit {
+        let best = part.projected.iter().map(|&v| v as usize).max_by_key(|&v| self.occurs[2 * v].len() + self.occurs[2 * v + 1].len());
         let v = best.unwrap_or_else(|| {
-            let free = clauses.iter().flat_map(|&k| self.clause(k)).find(|l| self.value[l.index()] == 0);
+            let free = part.clauses.iter().flat_map(|&k| self.clause(k)).find(|l| self.value[l.index()] == 0);
             free.expect("a live clause has a free literal").index()
         });
         Var::from_index(v).positive()
@@ -293,24 +373,52 @@ impl Counter {
     }
 }
 
-/// A component's key: a 128-bit fingerprint of its free variables and live clauses, which
-/// fix its residual formula. Whole keys (hundreds of words each) filled the cache within
-/// seconds and cost more to hash and compare than the search they saved; two keys of
-/// distinct components agree with probability about 2^-128, as in GANAK's cache.
-fn fingerprint(vars: &[u32], clauses: &[u32]) -> u128 {
-    /// The folded multiply (as in wyhash and foldhash): both halves of a 128-bit product.
-    fn mix(a: u64, b: u64) -> u64 {
-        let p = u128::from(a) * u128::from(b);
-        (p as u64) ^ ((p >> 64) as u64)
+/// Random 128-bit values, one per variable and one per clause, whose sums are the
+/// components' cache keys.
+///
+/// A component's residual formula is fixed by its live clauses and its free variables
+/// (each clause keeps the literals of the free ones), so the key is the sum of their
+/// values: found while splitting, at an addition each, in any order. Two distinct
+/// components' keys agree only where a ±1 combination of random values vanishes, with
+/// probability about 2^-128, as with GANAK's hashed cache. Whole keys (hundreds of words
+/// each) filled the cache within seconds and cost more to hash and compare than the
+/// search they saved.
+struct Keys {
+    var: Vec<u128>,
+    clause: Vec<u128>,
+}
+
+impl Keys {
+    fn new(vars: usize, clauses: usize) -> Keys {
+        let values = |seed: u64, n: usize| (0..n as u64).map(|i| random(seed, i)).collect();
+        Keys { var: values(1, vars), clause: values(2, clauses) }
     }
-    let (mut h1, mut h2) = (0x243f_6a88_85a3_08d3u64, 0x1319_8a2e_0370_7344u64);
-    let words = vars.iter().chain(&[u32::MAX]).chain(clauses);
-    for (i, &w) in words.enumerate() {
-        let x = u64::from(w) | (i as u64) << 32;
-        h1 = mix(h1 ^ x, 0xa409_3822_299f_31d0);
-        h2 = mix(h2 ^ x.rotate_left(17), 0x082e_fa98_ec4e_6c89);
+}
+
+/// The `i`th of a stream of pseudo-random 128-bit values: two splitmix64 outputs.
+fn random(seed: u64, i: u64) -> u128 {
+    fn splitmix(mut z: u64) -> u64 {
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
     }
-    u128::from(h1) << 64 | u128::from(h2)
+    let x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ i.wrapping_mul(0x2545_f491_4f6c_dd1d);
+    u128::from(splitmix(2 * x)) << 64 | u128::from(splitmix(2 * x + 1))
+}
+
+/// A version of the counter's clauses (see [`Counter::cut`]).
+#[derive(Default)]
+struct Cut {
+    lits: Vec<Lit>,
+    clauses: Vec<(u32, u32)>,
+    occurs: Vec<Vec<u32>>,
+}
+
+/// One component: its cache key, its live clauses and its free projected variables.
+struct Part {
+    key: u128,
+    clauses: Vec<u32>,
+    projected: Vec<u32>,
 }
 
 /// What a clause says under a partial assignment.
@@ -322,17 +430,76 @@ enum Unit {
     Forced(Lit),
 }
 
-/// Union-find over a component's variables (by their position in it), for splitting its
-/// live clauses into components.
-struct Components {
+/// The splitting of a component's live clauses into components: union-find over the free
+/// variables (indexed by variable, reset lazily by an epoch stamp), kept in the counter so
+/// that no node allocates its scratch.
+struct Split {
+    /// Bumped at each split; a variable whose stamp differs was not met in this one.
+    epoch: u32,
+    stamp: Vec<u32>,
     parent: Vec<u32>,
-    /// Whether the variable is in some live clause.
-    used: Vec<bool>,
+    /// At a root met in this split (stamp `part_stamp`), its component's index.
+    part: Vec<u32>,
+    part_stamp: Vec<u32>,
+    /// The free variables met, in order.
+    met: Vec<u32>,
+    /// The live clauses, each with one of its free variables.
+    live: Vec<(u32, u32)>,
 }
 
-impl Components {
-    fn new(vars: usize) -> Components {
-        Components { parent: (0..vars as u32).collect(), used: vec![false; vars] }
+impl Split {
+    fn new(vars: usize) -> Split {
+        Split {
+            epoch: 0,
+            stamp: vec![0; vars],
+            parent: vec![0; vars],
+            part: vec![0; vars],
+            part_stamp: vec![0; vars],
+            met: Vec::new(),
+            live: Vec::new(),
+        }
+    }
+
+    /// Joins the free variables of each live clause of `clauses`.
+    fn start(&mut self, clauses: &[u32], lits: &[Lit], ranges: &[(u32, u32)], value: &[i8], true_lits: &[u32]) {
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.fill(0);
+            self.part_stamp.fill(0);
+            self.epoch = 1;
+        }
+        self.met.clear();
+        self.live.clear();
+        for &k in clauses {
+            if true_lits[k as usize] > 0 {
+                continue;
+            }
+            let (a, b) = ranges[k as usize];
+            let mut first = u32::MAX;
+            for l in &lits[a as usize..b as usize] {
+                if value[l.index()] != 0 {
+                    continue;
+                }
+                let v = l.index() as u32;
+                if self.stamp[v as usize] != self.epoch {
+                    self.stamp[v as usize] = self.epoch;
+                    self.parent[v as usize] = v;
+                    self.met.push(v);
+                }
+                if first == u32::MAX {
+                    first = v;
+                } else {
+                    self.join(first, v);
+                }
+            }
+            assert!(first != u32::MAX, "a live clause has a free literal");
+            self.live.push((k, first));
+        }
+    }
+
+    /// Whether the free variable `v` is in a live clause of this split.
+    fn met(&self, v: u32) -> bool {
+        self.stamp[v as usize] == self.epoch
     }
 
     fn root(&mut self, mut v: u32) -> u32 {
@@ -344,41 +511,41 @@ impl Components {
         v
     }
 
-    fn touch(&mut self, v: u32) {
-        self.used[v as usize] = true;
-    }
-
     fn join(&mut self, a: u32, b: u32) {
         let (ra, rb) = (self.root(a), self.root(b));
         self.parent[ra.max(rb) as usize] = ra.min(rb);
-        self.touch(b);
     }
 
-    /// The components: each one's free variables (of `vars`, where `free` holds and some
-    /// live clause has them) and live clauses (each placed by `first_free`, the position
-    /// of one of its free variables), both sorted, in the order of their first variable.
-    fn split(
-        &mut self,
-        vars: &[u32],
-        free: impl Fn(usize) -> bool,
-        live: &[u32],
-        first_free: impl Fn(u32) -> u32,
-    ) -> Vec<(Vec<u32>, Vec<u32>)> {
-        let mut at = vec![u32::MAX; vars.len()];
-        let mut out: Vec<(Vec<u32>, Vec<u32>)> = Vec::new();
-        for (i, &v) in vars.iter().enumerate() {
-            if free(i) && self.used[i] {
-                let r = self.root(i as u32) as usize;
-                if at[r] == u32::MAX {
-                    at[r] = out.len() as u32;
-                    out.push((Vec::new(), Vec::new()));
-                }
-                out[at[r] as usize].0.push(v);
+    /// The components found by [`Split::start`], in the order of their first variable.
+    fn parts(&mut self, projected: &[bool], keys: &Keys) -> Vec<Part> {
+        let mut out: Vec<Part> = Vec::new();
+        for i in 0..self.met.len() {
+            let v = self.met[i];
+            let r = self.root(v) as usize;
+            if self.part_stamp[r] != self.epoch {
+                self.part_stamp[r] = self.epoch;
+                self.part[r] = out.len() as u32;
+                out.push(Part { key: 0, clauses: Vec::new(), projected: Vec::new() });
+            }
+            // Every variable met now names its component, so clauses need no `root`.
+            let p = self.part[r];
+            self.part[v as usize] = p;
+            let part = &mut out[p as usize];
+            part.key = part.key.wrapping_add(keys.var[v as usize]);
+            if projected[v as usize] {
+                part.projected.push(v);
             }
         }
-        for &k in live {
-            let r = self.root(first_free(k)) as usize;
-            out[at[r] as usize].1.push(k);
+        if let [part] = &mut out[..] {
+            // Mostly the component does not split: its clauses are all the live ones.
+            part.clauses = self.live.iter().map(|&(k, _)| k).collect();
+            part.key = self.live.iter().fold(part.key, |key, &(k, _)| key.wrapping_add(keys.clause[k as usize]));
+            return out;
+        }
+        for &(k, v) in &self.live {
+            let part = &mut out[self.part[v as usize] as usize];
+            part.key = part.key.wrapping_add(keys.clause[k as usize]);
+            part.clauses.push(k);
         }
         out
     }
@@ -430,6 +597,33 @@ mod tests {
                 .collect();
             let projection: Vec<Var> = (0..vars).filter(|_| rng.next(3) > 0).map(Var::from_index).collect();
             // One counter under several assumptions: its cache carries over.
+            let mut counter = Counter::new(vars, clauses.iter().map(|c| &c[..]), &projection);
+            for _ in 0..3 {
+                let assume: Vec<Lit> = (0..rng.next(3)).map(|_| lit(rng.next(vars), rng.next(2) == 0)).collect();
+                let want = brute(vars, &clauses, &projection, &assume);
+                let got = counter.count(&assume, &mut || true).unwrap();
+                assert_eq!(got, want, "round {round}: {clauses:?} over {projection:?} under {assume:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn odd_clauses_and_projections_count_as_brute_force_says() {
+        // Duplicate literals, tautologies, an empty projection, and auxiliary variables
+        // of one sign (set once per count) beside projected ones.
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for round in 0..2000 {
+            let vars = 1 + rng.next(8);
+            let mut clauses: Vec<Vec<Lit>> = (0..rng.next(2 * vars + 1))
+                .map(|_| (0..1 + rng.next(4)).map(|_| lit(rng.next(vars), rng.next(3) > 0)).collect())
+                .collect();
+            for c in clauses.iter_mut() {
+                let (l, odd, tautology) = (c[0], rng.next(4) == 0, rng.next(2) == 0);
+                if odd {
+                    c.push(if tautology { !l } else { l });
+                }
+            }
+            let projection: Vec<Var> = (0..vars).filter(|_| round % 5 > 0 && rng.next(2) > 0).map(Var::from_index).collect();
             let mut counter = Counter::new(vars, clauses.iter().map(|c| &c[..]), &projection);
             for _ in 0..3 {
                 let assume: Vec<Lit> = (0..rng.next(3)).map(|_| lit(rng.next(vars), rng.next(2) == 0)).collect();

@@ -37,7 +37,9 @@ impl Reply {
     fn into_response(self) -> Response<Cursor<Cow<'static, [u8]>>> {
         let len = self.body.len();
         let header = Header::from_bytes("Content-Type", self.content_type).ok();
+        // Always a Content-Length, never chunked: every reply's size is known.
         Response::new(StatusCode(self.status), header.into_iter().collect(), Cursor::new(self.body), Some(len), None)
+            .with_chunked_threshold(usize::MAX)
     }
 }
 

@@ -125,6 +125,19 @@ fn bad_requests_are_refused_with_a_reason() {
 }
 
 #[test]
+fn a_body_declared_a_terabyte_long_is_refused_and_the_server_lives() {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(server()).expect("connects");
+    s.write_all(b"POST /api/check HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000000\r\n\r\n{").expect("sent");
+    let mut reply = [0; 64];
+    let n = s.read(&mut reply).expect("a reply");
+    assert!(reply[..n].starts_with(b"HTTP/1.1 413"), "{}", String::from_utf8_lossy(&reply[..n]));
+    drop(s);
+    let (status, _) = send("GET", "/api/models", b"");
+    assert_eq!(status, 200);
+}
+
+#[test]
 fn syntax_errors_are_located_in_their_editor() {
     let sb = litmus("x86/SB.litmus");
     let bad_test = sb.replace("MOV EAX,[y]", "MOV EAX,[y");

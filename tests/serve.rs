@@ -420,3 +420,11 @@ fn a_stuck_request_does_not_block_the_others() {
     }
     drop(stuck);
 }
+
+/// `litsat bench --serve`'s load run, small: every request answered (its latencies are
+/// the benchmark's to judge, not a test's).
+#[test]
+fn the_load_run_counts_its_requests() {
+    let (report, _) = litsat_cli::cli::serve::load::run(4, 3).expect("the load run");
+    assert!(report.contains("| 12 | 0 |"), "{report}");
+}

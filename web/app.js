@@ -17,6 +17,8 @@ const state = { tests: [], models: [] };
 
 const $ = (id) => document.getElementById(id);
 
+const modelLabel = (name) => (name === CUSTOM ? "custom cat" : name);
+
 // ---- The API ------------------------------------------------------------------------------
 
 // An error answered by the server, with its JSON error object (message, and for located
@@ -412,7 +414,7 @@ function fillCampaignModels() {
     input.value = name;
     input.checked = ticked.has(name);
     input.addEventListener("change", fillDiffMenus);
-    label.append(input, ` ${name === CUSTOM ? "custom cat" : name}`);
+    label.append(input, ` ${modelLabel(name)}`);
     box.append(label);
   }
   fillDiffMenus();
@@ -426,7 +428,7 @@ function fillDiffMenus() {
   const models = campaignModels();
   [$("diff-a"), $("diff-b")].forEach((menu, i) => {
     const previous = menu.value;
-    menu.replaceChildren(...models.map((m) => new Option(m === CUSTOM ? "custom cat" : m, m)));
+    menu.replaceChildren(...models.map((m) => new Option(modelLabel(m), m)));
     menu.value = models.includes(previous) ? previous : models[Math.min(i, models.length - 1)] || "";
   });
 }
@@ -438,9 +440,8 @@ function cellModel(name) {
 // Builds the table's skeleton first, so that cells fill in as their answers arrive.
 function campaignTable(tests, models) {
   const table = $("campaign-table");
-  const label = (m) => (m === CUSTOM ? "custom cat" : m);
   const head = document.createElement("tr");
-  for (const text of ["Test", ...models.map(label), diffHeading()]) {
+  for (const text of ["Test", ...models.map(modelLabel), diffHeading()]) {
     const th = document.createElement("th");
     th.scope = "col";
     th.textContent = text;
@@ -485,8 +486,7 @@ function campaignTable(tests, models) {
 let campaignRows = []; // the last campaign's rows, so that a new diff pair needs no rerun
 
 function diffHeading() {
-  const label = (m) => (m === CUSTOM ? "custom cat" : m);
-  return `diff ${label($("diff-a").value)} / ${label($("diff-b").value)}`;
+  return `diff ${modelLabel($("diff-a").value)} / ${modelLabel($("diff-b").value)}`;
 }
 
 function refreshDiffs() {
@@ -497,6 +497,15 @@ function refreshDiffs() {
     row.tr.classList.remove("differs");
     showDiff(row, $("diff-a").value, $("diff-b").value);
   }
+  if (campaignRows.length && !$("run-campaign").disabled) campaignSummary();
+}
+
+function campaignSummary() {
+  const done = campaignRows.filter((r) => Object.keys(r.results).length === r.tr.cells.length - 2);
+  const differing = campaignRows.filter((r) => r.tr.classList.contains("differs")).length;
+  $("campaign-status").textContent =
+    `${done.length} of ${campaignRows.length} tests answered; ${differing} differ between ` +
+    `${modelLabel($("diff-a").value)} and ${modelLabel($("diff-b").value)}`;
 }
 
 function showCell(td, result) {
@@ -560,8 +569,7 @@ async function runCampaign() {
     }
   }
   await pool(jobs, 4);
-  const differing = rows.filter((r) => r.tr.classList.contains("differs")).length;
-  $("campaign-status").textContent = `${total} checks; ${differing} of ${rows.length} tests differ between the two models`;
+  campaignSummary();
   $("run-campaign").disabled = false;
 }
 

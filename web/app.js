@@ -183,6 +183,7 @@ function chooseTest(name) {
   const model = ARCH_MODEL[archOf(test.text)];
   if ($("model-menu").value !== CUSTOM && state.models.some((m) => m.name === model)) {
     $("model-menu").value = model;
+    onModelChange();
   }
 }
 
@@ -193,8 +194,15 @@ function syncTestMenu() {
   $("test-menu").value = test ? test.name : "";
 }
 
+let lastBundled = ""; // the bundled model chosen last, to start an empty cat editor from
+
 function onModelChange() {
   const custom = $("model-menu").value === CUSTOM;
+  if (!custom) lastBundled = $("model-menu").value;
+  // Choosing "custom cat" with an empty editor starts it from the model just left, since
+  // most custom models are small changes to a bundled one.
+  const from = state.models.find((m) => m.name === lastBundled);
+  if (custom && $("cat-editor").value === "" && from) setEditorText("cat", from.text);
   $("cat-block").hidden = !custom;
   $("edit-model").disabled = custom;
   fillCampaignModels();

@@ -76,7 +76,16 @@ enum Cmd {
     /// Writes families of litmus tests (co, sb, iriw, mp) that grow with a parameter.
     Gen(litsat_cli::cli::generate::Args),
     /// Measures throughput over a corpus and cost over growing test families.
-    Bench(litsat_cli::cli::bench::Args),
+    Bench {
+        #[command(flatten)]
+        args: litsat_cli::cli::bench::Args,
+        /// Measure only `litsat serve` under load: 50 concurrent clients on loopback, each
+        /// checking SB under tso 20 times (target: p99 < 50 ms, no errors).
+        #[arg(long)]
+        serve: bool,
+    },
+    /// Serves a herd-www-like page and its JSON API on a local port.
+    Serve(litsat_cli::cli::serve::Args),
     /// Combines the JSON results of shards into one summary.
     Merge {
         /// JSON-lines files written by `litsat run --format json`.
@@ -97,7 +106,9 @@ fn main() -> ExitCode {
         Cmd::Explain(a) => litsat_cli::cli::explain::main(a),
         Cmd::Diff(a) => litsat_cli::cli::diff::main(a),
         Cmd::Gen(a) => litsat_cli::cli::generate::main(a),
-        Cmd::Bench(a) => litsat_cli::cli::bench::main(a),
+        Cmd::Bench { serve: true, .. } => litsat_cli::cli::serve::load::main(),
+        Cmd::Bench { args, .. } => litsat_cli::cli::bench::main(args),
+        Cmd::Serve(a) => litsat_cli::cli::serve::main(a),
     };
     match r {
         Ok(code) => code,

@@ -6,3 +6,4 @@ pub mod bench;
 pub mod diff;
 pub mod explain;
 pub mod generate;
+pub mod serve;

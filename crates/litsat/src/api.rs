@@ -4,7 +4,7 @@
 //! can change. A program needs only [`Model`], [`Test`], [`check`], [`Options`] and what
 //! [`check`] returns: an [`Outcome`] or an [`Error`].
 
-use crate::cat::load::bundled_names;
+use crate::cat::load::{bundled_names, load_text};
 use crate::cat::{ChooseModel, ModelSpec, Models};
 use crate::diag::{Diag, DiagKind};
 use crate::explain::{self, Analysis, Verdict};
@@ -37,6 +37,13 @@ impl Model {
     pub fn from_file(path: impl AsRef<Path>, includes: &[PathBuf]) -> Result<Model, Error> {
         let model = path.as_ref().to_string_lossy().to_string();
         Model::load(&ModelSpec { model: Some(model), ..ModelSpec::default() }, includes)
+    }
+
+    /// A model given as cat text, named `name` in diagnostics. Its includes (and the
+    /// stdlib) come from the bundled library only: nothing is read from the file system,
+    /// so a server can load the models its clients send.
+    pub fn from_text(name: &str, text: &str) -> Result<Model, Error> {
+        Ok(Model(Models::Named(Box::new(load_text(name, text)?))))
     }
 
     /// herd's default for each test's architecture, through the bundled model that stands
@@ -160,6 +167,14 @@ impl Outcome {
     /// Whether some execution was dropped at the loop-unrolling bound (herd's `Loop`).
     pub fn looped(&self) -> bool {
         self.0.looped
+    }
+
+    /// The pipeline's outcome behind this answer, for litsat's own command line (which
+    /// turns it into its JSON records).
+    #[cfg(feature = "internals")]
+    #[doc(hidden)]
+    pub fn internals(&self) -> &query::Outcome {
+        &self.0
     }
 
     /// herd7's log of the test, with `seconds` on its `Time` line.

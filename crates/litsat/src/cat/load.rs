@@ -64,7 +64,7 @@ pub struct MacroSource {
 
 /// A model with its include closure, ready to evaluate on any test: a cat file (the
 /// root), optionally with herd's bell file and macros, as a cfg names them.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct Program {
     pub root: String,
     pub files: HashMap<String, SourceFile>,
@@ -141,6 +141,9 @@ enum Order {
     /// cfg or of the including file. A name that is not implicit ([`is_implicit`]) is
     /// used as it is.
     Herd,
+    /// A model sent as text ([`load_text`]): the bundled library only; the file system is
+    /// never looked at, so that a server can load the models its clients send.
+    Bundled,
 }
 
 /// A file that is in none of the places looked in.
@@ -199,6 +202,10 @@ impl Loader {
         }
         let mut dirs: Vec<PathBuf> = Vec::new();
         match self.order {
+            Order::Bundled if lib => return Ok(lib_path()),
+            Order::Bundled => {
+                return Err(NotFound { name: name.to_string(), places: vec!["the bundled library".to_string()] });
+            }
             Order::Plain => {
                 if let Some(d) = from.filter(|f| !f.starts_with(BUNDLED_PREFIX)).and_then(|f| Path::new(f).parent()) {
                     dirs.push(d.to_path_buf());
@@ -238,6 +245,11 @@ impl Loader {
             return Ok(());
         }
         let text = read(path).ok_or_else(|| Diag::file(path, "cannot read model file"))?;
+        self.add(path, text)
+    }
+
+    /// Parses `text` as the file `path` and loads what it includes.
+    fn add(&mut self, path: &str, text: String) -> Result<(), Diag> {
         let model = parse_model(path, &text)?;
         let mut names = Vec::new();
         collect_includes(&model.stmts, &mut names);
@@ -273,7 +285,7 @@ impl Loader {
             return Ok(format!("{BUNDLED_PREFIX}{model}.cat"));
         }
         match self.order {
-            Order::Plain => Ok(model.to_string()),
+            Order::Plain | Order::Bundled => Ok(model.to_string()),
             Order::Herd => self.find(None, model, false).map_err(|nf| Diag::file(model, nf.message(""))),
         }
     }
@@ -330,17 +342,7 @@ pub fn load_model(spec: &ModelSpec, include_dirs: &[PathBuf]) -> Result<Program,
         (c, m) => c.or(m),
     };
     let order = if cfg_name.is_some() { Order::Herd } else { Order::Plain };
-    let prog = Program {
-        root: String::new(),
-        files: HashMap::new(),
-        includes: HashMap::new(),
-        stdlib: None,
-        bell: None,
-        macros: None,
-        variants: Vec::new(),
-        bound: Vec::new(),
-    };
-    let mut l = Loader { search, order, prog };
+    let mut l = Loader { search, order, prog: Program::default() };
     let cfg = match cfg_name {
         Some(name) => Some(read_cfg(&l, name)?),
         None => None,
@@ -380,12 +382,29 @@ pub fn load_model(spec: &ModelSpec, include_dirs: &[PathBuf]) -> Result<Program,
     if let Some(c) = cfg {
         l.prog.variants = c.cfg.variants;
     }
-    if let Ok(std) = l.find(Some(&root), "stdlib.cat", true) {
-        l.load(&std)?;
-        l.prog.stdlib = Some(std);
+    l.finish(&root)
+}
+
+/// Loads a model from `text`, named `name` in diagnostics, with its includes and the
+/// stdlib taken from the bundled library only: nothing is read from the file system.
+pub fn load_text(name: &str, text: &str) -> Result<Program, Diag> {
+    let mut l = Loader { search: Vec::new(), order: Order::Bundled, prog: Program::default() };
+    l.prog.root = name.to_string();
+    l.add(name, text.to_string())?;
+    l.finish(name)
+}
+
+impl Loader {
+    /// Adds the stdlib (where found) and the names the files bind: the last steps of
+    /// every load.
+    fn finish(mut self, root: &str) -> Result<Program, Diag> {
+        if let Ok(std) = self.find(Some(root), "stdlib.cat", true) {
+            self.load(&std)?;
+            self.prog.stdlib = Some(std);
+        }
+        self.prog.bound = bound_names(&self.prog.files);
+        Ok(self.prog)
     }
-    l.prog.bound = bound_names(&l.prog.files);
-    Ok(l.prog)
 }
 
 /// By [`Name::index`](super::Name::index): whether some file of `files` binds the name.
@@ -426,7 +445,7 @@ fn read_cfg(l: &Loader, name: &str) -> Result<CfgFile, Diag> {
 /// found in herd's once a cfg is used.
 fn command_line_file(l: &Loader, name: &str) -> Result<String, Diag> {
     match l.order {
-        Order::Plain => Ok(name.to_string()),
+        Order::Plain | Order::Bundled => Ok(name.to_string()),
         Order::Herd => l.find(None, name, true).map_err(|nf| Diag::file(name, nf.message(""))),
     }
 }
@@ -441,6 +460,29 @@ fn collect_includes(stmts: &[Stmt], out: &mut Vec<(String, crate::diag::Pos)>) {
             }
             Stmt::Procedure(_, _, b) | Stmt::Forall(_, _, b, _) => collect_includes(b, out),
             _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_model_sent_as_text_includes_from_the_bundled_library() {
+        let p = load_text("mine.cat", "\"mine\"\ninclude \"cross.cat\"\nacyclic po | rf as hb\n").expect("loads");
+        assert_eq!(p.root, "mine.cat");
+        assert!(p.files.contains_key("<bundled>/cross.cat"));
+        assert_eq!(p.stdlib.as_deref(), Some("<bundled>/stdlib.cat"));
+    }
+
+    #[test]
+    fn a_model_sent_as_text_never_includes_from_the_file_system() {
+        // Cargo.toml exists in the current folder: it must not be found.
+        for name in ["Cargo.toml", "cat/tso.cat", "/etc/passwd", "../cat/sc.cat"] {
+            let d = load_text("mine.cat", &format!("\"mine\"\ninclude \"{name}\"\n")).expect_err("refused");
+            assert_eq!((d.file.as_str(), d.line, d.col), ("mine.cat", 2, 1), "{d}");
+            assert!(d.message.contains("looked in: the bundled library"), "{d}");
         }
     }
 }

@@ -132,7 +132,7 @@ function showLocatedError(error) {
   band.hidden = false;
   const offset = offsetOf(textarea.value, line, col);
   textarea.setSelectionRange(offset, offset);
-  // Bring the line into view without moving the focus away from the Run button's user.
+  // Scroll the line into view; the focus stays where the user left it.
   textarea.scrollTop = Math.max(0, (line - 3) * lineHeight);
   syncScroll(input);
 }
@@ -238,14 +238,23 @@ function viz() {
   return vizInstance;
 }
 
+// Draws the DOT as SVG; a graph that cannot be drawn says so in its box and in the status,
+// and leaves the verdict and the texts, which are right, in place.
 async function renderGraph(dot) {
   const graph = $("graph");
   graph.replaceChildren();
-  if (!dot) return;
-  const svg = (await viz()).renderSVGElement(dot);
-  svg.setAttribute("role", "img");
-  svg.setAttribute("aria-label", "Execution graph");
-  graph.append(svg);
+  if (!dot) return true;
+  try {
+    const svg = (await viz()).renderSVGElement(dot);
+    svg.setAttribute("role", "img");
+    svg.setAttribute("aria-label", "Execution graph");
+    graph.append(svg);
+    return true;
+  } catch (err) {
+    graph.textContent = `The graph could not be drawn: ${err.message}`;
+    setStatus(`graph: ${err.message}`, "error");
+    return false;
+  }
 }
 
 function clearResults() {
@@ -286,8 +295,8 @@ async function run() {
     showVerdict(check);
     $("log").textContent = check.log || "";
     $("explain").textContent = explain.text || "";
-    await renderGraph(explain.dot);
-    if (mine === runCount) setStatus("done", "done");
+    const drawn = await renderGraph(explain.dot);
+    if (drawn && mine === runCount) setStatus("done", "done");
   } catch (err) {
     if (mine !== runCount) return;
     $("verdict").textContent = "error";
@@ -382,11 +391,11 @@ function fillCampaignTests() {
     }
     const label = document.createElement("label");
     label.className = "check";
-    const box2 = document.createElement("input");
-    box2.type = "checkbox";
-    box2.value = test.name;
-    box2.name = "campaign-test";
-    label.append(box2, ` ${test.name.slice(group.length + (group ? 1 : 0))}`);
+    const tick = document.createElement("input");
+    tick.type = "checkbox";
+    tick.value = test.name;
+    tick.name = "campaign-test";
+    label.append(tick, ` ${test.name.slice(group.length + (group ? 1 : 0))}`);
     groups.get(group).append(label);
   }
 }

@@ -323,10 +323,15 @@ function fromBase64Url(code) {
   return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
 }
 
-// The inputs as a fragment: #s=<base64url of {"test":…, "model":…} or {"test":…, "cat":…}>.
+// The inputs as a fragment: #s=<base64url of {"test":…, "model":…} or {"test":…, "cat":…}>,
+// with the campaign's choices ("campaign": {"tests", "models", "diff"}) when tests are ticked.
 function permalink() {
   const inputs = { test: $("test-editor").value, ...modelChoice() };
   if ($("fast").checked) inputs.fast = true;
+  const tests = campaignTests();
+  if (tests.length) {
+    inputs.campaign = { tests, models: campaignModels(), diff: [$("diff-a").value, $("diff-b").value] };
+  }
   const url = new URL(location.href);
   url.hash = `s=${toBase64Url(JSON.stringify(inputs))}`;
   return url.href;
@@ -354,7 +359,27 @@ function restoreFromFragment() {
   }
   $("fast").checked = Boolean(inputs.fast);
   onModelChange();
+  if (inputs.campaign) restoreCampaign(inputs.campaign);
   return params.get("run") === "1";
+}
+
+function restoreCampaign({ tests = [], models = [], diff = [] }) {
+  for (const input of document.querySelectorAll('input[name="campaign-test"]')) {
+    input.checked = tests.includes(input.value);
+  }
+  for (const input of document.querySelectorAll('input[name="campaign-model"]')) {
+    input.checked = models.includes(input.value);
+  }
+  fillDiffMenus();
+  const ticked = campaignModels();
+  if (ticked.includes(diff[0])) $("diff-a").value = diff[0];
+  if (ticked.includes(diff[1])) $("diff-b").value = diff[1];
+}
+
+// Runs what a link asks for: the editors' inputs, and the campaign when it has tests.
+function runFromLink() {
+  run();
+  if (campaignTests().length) runCampaign();
 }
 
 async function copyLink() {
@@ -435,6 +460,10 @@ function fillCampaignModels() {
     box.append(label);
   }
   fillDiffMenus();
+}
+
+function campaignTests() {
+  return [...document.querySelectorAll('input[name="campaign-test"]:checked')].map((i) => i.value);
 }
 
 function campaignModels() {
@@ -521,8 +550,8 @@ function campaignSummary() {
   const done = campaignRows.filter((r) => Object.keys(r.results).length === r.tr.cells.length - 2);
   const differing = campaignRows.filter((r) => r.tr.classList.contains("differs")).length;
   $("campaign-status").textContent =
-    `${done.length} of ${campaignRows.length} tests answered; ${differing} differ between ` +
-    `${modelLabel($("diff-a").value)} and ${modelLabel($("diff-b").value)}`;
+    `${done.length} of ${campaignRows.length} tests answered; tests whose Observation ` +
+    `differs between ${modelLabel($("diff-a").value)} and ${modelLabel($("diff-b").value)}: ${differing}`;
 }
 
 function showCell(td, result) {
@@ -559,7 +588,7 @@ async function pool(jobs, width) {
 }
 
 async function runCampaign() {
-  const names = new Set([...document.querySelectorAll('input[name="campaign-test"]:checked')].map((i) => i.value));
+  const names = new Set(campaignTests());
   const tests = state.tests.filter((t) => names.has(t.name));
   const models = campaignModels();
   if (tests.length === 0 || models.length === 0) {
@@ -585,8 +614,10 @@ async function runCampaign() {
       });
     }
   }
+  $("campaign-status").dataset.state = "running";
   await pool(jobs, 4);
   campaignSummary();
+  $("campaign-status").dataset.state = "done"; // for the browser test, as #status
   $("run-campaign").disabled = false;
 }
 
@@ -612,11 +643,14 @@ function wire() {
     }
   });
   window.addEventListener("hashchange", () => {
-    if (restoreFromFragment()) run();
+    if (restoreFromFragment()) runFromLink();
   });
 }
 
 async function start() {
+  // viz.js compiles its WebAssembly in the background: start now, while the lists load,
+  // so that the first graph does not wait for it.
+  viz().catch(() => {});
   wire();
   try {
     [state.tests, state.models] = await Promise.all([api("/api/tests"), api("/api/models")]);
@@ -635,7 +669,7 @@ async function start() {
     syncTestMenu();
   }
   onModelChange();
-  if (restoreFromFragment()) run();
+  if (restoreFromFragment()) runFromLink();
 }
 
 start();

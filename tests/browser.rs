@@ -21,7 +21,16 @@ use std::time::{Duration, Instant};
 
 /// How long the server may take to say where it listens, and Chromium to finish a page.
 const SERVER_START: Duration = Duration::from_secs(30);
-const BROWSER_RUN: Duration = Duration::from_secs(90);
+const BROWSER_RUN: Duration = Duration::from_secs(20);
+
+/// Attempts at a page. Headless Chromium's virtual time does not wait for work off the main
+/// thread (viz.js compiling its WebAssembly), so on a loaded machine a page can be dumped
+/// before its run has finished, or now and then never be dumped; such an attempt is retried.
+const ATTEMPTS: usize = 3;
+
+/// One Chromium at a time: the tests run in parallel, and several browsers at once on two
+/// cores are what makes the attempts above fail.
+static BROWSER: Mutex<()> = Mutex::new(());
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -120,8 +129,10 @@ impl Drop for TempDir {
 
 /// Runs headless Chromium on `url` with `extra` flags (its action: `--dump-dom`,
 /// `--screenshot=…`) and answers its standard output. Virtual time lets the page's fetches,
-/// viz.js and the run finish before the dump, without a fixed sleep.
-fn browse(chromium: &Path, url: &str, extra: &[&str]) -> String {
+/// viz.js and the run finish before the dump, without a fixed sleep. A browser that takes
+/// over BROWSER_RUN is killed, and the answer is then an error.
+fn browse(chromium: &Path, url: &str, extra: &[&str]) -> Result<String, String> {
+    let _one = BROWSER.lock().unwrap_or_else(|e| e.into_inner());
     let profile = TempDir::new();
     let mut child = Command::new(chromium)
         .args([
@@ -153,14 +164,14 @@ fn browse(chromium: &Path, url: &str, extra: &[&str]) -> String {
         if Instant::now() > deadline {
             let _ = child.kill();
             let _ = child.wait();
-            panic!("chromium took over {BROWSER_RUN:?} on {url}");
+            return Err(format!("chromium took over {BROWSER_RUN:?}"));
         }
         thread::sleep(Duration::from_millis(50));
     };
     // The drain threads end with the process's pipes; give them a moment to hand over.
     let out = wait_for_text(&stdout, status.success());
     assert!(status.success(), "chromium failed ({status}):\n{}", stderr.lock().map(|s| s.clone()).unwrap_or_default());
-    out
+    Ok(out)
 }
 
 fn wait_for_text(text: &Arc<Mutex<String>>, expect_some: bool) -> String {
@@ -177,7 +188,11 @@ fn wait_for_text(text: &Arc<Mutex<String>>, expect_some: bool) -> String {
 
 /// The page's permalink: `#s=` and base64url of `{"test": …, "model": …}`, and `run=1`.
 fn permalink(server: &Server, test: &str, model: &str) -> String {
-    let inputs = serde_json::json!({ "test": test, "model": model }).to_string();
+    link(server, &serde_json::json!({ "test": test, "model": model }))
+}
+
+fn link(server: &Server, inputs: &serde_json::Value) -> String {
+    let inputs = inputs.to_string();
     format!("{}#s={}&run=1", server.url, base64url(inputs.as_bytes()))
 }
 
@@ -198,14 +213,19 @@ fn litmus(name: &str) -> String {
 }
 
 /// The element with this id, from its start tag to the end of the dump (callers look at
-/// its beginning), and its text up to the first tag inside it, unescaped.
+/// its beginning).
 fn element<'a>(dom: &'a str, id: &str) -> &'a str {
     let start = dom.find(&format!("id=\"{id}\"")).unwrap_or_else(|| panic!("no #{id} in the page:\n{dom}"));
     &dom[start..]
 }
 
+/// The text of the element with this id, up to the first tag inside it.
 fn text_of(dom: &str, id: &str) -> String {
-    let el = element(dom, id);
+    first_text(element(dom, id))
+}
+
+/// The text after the end of the start tag `el` begins with, up to the next tag, unescaped.
+fn first_text(el: &str) -> String {
     let body = &el[el.find('>').map_or(el.len(), |i| i + 1)..];
     let text = &body[..body.find('<').unwrap_or(body.len())];
     text.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&amp;", "&")
@@ -218,17 +238,49 @@ fn inner_div<'a>(dom: &'a str, id: &str) -> &'a str {
     &el[..el.find("</div>").unwrap_or(el.len())]
 }
 
+/// The texts of the cells of the campaign table's row for this test.
+fn row_cells(dom: &str, test: &str) -> Vec<String> {
+    let start = dom
+        .find(&format!(">{test}</button></th>"))
+        .unwrap_or_else(|| panic!("no row for {test} in the campaign table:\n{dom}"));
+    let row = &dom[start..];
+    let row = &row[..row.find("</tr>").unwrap_or(row.len())];
+    row.split("<td").skip(1).map(first_text).collect()
+}
+
 /// Runs one permalink and answers the DOM once the page says it has finished.
 fn run_page(chromium: &Path, server: &Server, test: &str, model: &str) -> String {
-    let dom = browse(chromium, &permalink(server, test, model), &["--dump-dom"]);
-    let status = element(&dom, "status");
-    assert!(
-        status.contains("data-state=\"done\"") || status.contains("data-state=\"error\""),
-        "the run did not finish: #status is {:?}; server stderr:\n{}",
-        text_of(&dom, "status"),
+    run_link(chromium, server, &permalink(server, test, model), &[])
+}
+
+/// Runs a link with `--dump-dom` (and `extra` flags) and answers the DOM once the page says
+/// it has finished.
+fn run_link(chromium: &Path, server: &Server, url: &str, extra: &[&str]) -> String {
+    let mut failures = Vec::new();
+    for _ in 0..ATTEMPTS {
+        match browse(chromium, url, &[&["--dump-dom"], extra].concat()) {
+            Ok(dom) if finished(&dom) => return dom,
+            Ok(dom) => failures.push(format!("#status is {:?}", text_of(&dom, "status"))),
+            Err(e) => failures.push(e),
+        }
+    }
+    panic!(
+        "the run did not finish in {ATTEMPTS} attempts ({}); server stderr:\n{}",
+        failures.join("; "),
         server.stderr()
     );
-    dom
+}
+
+/// Whether the page's run (and its campaign, if it has one) has finished.
+fn finished(dom: &str) -> bool {
+    let ended = |id| {
+        let el = element(dom, id);
+        let tag = &el[..el.find('>').unwrap_or(el.len())];
+        tag.contains("data-state=\"done\"") || tag.contains("data-state=\"error\"")
+    };
+    let campaign = element(dom, "campaign-status");
+    let campaign_idle = !campaign[..campaign.find('>').unwrap_or(0)].contains("data-state");
+    ended("status") && (campaign_idle || ended("campaign-status"))
 }
 
 macro_rules! need_chromium {
@@ -247,19 +299,19 @@ macro_rules! need_chromium {
 fn sb_under_tso_is_sometimes_with_a_witness_graph() {
     let chromium = need_chromium!();
     let server = Server::start();
+    // The screenshot is taken with the dump: always into the target folder, and into docs/
+    // when asked (see above).
+    let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("serve.png");
+    let _ = std::fs::remove_file(&shot);
+    let flag = format!("--screenshot={}", shot.display());
     let url = permalink(&server, &litmus("x86/SB.litmus"), "tso");
-    let dom = run_page(&chromium, &server, &litmus("x86/SB.litmus"), "tso");
+    let dom = run_link(&chromium, &server, &url, &[&flag, "--window-size=1280,900"]);
     assert_eq!(text_of(&dom, "status"), "done");
     assert_eq!(text_of(&dom, "verdict"), "Sometimes");
     assert!(inner_div(&dom, "graph").contains("<svg"), "no SVG in #graph:\n{dom}");
     assert!(text_of(&dom, "explain").contains("is allowed by"), "{}", text_of(&dom, "explain"));
     assert!(text_of(&dom, "log").starts_with("Test SB Allowed"), "{}", text_of(&dom, "log"));
 
-    // The screenshot: always in the target folder, and into docs/ when asked (see above).
-    let shot = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("serve.png");
-    let _ = std::fs::remove_file(&shot);
-    let flag = format!("--screenshot={}", shot.display());
-    browse(&chromium, &url, &[&flag, "--window-size=1280,900"]);
     let png = std::fs::read(&shot).expect("the screenshot was written");
     assert!(png.starts_with(b"\x89PNG") && png.len() > 10_000, "{} bytes", png.len());
     if std::env::var_os("LITSAT_SCREENSHOT").is_some_and(|v| v == "1") {
@@ -293,4 +345,19 @@ fn a_broken_test_shows_its_error_at_the_line() {
     let message = text_of(&dom, "test-error");
     assert!(message.starts_with(&format!("line {line}, col ")), "{message}");
     assert!(dom.contains(r#"class="editor has-error" data-input="test""#), "the editor is not marked");
+}
+
+#[test]
+fn a_campaign_in_a_link_fills_its_table_and_diff() {
+    let chromium = need_chromium!();
+    let server = Server::start();
+    let inputs = serde_json::json!({
+        "test": litmus("x86/SB.litmus"),
+        "model": "tso",
+        "campaign": { "tests": ["x86/SB", "x86/MP"], "models": ["sc", "tso"], "diff": ["sc", "tso"] },
+    });
+    let dom = run_link(&chromium, &server, &link(&server, &inputs), &[]);
+    assert!(element(&dom, "campaign-status").contains("data-state=\"done\""), "{dom}");
+    assert_eq!(row_cells(&dom, "x86/SB"), ["Never", "Sometimes", "Never ≠ Sometimes"]);
+    assert_eq!(row_cells(&dom, "x86/MP"), ["Never", "Never", "same"]);
 }

@@ -95,7 +95,8 @@ pub fn start(bind: &str, port: u16, limits: Limits, workers: usize) -> Result<Ru
         server.server_addr().to_ip().ok_or_else(|| Diag::file("litsat serve", "the server has no IP address"))?;
     let server = Arc::new(server);
     let workers = workers.max(2);
-    // Many requests may wait per worker (a page's campaign, a load test); past that the server says it is busy at once.
+    // Many requests may wait per worker (a page's campaign, a load test); past that, the
+    // server says at once that it is busy.
     let (tx, rx) = sync_channel::<tiny_http::Request>(workers * 64);
     let rx = Arc::new(Mutex::new(rx));
     let limits = Arc::new(limits);

@@ -37,15 +37,35 @@ impl Reply {
     fn into_response(self) -> Response<Cursor<Cow<'static, [u8]>>> {
         let len = self.body.len();
         let header = Header::from_bytes("Content-Type", self.content_type).ok();
+        // Always a Content-Length, never chunked: every reply's size is known.
         Response::new(StatusCode(self.status), header.into_iter().collect(), Cursor::new(self.body), Some(len), None)
+            .with_chunked_threshold(usize::MAX)
     }
 }
 
+/// A declared body past this is refused without letting tiny_http drain it (see
+/// [`refuse_huge`]).
+const DRAIN_LIMIT: usize = 64 << 20;
+
 /// Answers one request on this (worker) thread.
 pub fn answer(mut req: Request, limits: &Limits) {
+    if req.body_length().is_some_and(|n| n > DRAIN_LIMIT) {
+        return refuse_huge(req);
+    }
     let reply = catch_unwind(AssertUnwindSafe(|| route(&mut req, limits)))
         .unwrap_or_else(|_| Reply::error(500, "internal error: litsat could not answer this request"));
     let _ = req.respond(reply.into_response());
+}
+
+/// Answers 413 to a request declaring a huge body, and leaks its connection: tiny_http
+/// 0.12 drains an unread body when a request is dropped, into one buffer the size of what
+/// is left, so that dropping a request that declares a terabyte would abort the process.
+fn refuse_huge(req: Request) {
+    std::mem::forget(req.upgrade("none", too_big().into_response()));
+}
+
+fn too_big() -> Reply {
+    Reply::error(413, "request body over 1 MB")
 }
 
 /// Answers at once that the queue is full.
@@ -85,7 +105,6 @@ fn not_allowed(method: &str) -> Reply {
 
 /// The request body, read up to [`BODY_LIMIT`] + 1 bytes: more is refused (413).
 fn body(req: &mut Request) -> Result<Vec<u8>, Reply> {
-    let too_big = || Reply::error(413, "request body over 1 MB");
     if req.body_length().is_some_and(|n| n > BODY_LIMIT) {
         return Err(too_big());
     }

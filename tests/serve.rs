@@ -1,0 +1,430 @@
+//! `litsat serve` (issue #16): the JSON API's answers, its errors, and a sweep of 1,000
+//! mutated requests that must each get a 2xx or a 4xx with a JSON error (a located one
+//! for 422), never a 5xx, with the server still answering afterwards.
+//!
+//! One server runs in-process on a free port for all the tests here.
+
+use litsat_cli::cli::serve::load::request;
+use litsat_cli::cli::serve::{Limits, start};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn litmus(name: &str) -> String {
+    std::fs::read_to_string(root().join("litmus").join(name)).expect("a project test")
+}
+
+/// The shared server, started on first use and left running until the process ends.
+fn server() -> SocketAddr {
+    static ADDR: OnceLock<SocketAddr> = OnceLock::new();
+    *ADDR.get_or_init(|| {
+        let limits = Limits { timeout: Duration::from_secs(2), max_events: 40 };
+        start("127.0.0.1", 0, limits, 2).expect("the server starts").addr
+    })
+}
+
+/// Sends `body` (any bytes) and returns the status and the body as JSON (`Null` if not).
+fn send(method: &str, path: &str, body: &[u8]) -> (u16, Value) {
+    let (status, bytes) = request(server(), method, path, body).expect("the server answers");
+    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+}
+
+fn post(path: &str, body: &Value) -> (u16, Value) {
+    send("POST", path, body.to_string().as_bytes())
+}
+
+/// herd's log without its `Time` line (which differs from run to run) and blank lines.
+fn timeless(log: &str) -> String {
+    log.lines().filter(|l| !l.starts_with("Time ") && !l.is_empty()).collect::<Vec<_>>().join("\n")
+}
+
+#[test]
+fn sb_under_tso_is_sometimes_with_the_states_check_prints() {
+    let (status, v) = post("/api/check", &json!({ "test": litmus("x86/SB.litmus"), "model": "tso" }));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["observation"], "Sometimes");
+    assert_eq!(v["status"], "done");
+    assert_eq!(v["states"].as_array().map(Vec::len), Some(4), "{v}");
+    let out = Command::new(env!("CARGO_BIN_EXE_litsat"))
+        .args(["check", "-m", "tso", "litmus/x86/SB.litmus"])
+        .current_dir(root())
+        .output()
+        .expect("litsat check runs");
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(timeless(v["log"].as_str().unwrap_or_default()), timeless(&printed));
+    // The fields of `litsat run --format json`, all there.
+    for field in ["name", "path", "model", "status", "kind", "observation", "ok", "witnesses", "fast", "flags", "time"]
+    {
+        assert!(v.get(field).is_some(), "no {field} in {v}");
+    }
+}
+
+#[test]
+fn mp_under_tso_is_explained_by_its_cycle() {
+    let (status, v) = post("/api/explain", &json!({ "test": litmus("x86/MP.litmus"), "model": "tso" }));
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["allowed"], false);
+    assert_eq!(v["observation"], "Never");
+    let text = v["text"].as_str().unwrap_or_default();
+    assert!(text.contains("Check tso (acyclic) fails: cycle") && text.contains("--fr--> a"), "{text}");
+    assert!(v["dot"].as_str().is_some_and(|d| d.starts_with("digraph")), "{v}");
+}
+
+#[test]
+fn custom_cat_includes_come_from_the_bundled_library() {
+    let cat = "\"mine\"\ninclude \"cross.cat\"\nacyclic po | rf | co | fr as sc\n";
+    let (status, v) = post("/api/check", &json!({ "test": litmus("x86/SB.litmus"), "cat": cat }));
+    assert_eq!((status, &v["observation"]), (200, &json!("Never")), "{v}");
+}
+
+#[test]
+fn custom_cat_never_includes_from_the_file_system() {
+    // A model file on disk, valid, at a path the request names outright.
+    let dir = std::env::temp_dir().join(format!("litsat-serve-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let file = dir.join("mine.cat");
+    std::fs::write(&file, "\"on disk\"\n").expect("written");
+    for name in [file.display().to_string(), "Cargo.toml".to_string(), "cat/tso.cat".to_string()] {
+        let cat = format!("\"mine\"\ninclude \"{name}\"\n");
+        let (status, v) = post("/api/check", &json!({ "test": litmus("x86/SB.litmus"), "cat": cat }));
+        assert_eq!(status, 422, "{v}");
+        let e = &v["error"];
+        assert_eq!((&e["input"], &e["line"], &e["col"]), (&json!("cat"), &json!(2), &json!(1)), "{v}");
+        assert!(e["message"].as_str().is_some_and(|m| m.contains("looked in: the bundled library")), "{v}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn bad_requests_are_refused_with_a_reason() {
+    let sb = litmus("x86/SB.litmus");
+    let cases: Vec<(u16, (u16, Value))> = vec![
+        (400, send("POST", "/api/check", b"{\"test\": ")),
+        (400, post("/api/check", &json!({ "test": sb, "model": "lkmm" }))),
+        (400, post("/api/check", &json!({ "test": sb }))),
+        (400, post("/api/check", &json!({ "test": 7, "model": "tso" }))),
+        (404, send("GET", "/etc/passwd", b"")),
+        (405, send("GET", "/api/check", b"")),
+        (405, send("POST", "/api/tests", b"")),
+        (413, send("POST", "/api/check", &vec![b' '; 2 << 20])),
+    ];
+    for (want, (status, v)) in cases {
+        assert_eq!(status, want, "{v}");
+        assert!(v["error"]["message"].as_str().is_some_and(|m| !m.is_empty()), "{v}");
+    }
+    let (_, v) = send("POST", "/api/check", &vec![b' '; 2 << 20]);
+    assert_eq!(v["error"]["message"], "request body over 1 MB");
+}
+
+#[test]
+fn a_body_declared_a_terabyte_long_is_refused_and_the_server_lives() {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(server()).expect("connects");
+    s.write_all(b"POST /api/check HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000000\r\n\r\n{").expect("sent");
+    let mut reply = [0; 64];
+    let n = s.read(&mut reply).expect("a reply");
+    assert!(reply[..n].starts_with(b"HTTP/1.1 413"), "{}", String::from_utf8_lossy(&reply[..n]));
+    drop(s);
+    let (status, _) = send("GET", "/api/models", b"");
+    assert_eq!(status, 200);
+}
+
+#[test]
+fn syntax_errors_are_located_in_their_editor() {
+    let sb = litmus("x86/SB.litmus");
+    let bad_test = sb.replace("MOV EAX,[y]", "MOV EAX,[y");
+    let line = 1 + bad_test.lines().position(|l| l.contains("[y |")).expect("the broken line");
+    let (status, v) = post("/api/check", &json!({ "test": bad_test, "model": "tso" }));
+    assert_eq!(status, 422, "{v}");
+    let e = &v["error"];
+    assert_eq!(
+        (&e["input"], &e["line"], &e["col"], &e["kind"]),
+        (&json!("test"), &json!(line), &json!(2), &json!("error"))
+    );
+    assert!(e["rendered"].as_str().is_some_and(|r| r.contains("MOV EAX,[y |")), "{v}");
+    let (status, v) = post("/api/check", &json!({ "test": sb, "cat": "\"mine\"\nlet x = (po\n" }));
+    assert_eq!(status, 422, "{v}");
+    let e = &v["error"];
+    assert_eq!((&e["input"], &e["line"], &e["col"]), (&json!("cat"), &json!(3), &json!(1)), "{v}");
+}
+
+#[test]
+fn the_menu_and_the_models_are_listed() {
+    let (status, tests) = send("GET", "/api/tests", b"");
+    assert_eq!(status, 200);
+    let names: Vec<&str> = tests.as_array().into_iter().flatten().filter_map(|t| t["name"].as_str()).collect();
+    assert!(names.contains(&"x86/SB") && names.is_sorted(), "{names:?}");
+    let sb = tests.as_array().into_iter().flatten().find(|t| t["name"] == "x86/SB").expect("SB");
+    assert_eq!(sb["text"], litmus("x86/SB.litmus"));
+    let (_, models) = send("GET", "/api/models", b"");
+    let names: Vec<&str> = models.as_array().into_iter().flatten().filter_map(|t| t["name"].as_str()).collect();
+    assert!(names.contains(&"tso") && !names.contains(&"lkmm") && !names.contains(&"cross"), "{names:?}");
+    let (status, page) = request(server(), "GET", "/", b"").expect("the page");
+    assert_eq!(status, 200);
+    assert_eq!(page, std::fs::read(root().join("web/index.html")).expect("web/index.html"));
+}
+
+#[test]
+fn diff_of_tso_and_sc_on_sb() {
+    let body = json!({
+        "tests": [{ "name": "SB", "text": litmus("x86/SB.litmus") }, { "name": "junk", "text": "junk" }],
+        "a": { "model": "tso" },
+        "b": { "model": "sc" },
+    });
+    let (status, v) = post("/api/diff", &body);
+    assert_eq!(status, 200, "{v}");
+    assert_eq!(v["rows"][0], json!({ "name": "SB", "a": "Sometimes", "b": "Never" }));
+    assert!(v["rows"][1]["a"].as_str().is_some_and(|a| a.starts_with("error: ")), "{v}");
+}
+
+// ---------- the mutation sweep ----------
+
+/// xorshift64*, fixed seed: the same 1,000 requests on every run.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n.max(1) as u64) as usize
+    }
+    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
+        xs[self.below(xs.len())]
+    }
+}
+
+/// Tokens that mean something to the litmus and cat parsers, and junk.
+const GARBAGE: &[&str] = &[
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    ";",
+    "|",
+    "/\\",
+    "\\/",
+    "=",
+    "(*",
+    "\"",
+    ":",
+    ",",
+    "^-1",
+    "0x",
+    "99999999999999999999999",
+    "-1",
+    "P0",
+    "P99999999999999999999",
+    "1:EAX",
+    "[x]",
+    "exists",
+    "~exists",
+    "forall",
+    "let",
+    "rec",
+    "in",
+    "acyclic",
+    "include \"nope.cat\"",
+    "include \"/etc/passwd\"",
+    "MFENCE",
+    "\u{0}",
+    "é",
+];
+
+/// JSON values of the wrong type or size for any field.
+const WRONG: &[&str] =
+    &["1", "true", "null", "[]", "{}", "1e400", "-99999999999999999999999999", "\"\"", "[{\"name\":1}]", "\"tso\""];
+
+/// Mutates a text: truncation, a line dropped or doubled, a token inserted, bytes swapped.
+fn mutate_text(rng: &mut Rng, text: &str) -> String {
+    let mut lines: Vec<&str> = text.lines().collect();
+    let at = rng.below(text.len() + 1);
+    let at = (0..=at).rev().find(|&k| text.is_char_boundary(k)).unwrap_or(0);
+    match rng.below(4) {
+        0 => text[..at].to_string(),
+        1 if !lines.is_empty() => {
+            let k = rng.below(lines.len());
+            if rng.below(2) == 0 {
+                lines.remove(k);
+            } else {
+                lines.insert(k, lines[k]);
+            }
+            lines.join("\n")
+        }
+        2 => format!("{}{}{}", &text[..at], rng.pick(GARBAGE), &text[at..]),
+        _ => {
+            let mut chars: Vec<char> = text.chars().collect();
+            if chars.len() > 1 {
+                let (i, j) = (rng.below(chars.len()), rng.below(chars.len()));
+                chars.swap(i, j);
+            }
+            chars.into_iter().collect()
+        }
+    }
+}
+
+/// Mutates a request body: bytes flipped, cut or deleted; fields renamed, swapped or given
+/// a wrong type; invalid UTF-8; or (most often) the litmus or cat text inside valid JSON.
+fn mutate(rng: &mut Rng, body: &Value) -> Vec<u8> {
+    let bytes = body.to_string().into_bytes();
+    let at = rng.below(bytes.len());
+    match rng.below(10) {
+        0 => {
+            let mut b = bytes;
+            b[at] = rng.below(256) as u8;
+            b
+        }
+        1 => bytes[..at].to_vec(),
+        2 => [&bytes[..at], &bytes[(at + 1 + rng.below(20)).min(bytes.len())..]].concat(),
+        3 => [&bytes[..at], b"\xff\xfe\xc3", &bytes[at..]].concat(),
+        4 => {
+            // Renames or swaps fields.
+            let text = body.to_string();
+            let (from, to) = rng.pick(&[
+                ("\"test\"", "\"tset\""),
+                ("\"model\"", "\"cat\""),
+                ("\"a\"", "\"b\""),
+                ("\"text\"", "\"name\""),
+                ("\"tests\"", "\"test\""),
+            ]);
+            text.replacen(from, to, 1).into_bytes()
+        }
+        5 | 6 => {
+            // A wrong value for one field, as raw JSON (huge numbers survive no parser).
+            let keys = ["test", "model", "cat", "fast", "tests", "a", "b"];
+            let mut v = body.clone();
+            let key = rng.pick(&keys);
+            v[key] = json!("@WRONG@");
+            v.to_string().replace("\"@WRONG@\"", rng.pick(WRONG)).into_bytes()
+        }
+        _ => mutate_inside(rng, body).to_string().into_bytes(),
+    }
+}
+
+/// The body with its litmus or cat text mutated, still valid JSON.
+fn mutate_inside(rng: &mut Rng, body: &Value) -> Value {
+    let mut v = body.clone();
+    let slot = if v.get("tests").is_some() {
+        let k = rng.below(v["tests"].as_array().map_or(1, Vec::len));
+        &mut v["tests"][k]["text"]
+    } else if v.get("cat").is_some() && rng.below(2) == 0 {
+        &mut v["cat"]
+    } else {
+        &mut v["test"]
+    };
+    let text = slot.as_str().unwrap_or_default().to_string();
+    *slot = json!(mutate_text(rng, &text));
+    v
+}
+
+/// The valid requests the sweep mutates: `(endpoint, body)`.
+fn seeds() -> Vec<(&'static str, Value)> {
+    let cat = "\"mine\"\ninclude \"cross.cat\"\nlet com = rf | co | fr\nacyclic po | com as sc\n";
+    let (sb, mp) = (litmus("x86/SB.litmus"), litmus("x86/MP.litmus"));
+    let tests = |names: &[&str]| -> Vec<Value> {
+        names.iter().map(|n| json!({ "name": n, "text": litmus(&format!("{n}.litmus")) })).collect()
+    };
+    let other = [("aarch64/MP", "aarch64"), ("riscv/MP", "rvwmo"), ("c11/MP+rel+acq", "rc11"), ("x86/IRIW", "relaxed")];
+    let mut seeds = vec![
+        ("/api/check", json!({ "test": sb, "model": "tso" })),
+        ("/api/check", json!({ "test": mp, "cat": cat, "fast": true })),
+        ("/api/explain", json!({ "test": mp, "model": "tso" })),
+        ("/api/explain", json!({ "test": sb, "cat": cat })),
+        ("/api/diff", json!({ "tests": tests(&["x86/SB", "x86/MP"]), "a": { "model": "tso" }, "b": { "cat": cat } })),
+    ];
+    for (n, model) in other {
+        seeds.push(("/api/check", json!({ "test": litmus(&format!("{n}.litmus")), "model": model })));
+    }
+    seeds
+}
+
+/// Whether a reply is one the contract allows: 2xx JSON, or 4xx with a JSON error, a
+/// located one for 422.
+fn acceptable(status: u16, v: &Value) -> bool {
+    let e = &v["error"];
+    match status {
+        200..=299 => v.is_object(),
+        422 => {
+            e["message"].is_string()
+                && e["line"].as_u64().is_some_and(|l| l >= 1)
+                && e["col"].as_u64().is_some_and(|c| c >= 1)
+                && ["test", "cat"].contains(&e["input"].as_str().unwrap_or_default())
+                && ["error", "unsupported", "limit"].contains(&e["kind"].as_str().unwrap_or_default())
+                && e["rendered"].is_string()
+        }
+        400..=499 => e["message"].is_string(),
+        _ => false,
+    }
+}
+
+#[test]
+fn mutation_sweep_of_1000_requests() {
+    let seeds = seeds();
+    let mut rng = Rng(0x5EED_1234_5678_9ABC);
+    let mut histogram: BTreeMap<u16, usize> = BTreeMap::new();
+    let mut bad = Vec::new();
+    for k in 0..1000 {
+        let (path, body) = &seeds[k % seeds.len()];
+        let sent = mutate(&mut rng, body);
+        let (status, v) = send("POST", path, &sent);
+        *histogram.entry(status).or_default() += 1;
+        if !acceptable(status, &v) {
+            bad.push(format!("{status} {path} {v}\n  sent: {}", String::from_utf8_lossy(&sent)));
+        }
+    }
+    eprintln!("mutation sweep: replies by status {histogram:?}");
+    assert!(bad.is_empty(), "{} unacceptable replies:\n{}", bad.len(), bad.join("\n"));
+    assert!([200, 400, 422].iter().all(|s| histogram.contains_key(s)), "too little variety: {histogram:?}");
+    let (status, v) = post("/api/check", &json!({ "test": litmus("x86/SB.litmus"), "model": "tso" }));
+    assert_eq!((status, &v["observation"]), (200, &json!("Sometimes")), "the server stopped answering");
+}
+
+#[test]
+fn limits_are_located_errors_of_kind_limit() {
+    let small = start("127.0.0.1", 0, Limits { timeout: Duration::from_secs(2), max_events: 4 }, 2).expect("starts");
+    let body = json!({ "test": litmus("x86/SB.litmus"), "model": "tso" }).to_string();
+    for path in ["/api/check", "/api/explain"] {
+        let (status, bytes) = request(small.addr, "POST", path, body.as_bytes()).expect("answers");
+        let v: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+        assert_eq!(status, 422, "{v}");
+        let e = &v["error"];
+        assert_eq!(
+            (&e["kind"], &e["input"], &e["line"], &e["col"]),
+            (&json!("limit"), &json!("test"), &json!(1), &json!(1))
+        );
+    }
+    small.stop();
+}
+
+#[test]
+fn a_stuck_request_does_not_block_the_others() {
+    use std::io::Write;
+    // A client that promises a body and sends only part of it holds one worker.
+    let mut stuck = std::net::TcpStream::connect(server()).expect("connects");
+    let head = "POST /api/check HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n{\"test\": \"";
+    stuck.write_all(head.as_bytes()).expect("sent");
+    std::thread::sleep(Duration::from_millis(100));
+    for _ in 0..5 {
+        let (status, v) = post("/api/check", &json!({ "test": litmus("x86/SB.litmus"), "model": "tso" }));
+        assert_eq!((status, &v["observation"]), (200, &json!("Sometimes")), "{v}");
+    }
+    drop(stuck);
+}
+
+/// `litsat bench --serve`'s load run, small: every request answered (its latencies are
+/// the benchmark's to judge, not a test's).
+#[test]
+fn the_load_run_counts_its_requests() {
+    let (report, _) = litsat_cli::cli::serve::load::run(4, 3).expect("the load run");
+    assert!(report.contains("| 12 | 0 |"), "{report}");
+}

@@ -4,6 +4,9 @@
 //!
 //! One server runs in-process on a free port for all the tests here.
 
+mod common;
+
+use common::{GARBAGE, Rng};
 use litsat_cli::cli::serve::load::request;
 use litsat_cli::cli::serve::{Limits, start};
 use serde_json::{Value, json};
@@ -187,60 +190,6 @@ fn diff_of_tso_and_sc_on_sb() {
 
 // ---------- the mutation sweep ----------
 
-/// xorshift64*, fixed seed: the same 1,000 requests on every run.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) % n.max(1) as u64) as usize
-    }
-    fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len())]
-    }
-}
-
-/// Tokens that mean something to the litmus and cat parsers, and junk.
-const GARBAGE: &[&str] = &[
-    "(",
-    ")",
-    "{",
-    "}",
-    "[",
-    "]",
-    ";",
-    "|",
-    "/\\",
-    "\\/",
-    "=",
-    "(*",
-    "\"",
-    ":",
-    ",",
-    "^-1",
-    "0x",
-    "99999999999999999999999",
-    "-1",
-    "P0",
-    "P99999999999999999999",
-    "1:EAX",
-    "[x]",
-    "exists",
-    "~exists",
-    "forall",
-    "let",
-    "rec",
-    "in",
-    "acyclic",
-    "include \"nope.cat\"",
-    "include \"/etc/passwd\"",
-    "MFENCE",
-    "\u{0}",
-    "é",
-];
-
 /// JSON values of the wrong type or size for any field.
 const WRONG: &[&str] =
     &["1", "true", "null", "[]", "{}", "1e400", "-99999999999999999999999999", "\"\"", "[{\"name\":1}]", "\"tso\""];
@@ -370,7 +319,7 @@ fn acceptable(status: u16, v: &Value) -> bool {
 #[test]
 fn mutation_sweep_of_1000_requests() {
     let seeds = seeds();
-    let mut rng = Rng(0x5EED_1234_5678_9ABC);
+    let mut rng = Rng::new(0x5EED_1234_5678_9ABC);
     let mut histogram: BTreeMap<u16, usize> = BTreeMap::new();
     let mut bad = Vec::new();
     for k in 0..1000 {

@@ -587,6 +587,18 @@ mod tests {
         projected_count(vars, clauses.iter().map(|c| &c[..]), projection, assume, &mut || true).unwrap()
     }
 
+    /// One counter under three random sets of assumptions (its cache carries over from
+    /// one count to the next) against brute force.
+    fn agrees_under_assumptions(rng: &mut Rng, round: usize, vars: usize, clauses: &[Vec<Lit>], projection: &[Var]) {
+        let mut counter = Counter::new(vars, clauses.iter().map(|c| &c[..]), projection);
+        for _ in 0..3 {
+            let assume: Vec<Lit> = (0..rng.next(3)).map(|_| lit(rng.next(vars), rng.next(2) == 0)).collect();
+            let want = brute(vars, clauses, projection, &assume);
+            let got = counter.count(&assume, &mut || true).unwrap();
+            assert_eq!(got, want, "round {round}: {clauses:?} over {projection:?} under {assume:?}");
+        }
+    }
+
     #[test]
     fn counts_equal_brute_force_on_random_formulas() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
@@ -596,14 +608,7 @@ mod tests {
                 .map(|_| (0..1 + rng.next(3)).map(|_| lit(rng.next(vars), rng.next(2) == 0)).collect())
                 .collect();
             let projection: Vec<Var> = (0..vars).filter(|_| rng.next(3) > 0).map(Var::from_index).collect();
-            // One counter under several assumptions: its cache carries over.
-            let mut counter = Counter::new(vars, clauses.iter().map(|c| &c[..]), &projection);
-            for _ in 0..3 {
-                let assume: Vec<Lit> = (0..rng.next(3)).map(|_| lit(rng.next(vars), rng.next(2) == 0)).collect();
-                let want = brute(vars, &clauses, &projection, &assume);
-                let got = counter.count(&assume, &mut || true).unwrap();
-                assert_eq!(got, want, "round {round}: {clauses:?} over {projection:?} under {assume:?}");
-            }
+            agrees_under_assumptions(&mut rng, round, vars, &clauses, &projection);
         }
     }
 
@@ -624,13 +629,7 @@ mod tests {
                 }
             }
             let projection: Vec<Var> = (0..vars).filter(|_| round % 5 > 0 && rng.next(2) > 0).map(Var::from_index).collect();
-            let mut counter = Counter::new(vars, clauses.iter().map(|c| &c[..]), &projection);
-            for _ in 0..3 {
-                let assume: Vec<Lit> = (0..rng.next(3)).map(|_| lit(rng.next(vars), rng.next(2) == 0)).collect();
-                let want = brute(vars, &clauses, &projection, &assume);
-                let got = counter.count(&assume, &mut || true).unwrap();
-                assert_eq!(got, want, "round {round}: {clauses:?} over {projection:?} under {assume:?}");
-            }
+            agrees_under_assumptions(&mut rng, round, vars, &clauses, &projection);
         }
     }
 

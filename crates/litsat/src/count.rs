@@ -403,7 +403,7 @@ fn random(seed: u64, i: u64) -> u128 {
         z ^ (z >> 31)
     }
     let x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ i.wrapping_mul(0x2545_f491_4f6c_dd1d);
-    u128::from(splitmix(2 * x)) << 64 | u128::from(splitmix(2 * x + 1))
+    u128::from(splitmix(x.wrapping_mul(2))) << 64 | u128::from(splitmix(x.wrapping_mul(2).wrapping_add(1)))
 }
 
 /// A version of the counter's clauses (see [`Counter::cut`]).

@@ -71,7 +71,7 @@ pub fn section(out: &mut String, budget: f64, reps: usize, quick: bool) -> Resul
         out,
         "Listing: one solver call and one blocking clause per execution (`--count-after` past every test). \
          Counting: the default, which lists 2,048 executions and then counts, where executions outnumber \
-         states four to one. Both stop after {budget} s. herd7: recorded times (BENCHMARKS.md).\n"
+         states sixteen to one. Both stop after {budget} s. herd7: recorded times (BENCHMARKS.md).\n"
     );
     let _ = writeln!(out, "| test | model | states | executions | listing | counting | listing / counting | herd7 |");
     let _ = writeln!(out, "|---|---|---|---|---|---|---|---|");

@@ -18,11 +18,12 @@ use varisat::{ExtendFormula, Lit, Var};
 /// it, listing (mostly by propagation, without a solver) is the cheaper of the two.
 pub(super) const LIST_FIRST: u64 = 2048;
 
-/// Whether counting pays, from what listing found so far: a solver call per state costs
-/// more than listing where most executions have a state of their own (as in the `sb`
-/// rings), and less where many share one (as in the `co` family).
+/// Whether counting pays, from what listing found so far: a solver call and a count per
+/// state cost more than listing where few executions share a state (the `sb` rings; the
+/// ARM campaign's MOREDETOUR tests, 4 to 10 executions a state at the switch, listed 2–3×
+/// faster), and far less where many do (the `co` family: 57 to 1,000 at the switch).
 pub(super) fn worth_counting(executions: u64, states: usize) -> bool {
-    executions >= 4 * states as u64
+    executions >= 16 * states as u64
 }
 
 /// Fills `out` by counting, and returns its states. `order`: the primaries, in the pruned

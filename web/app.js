@@ -150,18 +150,24 @@ function offsetOf(text, line, col) {
 // "x86/SB" → "x86"; tests are grouped by their folder under litmus/.
 const groupOf = (name) => (name.includes("/") ? name.slice(0, name.lastIndexOf("/")) : "");
 
-function fillTestMenu() {
-  const menu = $("test-menu");
+// The tests by folder, in menu order (the server sends them sorted).
+function testsByGroup() {
   const groups = new Map();
   for (const test of state.tests) {
     const group = groupOf(test.name);
-    if (!groups.has(group)) {
-      const optgroup = document.createElement("optgroup");
-      optgroup.label = group || "litmus";
-      groups.set(group, optgroup);
-      menu.append(optgroup);
-    }
-    groups.get(group).append(new Option(test.name, test.name));
+    if (!groups.has(group)) groups.set(group, []);
+    groups.get(group).push(test);
+  }
+  return groups;
+}
+
+function fillTestMenu() {
+  const menu = $("test-menu");
+  for (const [group, tests] of testsByGroup()) {
+    const optgroup = document.createElement("optgroup");
+    optgroup.label = group || "litmus";
+    for (const test of tests) optgroup.append(new Option(test.name, test.name));
+    menu.append(optgroup);
   }
 }
 
@@ -398,30 +404,27 @@ async function copyLink() {
 
 function fillCampaignTests() {
   const box = $("campaign-tests");
-  const groups = new Map();
-  for (const test of state.tests) {
-    const group = groupOf(test.name);
-    if (!groups.has(group)) {
-      const section = document.createElement("div");
-      section.className = "check-group";
-      const head = document.createElement("label");
-      head.className = "group-head";
-      const all = document.createElement("input");
-      all.type = "checkbox";
-      all.addEventListener("change", () => tickGroup(section, all.checked));
-      head.append(all, ` ${group || "litmus"}/`);
-      section.append(head);
-      groups.set(group, section);
-      box.append(section);
+  for (const [group, tests] of testsByGroup()) {
+    const section = document.createElement("div");
+    section.className = "check-group";
+    const head = document.createElement("label");
+    head.className = "group-head";
+    const all = document.createElement("input");
+    all.type = "checkbox";
+    all.addEventListener("change", () => tickGroup(section, all.checked));
+    head.append(all, ` ${group || "litmus"}/`);
+    section.append(head);
+    for (const test of tests) {
+      const label = document.createElement("label");
+      label.className = "check";
+      const tick = document.createElement("input");
+      tick.type = "checkbox";
+      tick.value = test.name;
+      tick.name = "campaign-test";
+      label.append(tick, ` ${test.name.slice(group.length + (group ? 1 : 0))}`);
+      section.append(label);
     }
-    const label = document.createElement("label");
-    label.className = "check";
-    const tick = document.createElement("input");
-    tick.type = "checkbox";
-    tick.value = test.name;
-    tick.name = "campaign-test";
-    label.append(tick, ` ${test.name.slice(group.length + (group ? 1 : 0))}`);
-    groups.get(group).append(label);
+    box.append(section);
   }
 }
 

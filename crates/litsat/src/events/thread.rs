@@ -7,9 +7,7 @@ use super::{Eid, Event, Events, Instr, Kind, LockRole, SourceRef, VExpr, ValId, 
 use crate::diag::{Deadline, Diag, Pos};
 use crate::isa::{Addr, BinOp, Cond, Isa, LockOp, Op, Operand, Reg, Src};
 use crate::litmus::{Loc, Test};
-use crate::logic::Fx;
-use std::collections::{BTreeMap, HashMap};
-use std::hash::BuildHasherDefault;
+use std::collections::BTreeMap;
 
 /// Where [`Op::Exit`] paths wait for the thread's end: no label is spelt so.
 const EXIT: &str = "%exit";
@@ -83,28 +81,32 @@ fn put(regs: &mut Regs, r: usize, c: Content) {
 }
 
 /// The thread's registers, numbered as first written: paths hold their contents in
-/// vectors indexed so, which clone without copying names.
-#[derive(Default)]
+/// vectors indexed so, which clone without copying names. Looked up by a scan: a thread
+/// has a handful of registers, and a hash table cost more to build and grow than the
+/// scans it saved.
 struct RegNames<'a> {
     names: Vec<&'a str>,
-    /// Hashed with [`Fx`]: names are short, and looked up at every op.
-    index: HashMap<&'a str, usize, BuildHasherDefault<Fx>>,
+}
+
+impl Default for RegNames<'_> {
+    /// Room for the registers of most threads, so that numbering them does not grow it.
+    fn default() -> Self {
+        RegNames { names: Vec::with_capacity(16) }
+    }
 }
 
 impl<'a> RegNames<'a> {
     /// The number of register `r`, a new one if it is new.
     fn number(&mut self, r: &'a str) -> usize {
-        // Looked up before any entry is made: most writes are to a known register.
         if let Some(k) = self.get(r) {
             return k;
         }
         self.names.push(r);
-        self.index.insert(r, self.names.len() - 1);
         self.names.len() - 1
     }
 
     fn get(&self, r: &str) -> Option<usize> {
-        self.index.get(r).copied()
+        self.names.iter().position(|n| *n == r)
     }
 }
 

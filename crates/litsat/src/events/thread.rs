@@ -164,6 +164,8 @@ struct At<'a> {
     first: Eid,
     /// The width of its accesses ([`Op::Width`]), where the ISA says it.
     width: Option<usize>,
+    /// Whether the op being interpreted is its last.
+    last_op: bool,
 }
 
 /// Where an access goes: its address value, the location when that is fixed (else the
@@ -218,8 +220,9 @@ impl<'a> Thread<'a> {
                 self.join(s);
             }
         }
-        self.at = At { idx, pos: ins.pos, text: &ins.text, first: self.ev.events.len(), width: None };
-        for op in &ins.ops {
+        self.at = At { idx, pos: ins.pos, text: &ins.text, first: self.ev.events.len(), width: None, last_op: false };
+        for (k, op) in ins.ops.iter().enumerate() {
+            self.at.last_op = k + 1 == ins.ops.len();
             self.op(op)?;
         }
         Ok(())
@@ -254,8 +257,22 @@ impl<'a> Thread<'a> {
     /// The current path goes to `label`: it waits there, and no op after this one runs
     /// on it until then.
     fn leave_for(&mut self, label: &'a str) {
-        self.pending.entry(label).or_default().push(self.cur.clone());
+        let regs = if self.dead_until_join(label) { std::mem::take(&mut self.cur.regs) } else { self.cur.regs.clone() };
+        self.pending.entry(label).or_default().push(PathState { guard: self.cur.guard, regs });
         self.cur.guard = self.zero;
+    }
+
+    /// Whether the current path, once it leaves for `label`, runs no op before it is
+    /// joined with another, which drops it (a C `if`'s arm, a jump to the next
+    /// instruction): its registers are then moved to `label` rather than copied.
+    fn dead_until_join(&self, label: &str) -> bool {
+        self.at.last_op
+            && match self.labels.get(self.at.idx + 1) {
+                // The thread's end joins every path left.
+                None => true,
+                Some(Some(next)) => *next == label || self.pending.contains_key(next),
+                Some(None) => false,
+            }
     }
 
     /// Notes, for each event made since the last note, the operands it was made in.

@@ -24,18 +24,21 @@ impl Files<'_> {
 /// `prefix` followed by `n` in decimal: the names of temporaries and labels, made at
 /// nearly every expression, without the formatting machinery.
 fn numbered(prefix: &str, n: usize) -> String {
-    let mut digits = Vec::with_capacity(20);
+    // The digits, last first, on the stack: the name is the one allocation.
+    let mut digits = [0u8; 20];
+    let mut k = digits.len();
     let mut n = n;
     loop {
-        digits.push(char::from(b'0' + (n % 10) as u8));
+        k -= 1;
+        digits[k] = b'0' + (n % 10) as u8;
         n /= 10;
         if n == 0 {
             break;
         }
     }
-    let mut s = String::with_capacity(prefix.len() + digits.len());
+    let mut s = String::with_capacity(prefix.len() + digits.len() - k);
     s.push_str(prefix);
-    s.extend(digits.iter().rev());
+    s.extend(digits[k..].iter().map(|&d| char::from(d)));
     s
 }
 

@@ -13,6 +13,7 @@ fn rmw_tags(c: &Call) -> Vec<String> {
 }
 
 fn with_rmw(mut t: Vec<String>) -> Vec<String> {
+    t.reserve_exact(2);
     t.extend(["RMW".to_string(), "X".to_string()]);
     t
 }

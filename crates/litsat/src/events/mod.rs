@@ -14,7 +14,7 @@ mod thread;
 pub use layout::{Layout, OffsetError};
 
 use crate::diag::{Deadline, Diag, Pos};
-use crate::isa::{BinOp, Isa, Op, Reg};
+use crate::isa::{BinOp, Isa, Op, Reg, Tag};
 use crate::litmus::{Test, Val};
 use crate::logic::Fx;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -106,9 +106,9 @@ pub struct Event {
     /// The value written, or the read's own variable.
     pub val: ValId,
     /// Architecture sets the event belongs to (`MFENCE`, `Fence.rw.rw`, …).
-    pub tags: Vec<String>,
+    pub tags: Vec<Tag>,
     /// Sets the event belongs to where a 0/1 value is 1 ([`Op::TagIf`]).
-    pub tags_if: Vec<(String, ValId)>,
+    pub tags_if: Vec<(Tag, ValId)>,
     /// The instruction's text, for explanations and graphs.
     pub text: String,
     /// 1 when the event happens: a 0/1-valued expression over values read (the path

@@ -5,7 +5,7 @@
 use super::paths::{Content, Deps, PathState, Regs, always, dep_union, merge};
 use super::{Eid, Event, Events, Instr, Kind, LockRole, SourceRef, VExpr, ValId, Value};
 use crate::diag::{Deadline, Diag, Pos};
-use crate::isa::{Addr, BinOp, Cond, Isa, LockOp, Op, Operand, Reg, Src};
+use crate::isa::{Addr, BinOp, Cond, Isa, LockOp, Op, Operand, Reg, Src, Tag};
 use crate::litmus::{Loc, Test};
 use std::collections::BTreeMap;
 
@@ -360,7 +360,7 @@ impl<'a> Thread<'a> {
 
     /// Puts the instruction's latest event in sets where a condition holds
     /// ([`Op::TagIf`]).
-    fn tag_if(&mut self, tags: &[String], when: &Cond) -> Result<(), Diag> {
+    fn tag_if(&mut self, tags: &[Tag], when: &Cond) -> Result<(), Diag> {
         let cv = self.cond(when)?;
         if let Some(e) = self.ev.events[self.at.first..].last_mut() {
             e.tags_if.extend(tags.iter().map(|t| (t.clone(), cv.val)));
@@ -379,7 +379,7 @@ impl<'a> Thread<'a> {
     }
 
     /// A read: its value is a variable of its own, which the solver decides through rf.
-    fn load(&mut self, dst: &'a Reg, addr: &Addr, tags: &[String]) -> Result<(), Diag> {
+    fn load(&mut self, dst: &'a Reg, addr: &Addr, tags: &[Tag]) -> Result<(), Diag> {
         let a = self.access(addr)?;
         let id = self.ev.events.len();
         let val = self.ev.intern(VExpr::Read(id));
@@ -394,7 +394,7 @@ impl<'a> Thread<'a> {
     }
 
     /// A write, made only where its condition (if any) holds on the current path.
-    fn store(&mut self, addr: &Addr, s: &Src, tags: &[String], when: Option<&Cond>) -> Result<(), Diag> {
+    fn store(&mut self, addr: &Addr, s: &Src, tags: &[Tag], when: Option<&Cond>) -> Result<(), Diag> {
         let guard = self.cur.guard;
         let a = self.access(addr)?;
         let c = self.read_src(s)?;
@@ -425,7 +425,7 @@ impl<'a> Thread<'a> {
         &mut self,
         addr: &Addr,
         s: &Src,
-        tags: &[String],
+        tags: &[Tag],
         status: Option<&'a Reg>,
         (ok, fail): (i64, i64),
     ) -> Result<(), Diag> {
@@ -703,7 +703,7 @@ impl<'a> Thread<'a> {
         slot: usize,
         place: (Option<usize>, Option<ValId>),
         val: ValId,
-        tags: Vec<String>,
+        tags: Vec<Tag>,
         guard: ValId,
     ) -> Event {
         Event {

@@ -6,7 +6,7 @@ use super::ast::*;
 use super::macros::{Body, Macros};
 use crate::diag::{Diag, Pos};
 use crate::events::Instr;
-use crate::isa::{Addr, BinOp, Cond, LockOp, Op, Operand, Reg, Src};
+use crate::isa::{Addr, BinOp, Cond, LockOp, Op, Operand, Reg, Src, Tag};
 use std::collections::{BTreeSet, HashMap};
 
 /// The texts that calls can come from: the test (index 0) and the macro file (index 1).
@@ -43,8 +43,8 @@ fn numbered(prefix: &str, n: usize) -> String {
 }
 
 /// The sets of a plain (non-atomic) access, `*x`: herd's `NA`.
-pub(super) fn plain_tags() -> Vec<String> {
-    vec!["NA".to_string()]
+pub(super) fn plain_tags() -> Vec<Tag> {
+    vec!["NA".into()]
 }
 
 /// How deeply macros may expand into macros.

@@ -120,18 +120,22 @@ pub struct Event {
 
 impl Event {
     /// In herd's built-in set R: a read that is no lock event.
+    #[inline]
     pub fn is_read(&self) -> bool {
         self.kind == Kind::Read && self.lock.is_none()
     }
     /// In herd's built-in set W.
+    #[inline]
     pub fn is_write(&self) -> bool {
         self.kind == Kind::Write && self.lock.is_none()
     }
     /// Among the writes that the built-in co orders: W and lock acquisitions' writes.
+    #[inline]
     pub fn in_co(&self) -> bool {
         self.is_write() || self.lock == Some(LockRole::Lkw)
     }
     /// Whether the event has a location (memory accesses, lock events, markers).
+    #[inline]
     pub fn has_loc(&self) -> bool {
         self.loc.is_some() || self.addr.is_some()
     }
@@ -203,7 +207,9 @@ impl Events {
         self.intern(VExpr::Choice(k))
     }
 
-    /// Whether po orders event `i` before event `j`.
+    /// Whether po orders event `i` before event `j`. Inlined, as these small questions
+    /// are asked of every pair of events by the encoder, in another module.
+    #[inline]
     pub fn po_before(&self, i: Eid, j: Eid) -> bool {
         let (a, b) = (&self.events[i], &self.events[j]);
         a.thread.is_some() && a.thread == b.thread && a.instr < b.instr && !self.unsequenced.contains(&(i, j))
@@ -377,6 +383,7 @@ impl Events {
         }
     }
 
+    #[inline]
     pub fn is_init(&self, e: Eid) -> bool {
         self.events[e].thread.is_none()
     }

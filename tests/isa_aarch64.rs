@@ -27,7 +27,7 @@ fn tags(text: &str) -> Vec<Vec<String>> {
         .into_iter()
         .filter_map(|op| match op {
             Op::Load { tags, .. } | Op::Store { tags, .. } | Op::StoreCond { tags, .. } | Op::Fence { tags } => {
-                Some(tags)
+                Some(tags.into_iter().map(|t| t.into_owned()).collect())
             }
             _ => None,
         })

@@ -24,7 +24,7 @@ fn error(text: &str) -> String {
 
 fn fence_tags(text: &str) -> Vec<String> {
     match ops(text).as_slice() {
-        [Op::Fence { tags }] => tags.clone(),
+        [Op::Fence { tags }] => tags.iter().map(|t| t.to_string()).collect(),
         o => panic!("{text}: {o:?}"),
     }
 }

@@ -1065,7 +1065,7 @@ fn with_conditional_tags<'a>(
     for (i, x) in ev.events.iter().enumerate() {
         for (t, v) in &x.tags_if {
             if live & bit(i) != 0 && matches!(vals.get(*v), Ok(Value::Int(1))) {
-                extra.push((t.clone(), seen_as(i, &fused)));
+                extra.push((t.to_string(), seen_as(i, &fused)));
             }
         }
     }
@@ -1138,12 +1138,12 @@ fn static_names<'a>(ev: &Events, live: Set, loc_of: &[Option<usize>]) -> HashMap
     put_set("NExp", 0);
     let mut tags: BTreeSet<String> = ev.known_sets.iter().map(|s| s.to_string()).collect();
     for x in e {
-        tags.extend(x.tags.iter().cloned());
-        tags.extend(x.tags_if.iter().map(|(t, _)| t.clone()));
+        tags.extend(x.tags.iter().map(|t| t.to_string()));
+        tags.extend(x.tags_if.iter().map(|(t, _)| t.to_string()));
     }
     // A tag names the set of events carrying it, under its own name and capitalised.
     for t in &tags {
-        let s = set(&|i| e[i].tags.contains(t));
+        let s = set(&|i| e[i].tags.iter().any(|x| x == t));
         let cap = capitalise(t);
         if !tags.contains(&cap) {
             put_set(&cap, s);

@@ -938,8 +938,8 @@ impl Base<'_> {
         // stably by tag: each tag's entries are one run, in event order.
         let mut carried: Vec<(&str, Eid, Option<ValId>)> = Vec::new();
         for (i, ev) in e.iter().enumerate() {
-            carried.extend(ev.tags.iter().map(|t| (t.as_str(), i, None)));
-            carried.extend(ev.tags_if.iter().map(|(t, v)| (t.as_str(), i, Some(*v))));
+            carried.extend(ev.tags.iter().map(|t| (t.as_ref(), i, None)));
+            carried.extend(ev.tags_if.iter().map(|(t, v)| (t.as_ref(), i, Some(*v))));
         }
         carried.sort_by(|a, b| a.0.cmp(b.0));
         let tags = merged_tags(&known_tags(ev.known_sets), &carried);

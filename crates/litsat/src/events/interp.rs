@@ -22,7 +22,7 @@ pub(super) fn interpret(
     ev.events.reserve(ev.locs.len() + most_events(code));
     ev.layout = Layout::of(test, &ev, src)?;
     for l in &places {
-        if let Loc::Mem(x) = l
+        if let Loc::Mem(x) = *l
             && let Some(i) = ev.loc_index(x)
         {
             ev.observed.insert(i);
@@ -63,21 +63,21 @@ fn most_events_of(op: &Op) -> usize {
 
 /// The places the test's final state reads: the condition's, the filter's and those of
 /// `locations`. Their memory locations are the ones herd chooses a final write for.
-fn places_read(test: &Test) -> Vec<Loc> {
+fn places_read(test: &Test) -> Vec<&Loc> {
     let mut places = Vec::new();
-    test.cond.prop.locs(&mut places);
+    test.cond.prop.loc_refs(&mut places);
     if let Some(f) = &test.filter {
-        f.locs(&mut places);
+        f.loc_refs(&mut places);
     }
-    places.extend(test.locations.iter().cloned());
+    places.extend(&test.locations);
     places
 }
 
 /// Refuses a place `x[i]` that is no element of an array the initial state declares: it
 /// would otherwise be taken for a location of its own.
-fn check_elements(test: &Test, places: &[Loc], src: &SourceRef<'_>) -> Result<(), Diag> {
+fn check_elements(test: &Test, places: &[&Loc], src: &SourceRef<'_>) -> Result<(), Diag> {
     for l in places {
-        if let Loc::Mem(x) = l
+        if let Loc::Mem(x) = *l
             && x.ends_with(']')
             && !test.arrays.iter().any(|a| (1..a.len).any(|i| elem_name(&a.name, i) == *x))
         {
@@ -92,7 +92,7 @@ fn check_elements(test: &Test, places: &[Loc], src: &SourceRef<'_>) -> Result<()
 /// the code accesses or takes the address of, and the final state reads or compares with.
 /// Each gets an initial write, and its index is its [`Value::Addr`].
 /// Borrowed: each name is copied once, into the event structure.
-fn location_names<'t>(test: &'t Test, code: &'t [Vec<Instr>], places: &'t [Loc]) -> BTreeSet<&'t str> {
+fn location_names<'t>(test: &'t Test, code: &'t [Vec<Instr>], places: &[&'t Loc]) -> BTreeSet<&'t str> {
     let mut names: BTreeSet<&str> = BTreeSet::new();
     for it in &test.init {
         if let Loc::Mem(x) = &it.loc {
@@ -106,7 +106,7 @@ fn location_names<'t>(test: &'t Test, code: &'t [Vec<Instr>], places: &'t [Loc])
         op_locations(op, &mut names);
     }
     for l in places {
-        if let Loc::Mem(x) = l {
+        if let Loc::Mem(x) = *l {
             names.insert(x);
         }
     }
@@ -161,9 +161,9 @@ impl Events {
             events: Vec::new(),
             locs: names.into_iter().map(str::to_string).collect(),
             threads: test.threads.iter().map(|t| t.id).collect(),
-            vals: Vec::new(),
-            // Sized for a litmus test's values at once: growing step by step rehashed
-            // them several times.
+            // Both sized for a litmus test's values at once: growing step by step
+            // rehashed and copied them several times.
+            vals: Vec::with_capacity(64),
             val_ids: HashMap::with_capacity_and_hasher(64, Default::default()),
             final_regs: BTreeMap::new(),
             addr: BTreeSet::new(),

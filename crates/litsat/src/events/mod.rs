@@ -14,7 +14,7 @@ mod thread;
 pub use layout::{Layout, OffsetError};
 
 use crate::diag::{Deadline, Diag, Pos};
-use crate::isa::{BinOp, Isa, Op, Reg};
+use crate::isa::{BinOp, Isa, Op, Reg, Tag};
 use crate::litmus::{Test, Val};
 use crate::logic::Fx;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -106,9 +106,9 @@ pub struct Event {
     /// The value written, or the read's own variable.
     pub val: ValId,
     /// Architecture sets the event belongs to (`MFENCE`, `Fence.rw.rw`, …).
-    pub tags: Vec<String>,
+    pub tags: Vec<Tag>,
     /// Sets the event belongs to where a 0/1 value is 1 ([`Op::TagIf`]).
-    pub tags_if: Vec<(String, ValId)>,
+    pub tags_if: Vec<(Tag, ValId)>,
     /// The instruction's text, for explanations and graphs.
     pub text: String,
     /// 1 when the event happens: a 0/1-valued expression over values read (the path
@@ -120,18 +120,22 @@ pub struct Event {
 
 impl Event {
     /// In herd's built-in set R: a read that is no lock event.
+    #[inline]
     pub fn is_read(&self) -> bool {
         self.kind == Kind::Read && self.lock.is_none()
     }
     /// In herd's built-in set W.
+    #[inline]
     pub fn is_write(&self) -> bool {
         self.kind == Kind::Write && self.lock.is_none()
     }
     /// Among the writes that the built-in co orders: W and lock acquisitions' writes.
+    #[inline]
     pub fn in_co(&self) -> bool {
         self.is_write() || self.lock == Some(LockRole::Lkw)
     }
     /// Whether the event has a location (memory accesses, lock events, markers).
+    #[inline]
     pub fn has_loc(&self) -> bool {
         self.loc.is_some() || self.addr.is_some()
     }
@@ -203,7 +207,9 @@ impl Events {
         self.intern(VExpr::Choice(k))
     }
 
-    /// Whether po orders event `i` before event `j`.
+    /// Whether po orders event `i` before event `j`. Inlined, as these small questions
+    /// are asked of every pair of events by the encoder, in another module.
+    #[inline]
     pub fn po_before(&self, i: Eid, j: Eid) -> bool {
         let (a, b) = (&self.events[i], &self.events[j]);
         a.thread.is_some() && a.thread == b.thread && a.instr < b.instr && !self.unsequenced.contains(&(i, j))
@@ -377,6 +383,7 @@ impl Events {
         }
     }
 
+    #[inline]
     pub fn is_init(&self, e: Eid) -> bool {
         self.events[e].thread.is_none()
     }

@@ -5,11 +5,9 @@
 use super::paths::{Content, Deps, PathState, Regs, always, dep_union, merge};
 use super::{Eid, Event, Events, Instr, Kind, LockRole, SourceRef, VExpr, ValId, Value};
 use crate::diag::{Deadline, Diag, Pos};
-use crate::isa::{Addr, BinOp, Cond, Isa, LockOp, Op, Operand, Reg, Src};
+use crate::isa::{Addr, BinOp, Cond, Isa, LockOp, Op, Operand, Reg, Src, Tag};
 use crate::litmus::{Loc, Test};
-use crate::logic::Fx;
-use std::collections::{BTreeMap, HashMap};
-use std::hash::BuildHasherDefault;
+use std::collections::BTreeMap;
 
 /// Where [`Op::Exit`] paths wait for the thread's end: no label is spelt so.
 const EXIT: &str = "%exit";
@@ -83,28 +81,32 @@ fn put(regs: &mut Regs, r: usize, c: Content) {
 }
 
 /// The thread's registers, numbered as first written: paths hold their contents in
-/// vectors indexed so, which clone without copying names.
-#[derive(Default)]
+/// vectors indexed so, which clone without copying names. Looked up by a scan: a thread
+/// has a handful of registers, and a hash table cost more to build and grow than the
+/// scans it saved.
 struct RegNames<'a> {
     names: Vec<&'a str>,
-    /// Hashed with [`Fx`]: names are short, and looked up at every op.
-    index: HashMap<&'a str, usize, BuildHasherDefault<Fx>>,
+}
+
+impl Default for RegNames<'_> {
+    /// Room for the registers of most threads, so that numbering them does not grow it.
+    fn default() -> Self {
+        RegNames { names: Vec::with_capacity(16) }
+    }
 }
 
 impl<'a> RegNames<'a> {
     /// The number of register `r`, a new one if it is new.
     fn number(&mut self, r: &'a str) -> usize {
-        // Looked up before any entry is made: most writes are to a known register.
         if let Some(k) = self.get(r) {
             return k;
         }
         self.names.push(r);
-        self.index.insert(r, self.names.len() - 1);
         self.names.len() - 1
     }
 
     fn get(&self, r: &str) -> Option<usize> {
-        self.index.get(r).copied()
+        self.names.iter().position(|n| *n == r)
     }
 }
 
@@ -162,6 +164,8 @@ struct At<'a> {
     first: Eid,
     /// The width of its accesses ([`Op::Width`]), where the ISA says it.
     width: Option<usize>,
+    /// Whether the op being interpreted is its last.
+    last_op: bool,
 }
 
 /// Where an access goes: its address value, the location when that is fixed (else the
@@ -216,8 +220,9 @@ impl<'a> Thread<'a> {
                 self.join(s);
             }
         }
-        self.at = At { idx, pos: ins.pos, text: &ins.text, first: self.ev.events.len(), width: None };
-        for op in &ins.ops {
+        self.at = At { idx, pos: ins.pos, text: &ins.text, first: self.ev.events.len(), width: None, last_op: false };
+        for (k, op) in ins.ops.iter().enumerate() {
+            self.at.last_op = k + 1 == ins.ops.len();
             self.op(op)?;
         }
         Ok(())
@@ -252,8 +257,22 @@ impl<'a> Thread<'a> {
     /// The current path goes to `label`: it waits there, and no op after this one runs
     /// on it until then.
     fn leave_for(&mut self, label: &'a str) {
-        self.pending.entry(label).or_default().push(self.cur.clone());
+        let regs = if self.dead_until_join(label) { std::mem::take(&mut self.cur.regs) } else { self.cur.regs.clone() };
+        self.pending.entry(label).or_default().push(PathState { guard: self.cur.guard, regs });
         self.cur.guard = self.zero;
+    }
+
+    /// Whether the current path, once it leaves for `label`, runs no op before it is
+    /// joined with another, which drops it (a C `if`'s arm, a jump to the next
+    /// instruction): its registers are then moved to `label` rather than copied.
+    fn dead_until_join(&self, label: &str) -> bool {
+        self.at.last_op
+            && match self.labels.get(self.at.idx + 1) {
+                // The thread's end joins every path left.
+                None => true,
+                Some(Some(next)) => *next == label || self.pending.contains_key(next),
+                Some(None) => false,
+            }
     }
 
     /// Notes, for each event made since the last note, the operands it was made in.
@@ -341,7 +360,7 @@ impl<'a> Thread<'a> {
 
     /// Puts the instruction's latest event in sets where a condition holds
     /// ([`Op::TagIf`]).
-    fn tag_if(&mut self, tags: &[String], when: &Cond) -> Result<(), Diag> {
+    fn tag_if(&mut self, tags: &[Tag], when: &Cond) -> Result<(), Diag> {
         let cv = self.cond(when)?;
         if let Some(e) = self.ev.events[self.at.first..].last_mut() {
             e.tags_if.extend(tags.iter().map(|t| (t.clone(), cv.val)));
@@ -360,7 +379,7 @@ impl<'a> Thread<'a> {
     }
 
     /// A read: its value is a variable of its own, which the solver decides through rf.
-    fn load(&mut self, dst: &'a Reg, addr: &Addr, tags: &[String]) -> Result<(), Diag> {
+    fn load(&mut self, dst: &'a Reg, addr: &Addr, tags: &[Tag]) -> Result<(), Diag> {
         let a = self.access(addr)?;
         let id = self.ev.events.len();
         let val = self.ev.intern(VExpr::Read(id));
@@ -375,7 +394,7 @@ impl<'a> Thread<'a> {
     }
 
     /// A write, made only where its condition (if any) holds on the current path.
-    fn store(&mut self, addr: &Addr, s: &Src, tags: &[String], when: Option<&Cond>) -> Result<(), Diag> {
+    fn store(&mut self, addr: &Addr, s: &Src, tags: &[Tag], when: Option<&Cond>) -> Result<(), Diag> {
         let guard = self.cur.guard;
         let a = self.access(addr)?;
         let c = self.read_src(s)?;
@@ -406,7 +425,7 @@ impl<'a> Thread<'a> {
         &mut self,
         addr: &Addr,
         s: &Src,
-        tags: &[String],
+        tags: &[Tag],
         status: Option<&'a Reg>,
         (ok, fail): (i64, i64),
     ) -> Result<(), Diag> {
@@ -684,7 +703,7 @@ impl<'a> Thread<'a> {
         slot: usize,
         place: (Option<usize>, Option<ValId>),
         val: ValId,
-        tags: Vec<String>,
+        tags: Vec<Tag>,
         guard: ValId,
     ) -> Event {
         Event {

@@ -603,7 +603,7 @@ pub fn describe(ev: &Events, ex: &Concrete, i: Eid, spaced: bool) -> String {
     let loc = ex.loc[i].map(|l| ev.locs[l].as_str()).unwrap_or("?");
     let val = ex.values[i].as_ref().map(|v| v.to_string()).unwrap_or_else(|| "?".into());
     let sep = if spaced { " " } else { "" };
-    let tags: Vec<&str> = e.tags.iter().map(|t| t.as_str()).collect();
+    let tags: Vec<&str> = e.tags.iter().map(|t| t.as_ref()).collect();
     let tagged =
         if tags.is_empty() || e.kind == Kind::Fence { String::new() } else { format!(" [{}]", tags.join(",")) };
     match e.kind {

@@ -169,19 +169,19 @@ fn ordering(suffix: &str, text: &str) -> Option<Result<(bool, bool), InstrError>
 
 /// The read and write of one atomic instruction, as herd tags them: both `X`, the read `A`
 /// when acquiring (or `NoRet` when the result is discarded), the write `L` when releasing.
-fn amo_tags(acq: bool, rel: bool, noret: bool) -> (Vec<String>, Vec<String>) {
+fn amo_tags(acq: bool, rel: bool, noret: bool) -> (Vec<Tag>, Vec<Tag>) {
     let mut rt = Vec::new();
     if noret {
-        rt.push("NoRet".to_string());
+        rt.push("NoRet".into());
     } else if acq {
-        rt.push("A".to_string());
+        rt.push("A".into());
     }
-    rt.push("X".to_string());
+    rt.push("X".into());
     let mut wt = Vec::new();
     if rel {
-        wt.push("L".to_string());
+        wt.push("L".into());
     }
-    wt.push("X".to_string());
+    wt.push("X".into());
     (rt, wt)
 }
 
@@ -349,26 +349,26 @@ impl Isa for AArch64 {
         let (m, ops) = split_grouped(text);
         let bad = || InstrError::unsupported(text);
         let o: Vec<&str> = ops.iter().map(String::as_str).collect();
-        let load = |tags: &[&str]| -> Result<Vec<Op>, InstrError> {
+        let load = |tags: &[&'static str]| -> Result<Vec<Op>, InstrError> {
             let mut pre = Vec::new();
             let addr = mem(&mut pre, &ops, text)?;
             let [rt, _] = o.as_slice() else { return Err(bad()) };
-            pre.push(Op::Load { dst: r(rt)?, addr, tags: tags.iter().map(|t| t.to_string()).collect() });
+            pre.push(Op::Load { dst: r(rt)?, addr, tags: tags.iter().map(|&t| Tag::from(t)).collect() });
             Ok(pre)
         };
-        let store = |tags: &[&str]| -> Result<Vec<Op>, InstrError> {
+        let store = |tags: &[&'static str]| -> Result<Vec<Op>, InstrError> {
             let mut pre = Vec::new();
             let addr = mem(&mut pre, &ops, text)?;
             let [rt, _] = o.as_slice() else { return Err(bad()) };
-            let tags = tags.iter().map(|t| t.to_string()).collect();
+            let tags = tags.iter().map(|&t| Tag::from(t)).collect();
             pre.push(Op::Store { addr, src: Src::Reg(r(rt)?), tags, when: None });
             Ok(pre)
         };
-        let store_cond = |tags: &[&str]| -> Result<Vec<Op>, InstrError> {
+        let store_cond = |tags: &[&'static str]| -> Result<Vec<Op>, InstrError> {
             let mut pre = Vec::new();
             let addr = mem(&mut pre, &ops, text)?;
             let [rs, rt, _] = o.as_slice() else { return Err(bad()) };
-            let tags = tags.iter().map(|t| t.to_string()).collect();
+            let tags = tags.iter().map(|&t| Tag::from(t)).collect();
             pre.push(Op::StoreCond { addr, src: Src::Reg(r(rt)?), tags, status: Some(r(rs)?), ok: 0, fail: 1 });
             Ok(pre)
         };
@@ -430,7 +430,7 @@ impl Isa for AArch64 {
                 if !BARRIER_OPTIONS.contains(&opt.as_str()) {
                     return Err(InstrError::new(format!("unsupported barrier option '{opt}'")));
                 }
-                Ok(vec![Op::Fence { tags: vec![format!("{m}.{opt}")] }])
+                Ok(vec![Op::Fence { tags: vec![format!("{m}.{opt}").into()] }])
             }
             "ISB" if o.is_empty() || o == ["SY"] => Ok(vec![Op::Fence { tags: vec!["ISB".into()] }]),
             "NOP" if o.is_empty() => Ok(vec![]),

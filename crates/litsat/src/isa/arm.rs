@@ -288,13 +288,13 @@ impl Isa for Arm {
             let pre = vec![Op::Bin { dst: "%r".into(), op, a, b }];
             result(pre, d, tmp("%r"))
         };
-        let load = |tags: &[&str]| -> Result<Vec<Op>, InstrError> {
+        let load = |tags: &[&'static str]| -> Result<Vec<Op>, InstrError> {
             no_flags()?;
             no_cond()?;
             let [rt, a] = o.as_slice() else { return Err(bad()) };
             let mut pre = vec![Op::Width(WORD)];
             let addr = mem(&mut pre, a)?;
-            pre.push(Op::Load { dst: r(rt)?, addr, tags: tags.iter().map(|t| t.to_string()).collect() });
+            pre.push(Op::Load { dst: r(rt)?, addr, tags: tags.iter().map(|&t| Tag::from(t)).collect() });
             Ok(pre)
         };
         match base {
@@ -306,7 +306,7 @@ impl Isa for Arm {
                 let [rt, a] = o.as_slice() else { return Err(bad()) };
                 let mut pre = vec![Op::Width(WORD)];
                 let addr = mem(&mut pre, a)?;
-                let tags = if base == "STL" { vec!["L".to_string(), "X".to_string()] } else { Vec::new() };
+                let tags = if base == "STL" { vec!["L".into(), "X".into()] } else { Vec::new() };
                 pre.push(Op::Store { addr, src: Src::Reg(r(rt)?), tags, when: cond.clone() });
                 Ok(pre)
             }
@@ -374,8 +374,8 @@ impl Isa for Arm {
                 };
                 // herd's sets: `DMB`, `DSB` (option SY), `DMB.ISH`, `DMB.ST`, `DSB.ST`.
                 let tags = match (base, opt.as_str()) {
-                    (_, "SY") => vec![base.to_string()],
-                    ("DMB", "ISH") | (_, "ST") => vec![format!("{base}.{opt}")],
+                    (_, "SY") => vec![base.to_string().into()],
+                    ("DMB", "ISH") | (_, "ST") => vec![format!("{base}.{opt}").into()],
                     (_, "ISH" | "ISHST" | "NSH" | "NSHST" | "OSH" | "OSHST") => Vec::new(),
                     _ => return Err(InstrError::new(format!("unsupported barrier option '{opt}'"))),
                 };

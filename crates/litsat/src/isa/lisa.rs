@@ -170,9 +170,9 @@ impl P<'_> {
         t
     }
 
-    fn annots(&mut self) -> Vec<String> {
+    fn annots(&mut self) -> Vec<Tag> {
         if let Some(Tok::Annot(a)) = self.peek() {
-            let a = a.clone();
+            let a = a.iter().map(|t| Tag::from(t.clone())).collect();
             self.k += 1;
             a
         } else {
@@ -421,7 +421,7 @@ impl Isa for Lisa {
                 let op = p.operation()?;
                 let a = p.addr()?;
                 p.end()?;
-                tags.extend(["X".to_string(), "RMW".to_string()]);
+                tags.extend(["X".into(), "RMW".into()]);
                 let addr = address(&mut ops, a);
                 let old: Reg = "%old".into();
                 let new: Reg = "%new".into();

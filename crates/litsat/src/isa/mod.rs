@@ -16,6 +16,10 @@ mod x86_64;
 /// A register name as the ISA canonicalises it (herd's printing name).
 pub type Reg = String;
 
+/// The name of a set an event belongs to (`MFENCE`, `ACQ`): nearly always one of the
+/// ISA's fixed names, borrowed, so that tagging ops and their events copies no text.
+pub type Tag = std::borrow::Cow<'static, str>;
+
 /// Where a value comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Src {
@@ -72,21 +76,21 @@ pub enum Op {
     Load {
         dst: Reg,
         addr: Addr,
-        tags: Vec<String>,
+        tags: Vec<Tag>,
     },
     /// A store, made only when `when` holds (compare-and-swap). The events of one
     /// instruction form herd's same-instance groups, so an RMW is a load and a store.
     Store {
         addr: Addr,
         src: Src,
-        tags: Vec<String>,
+        tags: Vec<Tag>,
         when: Option<Cond>,
     },
     /// A store-conditional: the solver chooses success; `status` gets `ok` or `fail`.
     StoreCond {
         addr: Addr,
         src: Src,
-        tags: Vec<String>,
+        tags: Vec<Tag>,
         status: Option<Reg>,
         ok: i64,
         fail: i64,
@@ -116,7 +120,7 @@ pub enum Op {
     },
     /// A fence event belonging to the given sets (herd's names: `MFENCE`, `Fence.rw.rw`).
     Fence {
-        tags: Vec<String>,
+        tags: Vec<Tag>,
     },
     Mov {
         dst: Reg,
@@ -145,12 +149,12 @@ pub enum Op {
     /// An event at a location that is no memory access (herd's C `__srcu{sync-srcu}(s)`).
     Marker {
         addr: Addr,
-        tags: Vec<String>,
+        tags: Vec<Tag>,
     },
     /// The instruction's last event is also in these sets where `when` holds (a C11
     /// compare-and-exchange's read takes the success or the failure order by its value).
     TagIf {
-        tags: Vec<String>,
+        tags: Vec<Tag>,
         when: Cond,
     },
     /// The instruction's last read and its last write are one event to the model, in

@@ -216,7 +216,7 @@ impl Isa for Ppc {
         let load = |pre: Vec<Op>, d: &str, addr: Addr, ext: Option<BinOp>, tags: &[&str]| {
             let dst = r(d)?;
             let mut v = pre;
-            v.push(Op::Load { dst: dst.clone(), addr, tags: tags.iter().map(|t| t.to_string()).collect() });
+            v.push(Op::Load { dst: dst.clone(), addr, tags: tags.iter().map(|t| Tag::from(t.to_string())).collect() });
             if let Some(op) = ext {
                 v.push(Op::Bin { dst: dst.clone(), op, a: Src::Reg(dst), b: Src::Imm(32) });
             }

@@ -55,7 +55,7 @@ fn fence_set(s: &str) -> Option<&'static str> {
 }
 
 /// The ordering annotation of `.aq`, `.rl` and `.aq.rl`/`.aqrl` suffixes.
-fn annotation(suffixes: &[&str]) -> Vec<String> {
+fn annotation(suffixes: &[&str]) -> Vec<Tag> {
     let aq = suffixes.contains(&"aq") || suffixes.contains(&"aqrl");
     let rl = suffixes.contains(&"rl") || suffixes.contains(&"aqrl");
     match (aq, rl) {
@@ -257,7 +257,7 @@ impl Isa for RiscV {
             ("fence", []) if sfx.is_empty() => Ok(vec![Op::Fence { tags: vec!["Fence.rw.rw".into()] }]),
             ("fence", [p, s]) if sfx.is_empty() => {
                 let (p, s) = (fence_set(p).ok_or_else(bad)?, fence_set(s).ok_or_else(bad)?);
-                Ok(vec![Op::Fence { tags: vec![format!("Fence.{p}.{s}")] }])
+                Ok(vec![Op::Fence { tags: vec![format!("Fence.{p}.{s}").into()] }])
             }
             ("fence", []) if sfx == ["tso"] => Ok(vec![Op::Fence { tags: vec!["Fence.tso".into()] }]),
             ("fence", []) if sfx == ["i"] => Ok(vec![Op::Fence { tags: vec!["Fence.i".into()] }]),

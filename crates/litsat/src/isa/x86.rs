@@ -54,7 +54,7 @@ fn arith(m: &str) -> Option<BinOp> {
 
 /// Read-modify-write of memory: `[a] = f(old)`, atomic (tagged `X`) when locked.
 fn rmw(addr: &Addr, locked: bool, compute: Op, result: Option<(Reg, &str)>) -> Vec<Op> {
-    let tags: Vec<String> = if locked { vec!["X".into()] } else { vec![] };
+    let tags: Vec<Tag> = if locked { vec!["X".into()] } else { vec![] };
     let mut ops = vec![
         Op::Load { dst: "%old".into(), addr: addr.clone(), tags: tags.clone() },
         compute,
@@ -103,7 +103,7 @@ pub fn semantics(m: &str, locked: bool, ops: &[Opnd], text: &str) -> Result<Vec<
             Some((r.clone(), "%old")),
         )),
         ("cmpxchg", [Opnd::Mem(a), Opnd::Reg(r)]) => {
-            let tags: Vec<String> = if locked { vec!["X".into()] } else { vec![] };
+            let tags: Vec<Tag> = if locked { vec!["X".into()] } else { vec![] };
             let eq = Cond { op: BinOp::Eq, a: old(), b: Src::Reg("EAX".into()) };
             Ok(vec![
                 Op::Load { dst: "%old".into(), addr: a.clone(), tags: tags.clone() },

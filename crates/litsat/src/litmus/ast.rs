@@ -140,11 +140,23 @@ impl Prop {
         }
     }
 
-    /// Every place the proposition reads, in order of first appearance.
+    /// Every place the proposition reads, in order of first appearance, after those
+    /// `out` holds already.
     pub fn locs(&self, out: &mut Vec<Loc>) {
-        let mut push = |l: &Loc| {
+        let mut refs = Vec::new();
+        self.loc_refs(&mut refs);
+        for l in refs {
             if !out.contains(l) {
                 out.push(l.clone());
+            }
+        }
+    }
+
+    /// [`Prop::locs`], borrowed: what reads the places without keeping them copies none.
+    pub fn loc_refs<'p>(&'p self, out: &mut Vec<&'p Loc>) {
+        let mut push = |l: &'p Loc| {
+            if !out.contains(&l) {
+                out.push(l);
             }
         };
         match self {
@@ -154,11 +166,11 @@ impl Prop {
                 push(a);
                 push(b);
             }
-            Prop::Not(p) => p.locs(out),
-            Prop::And(ps) | Prop::Or(ps) => ps.iter().for_each(|p| p.locs(out)),
+            Prop::Not(p) => p.loc_refs(out),
+            Prop::And(ps) | Prop::Or(ps) => ps.iter().for_each(|p| p.loc_refs(out)),
             Prop::Implies(a, b) => {
-                a.locs(out);
-                b.locs(out);
+                a.loc_refs(out);
+                b.loc_refs(out);
             }
         }
     }

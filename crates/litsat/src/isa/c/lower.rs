@@ -6,7 +6,7 @@ use super::ast::*;
 use super::macros::{Body, Macros};
 use crate::diag::{Diag, Pos};
 use crate::events::Instr;
-use crate::isa::{Addr, BinOp, Cond, LockOp, Op, Operand, Reg, Src};
+use crate::isa::{Addr, BinOp, Cond, LockOp, Op, Operand, Reg, Src, Tag};
 use std::collections::{BTreeSet, HashMap};
 
 /// The texts that calls can come from: the test (index 0) and the macro file (index 1).
@@ -24,24 +24,27 @@ impl Files<'_> {
 /// `prefix` followed by `n` in decimal: the names of temporaries and labels, made at
 /// nearly every expression, without the formatting machinery.
 fn numbered(prefix: &str, n: usize) -> String {
-    let mut digits = Vec::with_capacity(20);
+    // The digits, last first, on the stack: the name is the one allocation.
+    let mut digits = [0u8; 20];
+    let mut k = digits.len();
     let mut n = n;
     loop {
-        digits.push(char::from(b'0' + (n % 10) as u8));
+        k -= 1;
+        digits[k] = b'0' + (n % 10) as u8;
         n /= 10;
         if n == 0 {
             break;
         }
     }
-    let mut s = String::with_capacity(prefix.len() + digits.len());
+    let mut s = String::with_capacity(prefix.len() + digits.len() - k);
     s.push_str(prefix);
-    s.extend(digits.iter().rev());
+    s.extend(digits[k..].iter().map(|&d| char::from(d)));
     s
 }
 
 /// The sets of a plain (non-atomic) access, `*x`: herd's `NA`.
-pub(super) fn plain_tags() -> Vec<String> {
-    vec!["NA".to_string()]
+pub(super) fn plain_tags() -> Vec<Tag> {
+    vec!["NA".into()]
 }
 
 /// How deeply macros may expand into macros.

@@ -4,21 +4,22 @@
 use super::ast::Call;
 use super::lower::{Lower, plain_tags};
 use crate::diag::Diag;
-use crate::isa::{Addr, BinOp, Cond, LockOp, Op, Reg, Src};
+use crate::isa::{Addr, BinOp, Cond, LockOp, Op, Reg, Src, Tag};
 
 /// Tags of the events of a read-modify-write primitive: its annotation, herd's `RMW` set
 /// and `X`, which the standard library's `amo` pairs.
-fn rmw_tags(c: &Call) -> Vec<String> {
+fn rmw_tags(c: &Call) -> Vec<Tag> {
     with_rmw(tags(c))
 }
 
-fn with_rmw(mut t: Vec<String>) -> Vec<String> {
-    t.extend(["RMW".to_string(), "X".to_string()]);
+fn with_rmw(mut t: Vec<Tag>) -> Vec<Tag> {
+    t.reserve_exact(2);
+    t.extend(["RMW".into(), "X".into()]);
     t
 }
 
-fn tags(c: &Call) -> Vec<String> {
-    c.tag.iter().cloned().collect()
+fn tags(c: &Call) -> Vec<Tag> {
+    c.tag.iter().map(|t| Tag::from(t.clone())).collect()
 }
 
 fn atomic_op(op: &str) -> Option<BinOp> {
@@ -42,13 +43,13 @@ const STORE_ORDERS: &[&str] = &["RLX", "REL", "SC"];
 const C11_MACROS: &[&str] = &["atomic_fetch_", "atomic_exchange", "atomic_load", "atomic_store"];
 
 /// Tags of a C11 atomic access with memory order `order`.
-fn atomic_tags(order: &str) -> Vec<String> {
-    vec!["A".to_string(), order.to_string()]
+fn atomic_tags(order: &'static str) -> Vec<Tag> {
+    vec!["A".into(), order.into()]
 }
 
 /// `old = *addr; *addr = new` as the ops of one instruction whose events carry `tags`,
 /// where `between` computes `new` from `old` (nothing for an exchange).
-fn read_modify_write(addr: Addr, tags: Vec<String>, old: &Reg, between: Vec<Op>, new: Src) -> Vec<Op> {
+fn read_modify_write(addr: Addr, tags: Vec<Tag>, old: &Reg, between: Vec<Op>, new: Src) -> Vec<Op> {
     let mut all = vec![Op::Load { dst: old.clone(), addr: addr.clone(), tags: tags.clone() }];
     all.extend(between);
     all.push(Op::Store { addr, src: new, tags, when: None });
@@ -56,14 +57,14 @@ fn read_modify_write(addr: Addr, tags: Vec<String>, old: &Reg, between: Vec<Op>,
 }
 
 /// A load of `addr` into a new register, as one instruction: its value.
-fn load(l: &mut Lower<'_>, addr: Addr, tags: Vec<String>, text: String) -> Src {
+fn load(l: &mut Lower<'_>, addr: Addr, tags: Vec<Tag>, text: String) -> Src {
     let dst = l.fresh();
     l.push(vec![Op::Load { dst: dst.clone(), addr, tags }], text);
     Src::Reg(dst)
 }
 
 /// A store of `v` to `addr`, as one instruction.
-fn store(l: &mut Lower<'_>, addr: Addr, v: Src, tags: Vec<String>, text: String) {
+fn store(l: &mut Lower<'_>, addr: Addr, v: Src, tags: Vec<Tag>, text: String) {
     l.push(vec![Op::Store { addr, src: v, tags, when: None }], text);
 }
 
@@ -175,7 +176,7 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
         "atomic_thread_fence" => {
             l.arity(c, 1)?;
             let order = l.arg_order(c, 0, ANY_ORDER)?;
-            l.push(vec![Op::Fence { tags: vec![order.to_string()] }], text);
+            l.push(vec![Op::Fence { tags: vec![order.into()] }], text);
             None
         }
         "__lock" | "__unlock" | "__trylock" | "__islocked" => {
@@ -262,10 +263,10 @@ fn compare_exchange(l: &mut Lower<'_>, c: &Call, text: &str) -> Result<Src, Diag
     let rmw = with_rmw(atomic_tags(succ));
     l.push(
         vec![
-            Op::Load { dst: old.clone(), addr: obj.clone(), tags: vec!["A".to_string()] },
+            Op::Load { dst: old.clone(), addr: obj.clone(), tags: vec!["A".into()] },
             decide,
             Op::TagIf { tags: rmw[1..].to_vec(), when: success.clone() },
-            Op::TagIf { tags: vec![fail.to_string()], when: failure.clone() },
+            Op::TagIf { tags: vec![fail.into()], when: failure.clone() },
             Op::Store { addr: obj, src: desired, tags: rmw, when: Some(success) },
             Op::OneEvent,
         ],

@@ -881,6 +881,19 @@ impl Base<'_> {
         self.rel_of(lg, pairs, n * n)
     }
 
+    /// [`Base::rel`] of pairs within a thread (the initial writes' counting as one), where
+    /// `f` picks them: each event is tested against its thread's events only.
+    fn rel_in_thread(&self, lg: &mut Logic, threads: &Threads, f: impl Fn(usize, usize) -> bool) -> Rel {
+        let (n, g) = (self.ev.len(), &self.x.exists);
+        let mut m = Vec::with_capacity(n * threads.longest);
+        for i in (0..n).filter(|&i| !g[i].is_false()) {
+            for &j in threads.of(i).iter().filter(|&&j| f(i, j)) {
+                m.push(((i, j), lg.and2(g[i], g[j])));
+            }
+        }
+        Rel::from_sorted(n, m)
+    }
+
     /// The static pairs `pairs` (given in increasing order, at most `most` of them),
     /// present when both events happen: for the relations the event structure lists,
     /// without a test per pair.
@@ -988,7 +1001,8 @@ impl Base<'_> {
         let (ev, x) = (self.ev, self.x);
         let (n, g, e) = (ev.len(), &x.exists, &ev.events);
         let same_thread = |i: usize, j: usize| e[i].thread == e[j].thread;
-        let po = self.rel(lg, |i, j| ev.po_before(i, j));
+        let threads = Threads::new(ev);
+        let po = self.rel_in_thread(lg, &threads, |i, j| ev.po_before(i, j));
         let mut sl = SameLoc::new(&x.locs);
         // The pairs of distinct (or any, with `loops`) events among those `member` picks
         // that may access one location, where both happen.
@@ -1021,11 +1035,10 @@ impl Base<'_> {
             Rel::from_sorted(n, m)
         };
         let loc = same(lg, &|i| e[i].has_loc(), true);
-        let int = self.rel(lg, same_thread);
+        let int = self.rel_in_thread(lg, &threads, |_, _| true);
         let ext = self.rel(lg, |i, j| !same_thread(i, j));
         let id = self.rel_of(lg, (0..n).map(|i| (i, i)), n);
-        let same_instr =
-            self.rel(lg, |i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr / 2 == e[j].instr / 2);
+        let same_instr = self.rel_in_thread(lg, &threads, |i, j| e[i].thread.is_some() && e[i].instr / 2 == e[j].instr / 2);
         let mut addr = self.rel_of(lg, ev.addr.iter().copied(), ev.addr.len());
         let mut data = self.rel_of(lg, ev.data.iter().copied(), ev.data.len());
         // A dependency through a register joined from two paths holds on its own path only.
@@ -1073,6 +1086,41 @@ impl Base<'_> {
             self.env.push((name, V::Rel(r)));
         }
         (loc, ww_loc)
+    }
+}
+
+/// The events by thread (the initial writes' counting as one), for the relations within
+/// threads.
+struct Threads {
+    /// The events sorted stably by thread: each thread's a run, in event order.
+    order: Vec<Eid>,
+    /// Each event's thread's run in `order`.
+    run: Vec<(usize, usize)>,
+    /// The most events a thread has.
+    longest: usize,
+}
+
+impl Threads {
+    fn new(ev: &Events) -> Threads {
+        let e = &ev.events;
+        let mut order: Vec<Eid> = (0..e.len()).collect();
+        order.sort_by_key(|&i| e[i].thread);
+        let mut run = vec![(0, 0); e.len()];
+        let mut from = 0;
+        for r in order.chunk_by(|&a, &b| e[a].thread == e[b].thread) {
+            for &i in r {
+                run[i] = (from, from + r.len());
+            }
+            from += r.len();
+        }
+        let longest = run.iter().map(|&(a, b)| b - a).max().unwrap_or(0);
+        Threads { order, run, longest }
+    }
+
+    /// The events of `i`'s thread, in order.
+    fn of(&self, i: Eid) -> &[Eid] {
+        let (a, b) = self.run[i];
+        &self.order[a..b]
     }
 }
 

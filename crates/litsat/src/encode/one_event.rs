@@ -92,7 +92,8 @@ impl View {
                 }
             }
         }
-        let merged = Rel::collect_sorted(n, r.len() + n, out.iter().enumerate().map(|(k, &b)| ((k / n, k % n), b)));
+        let set = out.iter().enumerate().filter(|(_, b)| !b.is_false());
+        let merged = Rel::collect_sorted(n, r.len() + n, set.map(|(k, &b)| ((k / n, k % n), b)));
         self.dense = out;
         merged
     }

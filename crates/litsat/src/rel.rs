@@ -124,6 +124,21 @@ impl Set {
     }
 }
 
+/// [`Rel::seq`]'s scratch space: the row starts and reached marks by event, and a row's
+/// terms.
+#[derive(Default)]
+struct SeqScratch {
+    by_event: Vec<usize>,
+    acc: Vec<(usize, B)>,
+    terms: Vec<B>,
+}
+
+thread_local! {
+    static SEQ_SCRATCH: std::cell::Cell<SeqScratch> = const {
+        std::cell::Cell::new(SeqScratch { by_event: Vec::new(), acc: Vec::new(), terms: Vec::new() })
+    };
+}
+
 impl Rel {
     pub fn empty(n: usize) -> Rel {
         Rel { n, m: Entries::default() }
@@ -165,9 +180,21 @@ impl Rel {
 
     /// The relation with these entries, given in increasing order (false ones are left out).
     pub fn from_sorted(n: usize, entries: Vec<((usize, usize), B)>) -> Rel {
-        debug_assert!(entries.windows(2).all(|w| w[0].0 < w[1].0), "entries out of order");
-        // Collected in place, in the entries' allocation.
-        let m = entries.into_iter().filter(|(_, b)| !b.is_false()).map(|((i, j), b)| (packed(i, j), b)).collect();
+        Rel::collect_sorted(n, entries.len(), entries)
+    }
+
+    /// [`Rel::from_sorted`] of the entries `entries` yields, with room for `most` of them
+    /// made at once: a relation built from the event structure is packed as it is made,
+    /// without a vector of unpacked entries first.
+    pub fn collect_sorted(n: usize, most: usize, entries: impl IntoIterator<Item = Entry>) -> Rel {
+        let mut m: Vec<(u64, B)> = Vec::with_capacity(most);
+        for ((i, j), b) in entries {
+            let k = packed(i, j);
+            debug_assert!(m.last().is_none_or(|l| l.0 < k), "entries out of order");
+            if !b.is_false() {
+                m.push((k, b));
+            }
+        }
         Rel { n, m: Entries(m) }
     }
 
@@ -275,8 +302,19 @@ impl Rel {
         if o.is_diagonal() {
             return self.map_entries(|lg, (_, j), a| lg.and2(a, o.get(j, j)), lg);
         }
-        // One allocation for the two arrays by event (this runs a few dozen times a test).
-        let mut scratch = vec![0usize; 2 * self.n + 1];
+        // The scratch arrays are the thread's, kept from one composition to the next (this
+        // runs a few dozen times a test).
+        let mut s = SEQ_SCRATCH.take();
+        let out = self.seq_rows(o, lg, &mut s);
+        SEQ_SCRATCH.set(s);
+        out
+    }
+
+    /// [`Rel::seq`] where neither side is diagonal, with `s` for scratch space.
+    fn seq_rows(&self, o: &Rel, lg: &mut Logic, s: &mut SeqScratch) -> Rel {
+        let SeqScratch { by_event: scratch, acc, terms } = s;
+        scratch.clear();
+        scratch.resize(2 * self.n + 1, 0);
         let (start, reached) = scratch.split_at_mut(self.n + 1);
         for &(k, _) in &o.m.0 {
             start[row_of(k) + 1] += 1;
@@ -284,8 +322,6 @@ impl Rel {
         for k in 0..self.n {
             start[k + 1] += start[k];
         }
-        let mut acc: Vec<(usize, B)> = Vec::with_capacity(self.n);
-        let mut terms: Vec<B> = Vec::new();
         // `reached[j] == 1`: target j is already reached by a true term in the current row.
         let mut out: Vec<(u64, B)> = Vec::with_capacity(self.m.len());
         let mut it = self.m.iter().peekable();
@@ -319,7 +355,7 @@ impl Rel {
                     _ => {
                         terms.clear();
                         terms.extend(group.iter().map(|&(_, t)| t));
-                        lg.or(&terms)
+                        lg.or(terms)
                     }
                 };
                 if !b.is_false() {
@@ -420,7 +456,7 @@ impl Rel {
             at[i] = 1;
             at[j] = 1;
         }
-        let mut nodes = Vec::new();
+        let mut nodes = Vec::with_capacity(self.n);
         for (e, a) in at.iter_mut().enumerate() {
             if *a > 0 {
                 nodes.push(e);

@@ -412,6 +412,8 @@ impl Exec {
     /// happens, with an agreeing value. A read with more than one candidate gets a
     /// primary per candidate.
     fn reads_from(&mut self, ev: &Events, same_loc: &mut SameLoc, lg: &mut Logic) {
+        // rf's entries come by read, and are sorted by pair once made.
+        let mut rf = Vec::new();
         for (r, e) in ev.events.iter().enumerate() {
             if !e.is_read() || self.exists[r].is_false() {
                 continue;
@@ -440,13 +442,15 @@ impl Exec {
                 lg.implies(b, self.exists[w]);
                 let sl = same_loc.get(&self.locs, w, r, lg);
                 lg.implies(b, sl);
-                self.rf.set(w, r, b);
+                rf.push(((w, r), b));
                 for &(x, bx) in &self.val[ev.events[w].val] {
                     let br = self.lit_of(e.val, x);
                     lg.clause(&[b.negate(), bx.negate(), br]);
                 }
             }
         }
+        rf.sort_unstable_by_key(|e| e.0);
+        self.rf = Rel::from_sorted(self.n, rf);
     }
 
     /// The writes read `r` may read from: writes that may happen at its location, outside
@@ -477,6 +481,8 @@ impl Exec {
     /// location, so it stays a function of the execution.
     fn coherence(&mut self, ev: &Events, same_loc: &mut SameLoc, lg: &mut Logic) {
         let writes: Vec<Eid> = (0..self.n).filter(|&i| ev.events[i].in_co() && !self.exists[i].is_false()).collect();
+        // co's entries, sorted by pair once made.
+        let mut co = Vec::with_capacity(writes.len() * writes.len());
         for (a, &i) in writes.iter().enumerate() {
             for &j in &writes[a + 1..] {
                 let sl = same_loc.get(&self.locs, i, j, lg);
@@ -486,7 +492,7 @@ impl Exec {
                 let (ei, ej) = (self.exists[i], self.exists[j]);
                 if ev.is_init(i) {
                     let b = lg.and(&[ej, sl]);
-                    self.co.set(i, j, b);
+                    co.push(((i, j), b));
                 } else {
                     let o = lg.fresh();
                     self.primaries.push(o);
@@ -495,12 +501,14 @@ impl Exec {
                     lg.implies(o, ei);
                     lg.implies(o, ej);
                     lg.implies(o, sl);
-                    self.co.set(i, j, o);
+                    co.push(((i, j), o));
                     let back = lg.and(&[o.negate(), ei, ej, sl]);
-                    self.co.set(j, i, back);
+                    co.push(((j, i), back));
                 }
             }
         }
+        co.sort_unstable_by_key(|e| e.0);
+        self.co = Rel::from_sorted(self.n, co);
         let nonit: Vec<Eid> = writes.iter().copied().filter(|&w| !ev.is_init(w)).collect();
         transitive(&self.co, &nonit, lg);
     }
@@ -867,10 +875,19 @@ impl Base<'_> {
 
     /// Static pairs, present when both events happen.
     fn rel(&self, lg: &mut Logic, f: impl Fn(usize, usize) -> bool) -> Rel {
+        let n = self.ev.len();
+        let f = &f;
+        let pairs = (0..n).flat_map(|i| (0..n).filter(move |&j| f(i, j)).map(move |j| (i, j)));
+        self.rel_of(lg, pairs, n * n)
+    }
+
+    /// [`Base::rel`] of pairs within a thread (the initial writes' counting as one), where
+    /// `f` picks them: each event is tested against its thread's events only.
+    fn rel_in_thread(&self, lg: &mut Logic, threads: &Threads, f: impl Fn(usize, usize) -> bool) -> Rel {
         let (n, g) = (self.ev.len(), &self.x.exists);
-        let mut m = Vec::with_capacity(n * n);
+        let mut m = Vec::with_capacity(n * threads.longest);
         for i in (0..n).filter(|&i| !g[i].is_false()) {
-            for j in (0..n).filter(|&j| f(i, j)) {
+            for &j in threads.of(i).iter().filter(|&&j| f(i, j)) {
                 m.push(((i, j), lg.and2(g[i], g[j])));
             }
         }
@@ -882,11 +899,8 @@ impl Base<'_> {
     /// without a test per pair.
     fn rel_of(&self, lg: &mut Logic, pairs: impl IntoIterator<Item = (usize, usize)>, most: usize) -> Rel {
         let g = &self.x.exists;
-        let mut m = Vec::with_capacity(most);
-        for (i, j) in pairs.into_iter().filter(|&(i, _)| !g[i].is_false()) {
-            m.push(((i, j), lg.and2(g[i], g[j])));
-        }
-        Rel::from_sorted(self.ev.len(), m)
+        let live = pairs.into_iter().filter(|&(i, _)| !g[i].is_false());
+        Rel::collect_sorted(self.ev.len(), most, live.map(|(i, j)| ((i, j), lg.and2(g[i], g[j]))))
     }
 
     /// Binds a set under `name`, as the model sees it.
@@ -987,7 +1001,8 @@ impl Base<'_> {
         let (ev, x) = (self.ev, self.x);
         let (n, g, e) = (ev.len(), &x.exists, &ev.events);
         let same_thread = |i: usize, j: usize| e[i].thread == e[j].thread;
-        let po = self.rel(lg, |i, j| ev.po_before(i, j));
+        let threads = Threads::new(ev);
+        let po = self.rel_in_thread(lg, &threads, |i, j| ev.po_before(i, j));
         let mut sl = SameLoc::new(&x.locs);
         // The pairs of distinct (or any, with `loops`) events among those `member` picks
         // that may access one location, where both happen.
@@ -1020,11 +1035,10 @@ impl Base<'_> {
             Rel::from_sorted(n, m)
         };
         let loc = same(lg, &|i| e[i].has_loc(), true);
-        let int = self.rel(lg, same_thread);
+        let int = self.rel_in_thread(lg, &threads, |_, _| true);
         let ext = self.rel(lg, |i, j| !same_thread(i, j));
         let id = self.rel_of(lg, (0..n).map(|i| (i, i)), n);
-        let same_instr =
-            self.rel(lg, |i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr / 2 == e[j].instr / 2);
+        let same_instr = self.rel_in_thread(lg, &threads, |i, j| e[i].thread.is_some() && e[i].instr / 2 == e[j].instr / 2);
         let mut addr = self.rel_of(lg, ev.addr.iter().copied(), ev.addr.len());
         let mut data = self.rel_of(lg, ev.data.iter().copied(), ev.data.len());
         // A dependency through a register joined from two paths holds on its own path only.
@@ -1072,6 +1086,41 @@ impl Base<'_> {
             self.env.push((name, V::Rel(r)));
         }
         (loc, ww_loc)
+    }
+}
+
+/// The events by thread (the initial writes' counting as one), for the relations within
+/// threads.
+struct Threads {
+    /// The events sorted stably by thread: each thread's a run, in event order.
+    order: Vec<Eid>,
+    /// Each event's thread's run in `order`.
+    run: Vec<(usize, usize)>,
+    /// The most events a thread has.
+    longest: usize,
+}
+
+impl Threads {
+    fn new(ev: &Events) -> Threads {
+        let e = &ev.events;
+        let mut order: Vec<Eid> = (0..e.len()).collect();
+        order.sort_by_key(|&i| e[i].thread);
+        let mut run = vec![(0, 0); e.len()];
+        let mut from = 0;
+        for r in order.chunk_by(|&a, &b| e[a].thread == e[b].thread) {
+            for &i in r {
+                run[i] = (from, from + r.len());
+            }
+            from += r.len();
+        }
+        let longest = run.iter().map(|&(a, b)| b - a).max().unwrap_or(0);
+        Threads { order, run, longest }
+    }
+
+    /// The events of `i`'s thread, in order.
+    fn of(&self, i: Eid) -> &[Eid] {
+        let (a, b) = self.run[i];
+        &self.order[a..b]
     }
 }
 

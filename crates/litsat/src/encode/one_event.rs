@@ -20,6 +20,8 @@ pub struct View {
     fused: Vec<Option<(Eid, B)>>,
     /// Scratch space for [`View::rel`]'s dense matrix, kept from one relation to the next.
     dense: Vec<B>,
+    /// Whether there is no one-event pair (the view is the encoder's own).
+    identity: bool,
 }
 
 impl View {
@@ -28,12 +30,13 @@ impl View {
         for &(r, w) in &ev.one_event {
             fused[r] = Some((w, exists[w]));
         }
-        View { fused, dense: Vec::new() }
+        let identity = fused.iter().all(Option::is_none);
+        View { fused, dense: Vec::new(), identity }
     }
 
     /// Whether the view is the encoder's own (no one-event pairs).
     pub fn is_identity(&self) -> bool {
-        self.fused.iter().all(Option::is_none)
+        self.identity
     }
 
     /// Where event `e` may appear: itself, under a condition; a fused read also as its
@@ -89,9 +92,9 @@ impl View {
                 }
             }
         }
-        let mut entries = Vec::with_capacity(r.len() + n);
-        entries.extend(out.iter().enumerate().filter(|(_, b)| !b.is_false()).map(|(k, &b)| ((k / n, k % n), b)));
+        let set = out.iter().enumerate().filter(|(_, b)| !b.is_false());
+        let merged = Rel::collect_sorted(n, r.len() + n, set.map(|(k, &b)| ((k / n, k % n), b)));
         self.dense = out;
-        Rel::from_sorted(n, entries)
+        merged
     }
 }

@@ -146,11 +146,10 @@ unsafe impl GlobalAlloc for Pool {
         // SAFETY: the caller's contract for `realloc` (a non-zero size that does not
         // overflow when rounded to the alignment).
         let new = unsafe { Layout::from_size_align_unchecked(new_size, layout.align()) };
-        if class(layout).is_none() && class(new).is_none() {
-            return unsafe { System.realloc(ptr, layout, new_size) };
-        }
-        if class(layout).is_some() && class(layout) == class(new) {
-            return ptr;
+        match (class(layout), class(new)) {
+            (None, None) => return unsafe { System.realloc(ptr, layout, new_size) },
+            (Some(a), Some(b)) if a == b => return ptr,
+            _ => {}
         }
         let to = unsafe { self.alloc(new) };
         if !to.is_null() {

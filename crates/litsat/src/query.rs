@@ -280,9 +280,9 @@ pub fn prepare_until(
     }
     let wide: Vec<Loc> =
         test.init.iter().filter(|i| i.ty.as_deref().is_some_and(is_wide)).map(|i| i.loc.clone()).collect();
-    test.cond.prop = narrow_constants(&test.cond.prop, &wide);
-    if let Some(f) = &test.filter {
-        test.filter = Some(narrow_constants(f, &wide));
+    narrow_constants(&mut test.cond.prop, &wide);
+    if let Some(f) = &mut test.filter {
+        narrow_constants(f, &wide);
     }
     let ev = events::build(&test, isa, &SourceRef { file, text }, macros, unroll, deadline)?;
     Ok((test, isa, ev))
@@ -336,18 +336,17 @@ impl PrintCast {
 }
 
 /// herd reads a constant for a 32-bit place modulo 2³², as a signed `int`: in a condition
-/// on an `int` register, `0xffffffff` is -1.
-fn narrow_constants(p: &Prop, wide: &[Loc]) -> Prop {
-    let f = |q: &Prop| narrow_constants(q, wide);
+/// on an `int` register, `0xffffffff` is -1. Rewritten in place (nothing is copied).
+fn narrow_constants(p: &mut Prop, wide: &[Loc]) {
     match p {
-        Prop::Eq(l, Val::Int(v)) if !wide.contains(l) && (0x8000_0000..=0xffff_ffff).contains(v) => {
-            Prop::Eq(l.clone(), Val::Int(*v - (1i64 << 32)))
+        Prop::Eq(l, Val::Int(v)) if !wide.contains(l) && (0x8000_0000..=0xffff_ffff).contains(v) => *v -= 1i64 << 32,
+        Prop::Not(q) => narrow_constants(q, wide),
+        Prop::And(qs) | Prop::Or(qs) => qs.iter_mut().for_each(|q| narrow_constants(q, wide)),
+        Prop::Implies(a, b) => {
+            narrow_constants(a, wide);
+            narrow_constants(b, wide);
         }
-        Prop::Not(q) => Prop::Not(Box::new(f(q))),
-        Prop::And(qs) => Prop::And(qs.iter().map(f).collect()),
-        Prop::Or(qs) => Prop::Or(qs.iter().map(f).collect()),
-        Prop::Implies(a, b) => Prop::Implies(Box::new(f(a)), Box::new(f(b))),
-        q => q.clone(),
+        _ => {}
     }
 }
 
@@ -361,10 +360,14 @@ pub fn observed(test: &Test, isa: &dyn Isa) -> Vec<Loc> {
         }
     }
     test.cond.prop.locs(&mut ls);
-    ls.sort_by_key(|l| match l {
-        Loc::Reg(t, r) => (0, *t, isa.reg_index(r), r.clone()),
-        Loc::Mem(x) => (1, 0, 0, x.clone()),
-    });
+    // Compared by borrowed keys: no name is copied per comparison.
+    fn key<'l>(isa: &dyn Isa, l: &'l Loc) -> (u8, usize, usize, &'l str) {
+        match l {
+            Loc::Reg(t, r) => (0, *t, isa.reg_index(r), r),
+            Loc::Mem(x) => (1, 0, 0, x),
+        }
+    }
+    ls.sort_by(|a, b| key(isa, a).cmp(&key(isa, b)));
     ls.dedup();
     ls
 }
@@ -960,9 +963,8 @@ fn record(out: &mut Outcome, found: &mut Found, truth: &[bool], view: &View, wei
             (v, _) => v,
         }
     }));
-    if !found.rows.contains(&found.row) {
-        found.rows.insert(found.row.clone());
-    }
+    // Most executions show a new state: one search, not a lookup and then an insertion.
+    found.rows.insert(found.row.clone());
     for (name, b) in flag_lits {
         // Most executions raise a flag another already raised: no name is cloned for them.
         if b.value(truth) && !out.flags.contains(name) {

@@ -65,19 +65,20 @@ impl Propagator {
 
     /// Over the clauses `lits[start[c]..start[c + 1]]`.
     fn from_flat(vars: usize, lits: Vec<Lit>, start: Vec<u32>) -> Propagator {
+        // `first[code]` counts up to where the literal's list ends; filled from the last
+        // clause back, it comes down to where the list starts, each list in clause order.
         let mut first = vec![0u32; 2 * vars + 1];
         for l in &lits {
-            first[l.code() + 1] += 1;
+            first[l.code()] += 1;
         }
         for k in 1..first.len() {
             first[k] += first[k - 1];
         }
-        let mut fill = first.clone();
         let mut occurs = vec![0u32; lits.len()];
-        for c in 0..start.len() - 1 {
-            for l in &lits[start[c] as usize..start[c + 1] as usize] {
-                occurs[fill[l.code()] as usize] = c as u32;
-                fill[l.code()] += 1;
+        for (c, w) in start.windows(2).enumerate().rev() {
+            for l in lits[w[0] as usize..w[1] as usize].iter().rev() {
+                first[l.code()] -= 1;
+                occurs[first[l.code()] as usize] = c as u32;
             }
         }
         let n = start.len() - 1;
@@ -112,8 +113,7 @@ impl Propagator {
     }
 
     fn holds(&self, l: Lit) -> i8 {
-        let v = self.value[l.var().index()];
-        if l.is_negative() { -v } else { v }
+        holds(&self.value, l)
     }
 
     /// A model extending `guess`, if propagation and "open means false" give one.
@@ -204,47 +204,45 @@ impl Propagator {
     /// Undoes the levels from `level` on.
     fn backtrack(&mut self, level: usize) {
         let Some(&to) = self.level_start.get(level) else { return };
-        while self.trail.len() > to {
-            let l = self.trail.pop().expect("above the level's start");
-            if self.trail.len() < self.head {
-                for k in self.occurrences(!l) {
-                    self.open[self.occurs[k] as usize] += 1;
+        let Propagator { occurs, first, value, open, trail, head, .. } = &mut *self;
+        while trail.len() > to {
+            let l = trail.pop().expect("above the level's start");
+            if trail.len() < *head {
+                let code = (!l).code();
+                for &c in &occurs[first[code] as usize..first[code + 1] as usize] {
+                    open[c as usize] += 1;
                 }
             }
-            self.value[l.var().index()] = 0;
+            value[l.var().index()] = 0;
         }
-        self.head = self.head.min(to);
+        *head = (*head).min(to);
         self.assumed.truncate(level);
         self.level_start.truncate(level);
     }
 
     fn assign(&mut self, l: Lit) -> Option<()> {
-        match self.holds(l) {
-            1 => Some(()),
-            -1 => None,
-            _ => {
-                self.value[l.var().index()] = if l.is_negative() { -1 } else { 1 };
-                self.trail.push(l);
-                Some(())
-            }
-        }
+        assign(&mut self.value, &mut self.trail, l)
     }
 
     /// Unit propagation to a fixpoint; `None` on a conflict. After a conflict the rest of
     /// the literal's clauses are still counted, so that undoing it is exact.
     fn propagate(&mut self) -> Option<()> {
-        while self.head < self.trail.len() {
-            let l = self.trail[self.head];
-            self.head += 1;
+        // The fields apart, so that the occurrence lists are read as slices while the
+        // counts and the assignment change.
+        let Propagator { lits, start, occurs, first, value, open, trail, head, .. } = &mut *self;
+        while *head < trail.len() {
+            let code = (!trail[*head]).code();
+            *head += 1;
             let mut conflict = false;
-            for k in self.occurrences(!l) {
-                let c = self.occurs[k] as usize;
-                self.open[c] -= 1;
-                if conflict || self.open[c] > 1 {
+            for &c in &occurs[first[code] as usize..first[code + 1] as usize] {
+                let c = c as usize;
+                open[c] -= 1;
+                if conflict || open[c] > 1 {
                     continue;
                 }
-                conflict = match self.clause(c).iter().copied().find(|&m| self.holds(m) >= 0) {
-                    Some(open) => self.assign(open).is_none(),
+                let clause = &lits[start[c] as usize..start[c + 1] as usize];
+                conflict = match clause.iter().copied().find(|&m| holds(value, m) >= 0) {
+                    Some(unit) => assign(value, trail, unit).is_none(),
                     None => true,
                 };
             }
@@ -253,6 +251,25 @@ impl Propagator {
             }
         }
         Some(())
+    }
+}
+
+/// The value of `l` under `value` (per variable: 1 true, -1 false, 0 open).
+fn holds(value: &[i8], l: Lit) -> i8 {
+    let v = value[l.var().index()];
+    if l.is_negative() { -v } else { v }
+}
+
+/// Sets `l` true, onto the trail; `None` if it is false.
+fn assign(value: &mut [i8], trail: &mut Vec<Lit>, l: Lit) -> Option<()> {
+    match holds(value, l) {
+        1 => Some(()),
+        -1 => None,
+        _ => {
+            value[l.var().index()] = if l.is_negative() { -1 } else { 1 };
+            trail.push(l);
+            Some(())
+        }
     }
 }
 

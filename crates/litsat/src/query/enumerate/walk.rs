@@ -44,7 +44,10 @@ impl Lister<'_> {
         }
         let n = self.order.len();
         let mut budget = self.walk_budget;
-        let mut found: Vec<Vec<Lit>> = Vec::new();
+        // The primaries of each execution found, `n` apiece, in one buffer (no vector per
+        // execution: they are needed only if the walk does not finish).
+        let mut found: Vec<Lit> = Vec::new();
+        let mut executions = 0;
         // The positions assumed, and whether their second value is the one in force.
         let mut stack: Vec<(usize, bool)> = Vec::new();
         let mut i = 0;
@@ -53,24 +56,28 @@ impl Lister<'_> {
                 i += 1;
             }
             if i == n {
-                let fixed: Vec<Lit> = self.order.iter().map(|&l| if p.value(l) > 0 { l } else { !l }).collect();
+                let fixed = found.len();
+                found.extend(self.order.iter().map(|&l| if p.value(l) > 0 { l } else { !l }));
                 let model = match p.complete_greedily() {
                     Some(m) => Some(m),
                     None => {
                         budget = budget.saturating_sub(LEAF_SOLVE);
-                        self.solve_under(&fixed, solver_err)?
+                        self.solve_under(&found[fixed..], solver_err)?
                     }
                 };
-                if let Some(m) = model {
-                    if !visit(&m)? {
-                        return Ok(Walk::Done);
+                match model {
+                    Some(m) => {
+                        if !visit(&m)? {
+                            return Ok(Walk::Done);
+                        }
+                        executions += 1;
+                        budget += PER_EXECUTION;
                     }
-                    found.push(fixed);
-                    budget += PER_EXECUTION;
+                    None => found.truncate(fixed),
                 }
             } else {
                 if budget == 0 {
-                    return Ok(Walk::Unfinished(found));
+                    return Ok(Walk::Unfinished((0..executions).map(|k| found[k * n..(k + 1) * n].to_vec()).collect()));
                 }
                 budget -= 1;
                 if budget.is_multiple_of(256) {

@@ -102,19 +102,21 @@ pub struct Closure {
 #[derive(Clone, Debug, Default)]
 pub struct Env(Option<Rc<Node>>);
 
+/// One binding of an environment. The name and the rest of the list are in the same
+/// place whatever the binding, so that a lookup's walk compares a name and steps on.
 #[derive(Debug)]
-enum Node {
-    Bind {
-        name: Name,
-        val: V,
-        next: Env,
-    },
+struct Node {
+    /// The name bound; `None` for the built-ins' table, which ends a list.
+    name: Option<Name>,
+    next: Env,
+    what: Slot,
+}
+
+#[derive(Debug)]
+enum Slot {
+    Val(V),
     /// A `let` binding evaluated when first read (see `lazy`).
-    Lazy {
-        name: Name,
-        thunk: lazy::Thunk,
-        next: Env,
-    },
+    Lazy(lazy::Thunk),
     /// The built-ins, bound all at once: a test binds about a hundred, which as list
     /// nodes cost an allocation each, and a name is found by its number where the list
     /// was walked to its end. The primitives follow them (hiding any of their names).
@@ -131,13 +133,16 @@ impl Env {
     /// later is seen.
     pub fn table(bindings: Vec<(Name, V)>) -> Env {
         let index = table_index(&bindings);
-        Env(Some(Rc::new(Node::Table { bindings, index })))
+        Env::node(None, Env::default(), Slot::Table { bindings, index })
+    }
+    fn node(name: Option<Name>, next: Env, what: Slot) -> Env {
+        Env(Some(Rc::new(Node { name, next, what })))
     }
     pub fn bind(&self, name: Name, val: V) -> Env {
-        Env(Some(Rc::new(Node::Bind { name, val, next: self.clone() })))
+        Env::node(Some(name), self.clone(), Slot::Val(val))
     }
     fn bind_lazy(&self, name: Name, thunk: lazy::Thunk) -> Env {
-        Env(Some(Rc::new(Node::Lazy { name, thunk, next: self.clone() })))
+        Env::node(Some(name), self.clone(), Slot::Lazy(thunk))
     }
     /// The environment's identity (its innermost binding's address).
     fn addr(&self) -> usize {
@@ -145,31 +150,21 @@ impl Env {
     }
     /// What `name` is bound to (read it with `Interp::force`).
     pub fn get(&self, name: Name) -> Option<Bound<'_>> {
-        let mut cur = &self.0;
-        while let Some(n) = cur {
-            match &**n {
-                Node::Bind { name: x, val, next } => {
-                    if *x == name {
-                        return Some(Bound::Val(val));
-                    }
-                    cur = &next.0;
-                }
-                Node::Lazy { name: x, thunk, next } => {
-                    if *x == name {
-                        return Some(Bound::Lazy(thunk));
-                    }
-                    cur = &next.0;
-                }
-                Node::Table { bindings, index } => {
-                    let at = *index.get(name.index()).filter(|&&at| at > 0)? as usize - 1;
-                    return Some(match bindings.get(at) {
-                        Some((_, v)) => Bound::Val(v),
-                        None => Bound::Prim(primitives()[at - bindings.len()].1),
-                    });
-                }
+        let mut n = self.0.as_deref()?;
+        while n.name.is_some_and(|x| x != name) {
+            n = n.next.0.as_deref()?;
+        }
+        match &n.what {
+            Slot::Val(v) => Some(Bound::Val(v)),
+            Slot::Lazy(t) => Some(Bound::Lazy(t)),
+            Slot::Table { bindings, index } => {
+                let at = *index.get(name.index()).filter(|&&at| at > 0)? as usize - 1;
+                Some(match bindings.get(at) {
+                    Some((_, v)) => Bound::Val(v),
+                    None => Bound::Prim(primitives()[at - bindings.len()].1),
+                })
             }
         }
-        None
     }
 }
 

@@ -979,7 +979,7 @@ impl<'a> Eval<'a> {
         if c.flag {
             // herd records a flag when its test holds (and only a named one).
             if ok && let Some(name) = &c.name {
-                self.flags.insert(name.clone());
+                self.flags.insert(name.to_string());
             }
             Ok(())
         } else if ok {

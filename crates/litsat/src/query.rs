@@ -606,14 +606,14 @@ fn run_with(
     let exact = lg.guard();
     let mut flag_lits = Vec::new();
     for c in &checks {
-        if c.name.as_ref().is_some_and(|n| opts.skipchecks.contains(n)) {
+        if c.name.as_ref().is_some_and(|n| opts.skipchecks.iter().any(|s| **s == **n)) {
             continue;
         }
         if c.flag {
             // herd raises a flag when its check holds (`flag ~empty r`: r is not empty);
             // an unnamed flag only draws a warning (`exec_test` in herd's interpreter).
             if let Some(name) = &c.name {
-                flag_lits.push((name.clone(), c.ok));
+                flag_lits.push((name.to_string(), c.ok));
             }
         } else {
             lg.assert(c.ok);

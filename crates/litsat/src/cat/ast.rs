@@ -100,7 +100,8 @@ pub struct Check {
     pub negated: bool,
     pub flag: bool,
     pub expr: Expr,
-    pub name: Option<String>,
+    /// Shared with every test's [`CheckOut`](super::CheckOut) of the check.
+    pub name: Option<Arc<str>>,
     pub pos: Pos,
 }
 

@@ -324,7 +324,7 @@ impl<'a> P<'a> {
             return Ok(None);
         };
         let expr = self.expr()?;
-        let name = if self.eat_kw("as") { Some(self.name_or_kw()?) } else { None };
+        let name = if self.eat_kw("as") { Some(self.name_or_kw()?.into()) } else { None };
         Ok(Some(Check { kind, negated, flag, expr, name, pos }))
     }
 

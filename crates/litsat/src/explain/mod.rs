@@ -53,7 +53,7 @@ pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options
     lg.assert(cut.negate());
     let checks: Vec<CheckOut> = checks
         .into_iter()
-        .filter(|c| !c.flag && !c.name.as_ref().is_some_and(|n| opts.skipchecks.contains(n)))
+        .filter(|c| !c.flag && !c.name.as_ref().is_some_and(|n| opts.skipchecks.iter().any(|s| **s == **n)))
         .collect();
     let sels = checks
         .iter()
@@ -211,7 +211,7 @@ pub fn analyse(mut enc: Encoded, prog: &Program, opts: &Options, file: &str) -> 
         solve(solver, &lits, file)
     };
     let live: Vec<usize> = (0..enc.checks.len()).filter(|&k| enc.sels[k].is_some()).collect();
-    let checks = enc.checks.iter().map(|c| (c.label.clone(), c.kind, c.negated)).collect();
+    let checks = enc.checks.iter().map(|c| (c.label.to_string(), c.kind, c.negated)).collect();
     let mut out = Analysis {
         test: enc.test.clone(),
         model: prog.display_name(),
@@ -496,7 +496,7 @@ fn broken(c: &CheckOut, ex: &Concrete, truth: &[bool]) -> Broken {
     }
     let derived = |i: Eid, j: Eid| -> Vec<Edge> {
         base_path(ex, i, j, true)
-            .unwrap_or_else(|| vec![Edge { from: i, to: j, label: c.label.clone(), class: EdgeClass::Derived }])
+            .unwrap_or_else(|| vec![Edge { from: i, to: j, label: c.label.to_string(), class: EdgeClass::Derived }])
     };
     match c.kind {
         CheckKind::Acyclic => match min_cycle(&pairs, ex, None) {

@@ -14,7 +14,7 @@
 //! execution can still be running (constant-folded, or decided by a solver call).
 
 use super::values::{Shape, same_struct, select, shape, subset};
-use super::{Interp, R, V, bind_rec_closures};
+use super::{Bound, Interp, Prim, R, V, bind_rec_closures};
 use crate::cat::ast::{Binding, Expr, Op1, Op2};
 use crate::cat::parse::TUPLE_BINDING;
 use crate::diag::Pos;
@@ -286,7 +286,7 @@ fn monotone_in(e: &Expr, names: &HashSet<&str>, env: &super::Env) -> bool {
         Expr::Op2(_, a, b, _) => m(a) && m(b),
         Expr::App(f, a, _) => match &**f {
             Expr::Var(x, _) if !names.contains(x.as_str()) => {
-                matches!(env.get(*x), Some(super::Bound::Val(V::Prim(super::Prim::Domain | super::Prim::Range)))) && m(a)
+                matches!(env.get(*x), Some(Bound::Prim(Prim::Domain | Prim::Range) | Bound::Val(V::Prim(Prim::Domain | Prim::Range)))) && m(a)
             }
             _ => false,
         },

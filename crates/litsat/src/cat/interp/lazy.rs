@@ -50,6 +50,7 @@ impl Interp<'_> {
     pub(super) fn force(&mut self, b: Bound, pos: Pos) -> R<V> {
         let t = match b {
             Bound::Val(v) => return Ok(v.clone()),
+            Bound::Prim(p) => return Ok(V::Prim(p)),
             Bound::Lazy(t) => t,
         };
         if let Some(done) = t.known() {
@@ -72,6 +73,7 @@ impl Interp<'_> {
             Expr::Var(x, _) => match self.lookup(env, *x)? {
                 Bound::Lazy(t) => t.known()?,
                 Bound::Val(v) => v,
+                Bound::Prim(_) => return None,
             },
             _ => return None,
         };

@@ -102,44 +102,47 @@ pub struct Closure {
 #[derive(Clone, Debug, Default)]
 pub struct Env(Option<Rc<Node>>);
 
+/// One binding of an environment. The name and the rest of the list are in the same
+/// place whatever the binding, so that a lookup's walk compares a name and steps on.
 #[derive(Debug)]
-enum Node {
-    Bind {
-        name: Name,
-        val: V,
-        next: Env,
-    },
+struct Node {
+    /// The name bound; `None` for the built-ins' table, which ends a list.
+    name: Option<Name>,
+    next: Env,
+    what: Slot,
+}
+
+#[derive(Debug)]
+enum Slot {
+    Val(V),
     /// A `let` binding evaluated when first read (see `lazy`).
-    Lazy {
-        name: Name,
-        thunk: lazy::Thunk,
-        next: Env,
-    },
+    Lazy(lazy::Thunk),
     /// The built-ins, bound all at once: a test binds about a hundred, which as list
     /// nodes cost an allocation each, and a name is found by its number where the list
-    /// was walked to its end.
+    /// was walked to its end. The primitives follow them (hiding any of their names).
     Table {
         bindings: Vec<(Name, V)>,
-        /// By [`Name::index`]: 1 + where the name's last binding is, or 0 if it has none.
-        index: Vec<u32>,
+        /// By [`Name::index`]: 1 + where the name's last binding is (past `bindings`, the
+        /// primitive's place among [`primitives`]), or 0 if it has none.
+        index: Rc<[u32]>,
     },
 }
 
 impl Env {
-    /// The environment of just these bindings; of two with one name, the later is seen.
+    /// The environment of these bindings then the primitives; of two with one name, the
+    /// later is seen.
     pub fn table(bindings: Vec<(Name, V)>) -> Env {
-        let len = bindings.iter().map(|(x, _)| x.index() + 1).max().unwrap_or(0);
-        let mut index = vec![0; len];
-        for ((x, _), at) in bindings.iter().zip(1..) {
-            index[x.index()] = at;
-        }
-        Env(Some(Rc::new(Node::Table { bindings, index })))
+        let index = table_index(&bindings);
+        Env::node(None, Env::default(), Slot::Table { bindings, index })
+    }
+    fn node(name: Option<Name>, next: Env, what: Slot) -> Env {
+        Env(Some(Rc::new(Node { name, next, what })))
     }
     pub fn bind(&self, name: Name, val: V) -> Env {
-        Env(Some(Rc::new(Node::Bind { name, val, next: self.clone() })))
+        Env::node(Some(name), self.clone(), Slot::Val(val))
     }
     fn bind_lazy(&self, name: Name, thunk: lazy::Thunk) -> Env {
-        Env(Some(Rc::new(Node::Lazy { name, thunk, next: self.clone() })))
+        Env::node(Some(name), self.clone(), Slot::Lazy(thunk))
     }
     /// The environment's identity (its innermost binding's address).
     fn addr(&self) -> usize {
@@ -147,44 +150,62 @@ impl Env {
     }
     /// What `name` is bound to (read it with `Interp::force`).
     pub fn get(&self, name: Name) -> Option<Bound<'_>> {
-        let mut cur = &self.0;
-        while let Some(n) = cur {
-            match &**n {
-                Node::Bind { name: x, val, next } => {
-                    if *x == name {
-                        return Some(Bound::Val(val));
-                    }
-                    cur = &next.0;
-                }
-                Node::Lazy { name: x, thunk, next } => {
-                    if *x == name {
-                        return Some(Bound::Lazy(thunk));
-                    }
-                    cur = &next.0;
-                }
-                Node::Table { bindings, index } => {
-                    let at = *index.get(name.index()).filter(|&&at| at > 0)?;
-                    return Some(Bound::Val(&bindings[at as usize - 1].1));
-                }
+        let mut n = self.0.as_deref()?;
+        while n.name.is_some_and(|x| x != name) {
+            n = n.next.0.as_deref()?;
+        }
+        match &n.what {
+            Slot::Val(v) => Some(Bound::Val(v)),
+            Slot::Lazy(t) => Some(Bound::Lazy(t)),
+            Slot::Table { bindings, index } => {
+                let at = *index.get(name.index()).filter(|&&at| at > 0)? as usize - 1;
+                Some(match bindings.get(at) {
+                    Some((_, v)) => Bound::Val(v),
+                    None => Bound::Prim(primitives()[at - bindings.len()].1),
+                })
             }
         }
-        None
     }
 }
 
-/// What a name is bound to: a value, or a `let` binding evaluated when first read.
+/// What a name is bound to: a value, a `let` binding evaluated when first read, or a
+/// primitive.
 #[derive(Clone, Copy, Debug)]
 pub enum Bound<'a> {
     Val(&'a V),
     Lazy(&'a lazy::Thunk),
+    Prim(Prim),
+}
+
+/// The index of [`Node::Table`] for `bindings` and the primitives. Every test binds the
+/// same built-in names in the same order, so the index made for one test serves the next
+/// (and is made again where the names differ).
+fn table_index(bindings: &[(Name, V)]) -> Rc<[u32]> {
+    thread_local! {
+        static LAST: std::cell::RefCell<(Vec<Name>, Rc<[u32]>)> = std::cell::RefCell::new((Vec::new(), Rc::new([])));
+    }
+    LAST.with_borrow_mut(|(names, index)| {
+        if !bindings.iter().map(|(x, _)| x).eq(names.iter()) || index.is_empty() {
+            *names = bindings.iter().map(|&(x, _)| x).collect();
+            let prims = primitives().iter().map(|(x, _)| x);
+            let all: Vec<Name> = names.iter().chain(prims).copied().collect();
+            let len = all.iter().map(|x| x.index() + 1).max().unwrap_or(0);
+            let mut at = vec![0; len];
+            for (x, k) in all.iter().zip(1..) {
+                at[x.index()] = k;
+            }
+            *index = at.into();
+        }
+        index.clone()
+    })
 }
 
 /// What a check compiled to.
 #[derive(Clone, Debug)]
 pub struct CheckOut {
     /// The `as` name, or `file:line` for an unnamed check.
-    pub label: String,
-    pub name: Option<String>,
+    pub label: Arc<str>,
+    pub name: Option<Arc<str>>,
     pub kind: CheckKind,
     pub negated: bool,
     pub flag: bool,
@@ -246,7 +267,7 @@ pub struct Interp<'a> {
     closed: Vec<(Rc<Rel>, Rc<Rel>)>,
     variants: &'a [String],
     /// The files run so far (a handful: a list, where hashing cost more).
-    included: Vec<String>,
+    included: Vec<Rc<str>>,
     /// The procedures defined so far, by name.
     procs: Vec<(String, Procedure)>,
     pub checks: Vec<CheckOut>,
@@ -374,6 +395,7 @@ impl<'a> Interp<'a> {
                 if !self.file_bound(*x) {
                     return match self.builtins.get(*x) {
                         Some(Bound::Val(v)) => Ok(v.clone()),
+                        Some(Bound::Prim(p)) => Ok(V::Prim(p)),
                         _ => self.err(*pos, format!("unbound name '{x}'")),
                     };
                 }
@@ -745,7 +767,7 @@ impl<'a> Interp<'a> {
         let r = self.as_rel(v, c.pos)?;
         let label = c.name.clone().unwrap_or_else(|| {
             let (l, _) = crate::diag::line_col(self.text(), c.pos.0);
-            format!("{}:{l}", self.file.trim_start_matches("<bundled>/"))
+            format!("{}:{l}", self.file.trim_start_matches("<bundled>/")).into()
         });
         let exact = c.flag || c.negated;
         let holds = match c.kind {
@@ -785,15 +807,16 @@ impl<'a> Interp<'a> {
     }
 
     fn run_file(&mut self, env: Env, path: &str) -> R<Env> {
-        if self.included.iter().any(|p| p == path) {
+        if self.included.iter().any(|p| **p == *path) {
             return Ok(env);
         }
-        self.included.push(path.to_string());
+        let file: Rc<str> = path.into();
+        self.included.push(file.clone());
         let Some(f) = self.prog.file(path) else {
             return Err(Box::new(Diag::file(path, "model file not loaded")));
         };
         let model = f.model.clone();
-        let saved = std::mem::replace(&mut self.file, path.into());
+        let saved = std::mem::replace(&mut self.file, file);
         let r = self.stmts(env, &model.stmts);
         self.file = saved;
         r
@@ -887,9 +910,7 @@ pub fn compile_model_with(
         depth: 0,
         steps: 0,
     };
-    let mut names = b.env;
-    names.extend(primitives().iter().map(|&(x, p)| (x, V::Prim(p))));
-    let env = Env::table(names);
+    let env = Env::table(b.env);
     it.builtins = env.clone();
     it.run_files(env).map_err(|d| *d)?;
     let own_orders = it.order_made && !it.co_bound;

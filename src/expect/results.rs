@@ -143,15 +143,14 @@ impl Judgement {
 }
 
 /// Judges an answer against a Result line by judgelitmus's rules (see the module's
-/// documentation). A `--fast` answer has no counts and no flags: the data-race rule is
-/// skipped, `DEADLOCK` asks only for `Never`, no answer counts as a deadlock, and `Flag
-/// NAME` cannot pass.
+/// documentation). A `--fast` answer has its flags (each asked of the solver) but no
+/// counts: `DEADLOCK` asks only for `Never`, and no answer counts as a deadlock.
 pub fn judge(r: &ResultLine, a: &Answer) -> Judgement {
-    let raced = !a.fast && a.flags.iter().any(|f| f == "data-race");
-    if !a.fast && r.datarace && !raced {
+    let raced = a.flags.iter().any(|f| f == "data-race");
+    if r.datarace && !raced {
         return Judgement::Fail("predicted data race not modeled (no Flag data-race)".into());
     }
-    if !a.fast && !r.datarace && raced {
+    if !r.datarace && raced {
         return Judgement::Fail("unexpected data race modeled (Flag data-race)".into());
     }
     let (p, n) = a.witnesses;
@@ -164,7 +163,6 @@ pub fn judge(r: &ResultLine, a: &Answer) -> Judgement {
             return Judgement::Fail(format!("{found}: unexpected deadlock, expected {}", r.prediction));
         }
         Prediction::Maybe => return Judgement::Pass,
-        Prediction::Flag(_) if a.fast => format!("expected {}, but --fast computes no flags", r.prediction),
         Prediction::Flag(name) if a.flags.contains(name) => return Judgement::Pass,
         Prediction::Flag(_) => format!("flags [{}], expected {}", a.flags.join(" "), r.prediction),
         word if a.observation == word.to_string() => return Judgement::Pass,
@@ -357,13 +355,15 @@ mod tests {
     }
 
     #[test]
-    fn fast_answers_have_no_counts_or_flags() {
-        let fast = |obs: &str| Answer { fast: true, ..answer(obs, (0, 0), &[]) };
-        assert_eq!(judge(&result(" * Result: Never DATARACE\n"), &fast("Never")), Judgement::Pass);
-        assert_eq!(judge(&result(" * Result: DEADLOCK\n"), &fast("Never")), Judgement::Pass);
-        assert!(judge(&result(" * Result: DEADLOCK\n"), &fast("Sometimes")).is_fail());
-        assert!(judge(&result(" * Result: Flag f\n"), &fast("Sometimes")).is_fail());
-        assert_eq!(judge(&result(" * Result: Maybe\n"), &fast("Never")), Judgement::Pass);
+    fn fast_answers_have_flags_but_no_counts() {
+        let fast = |obs: &str, flags: &[&str]| Answer { fast: true, ..answer(obs, (0, 0), flags) };
+        assert_eq!(judge(&result(" * Result: Never DATARACE\n"), &fast("Never", &["data-race"])), Judgement::Pass);
+        assert!(judge(&result(" * Result: Never DATARACE\n"), &fast("Never", &[])).is_fail());
+        assert_eq!(judge(&result(" * Result: DEADLOCK\n"), &fast("Never", &[])), Judgement::Pass);
+        assert!(judge(&result(" * Result: DEADLOCK\n"), &fast("Sometimes", &[])).is_fail());
+        assert_eq!(judge(&result(" * Result: Flag f\n"), &fast("Sometimes", &["f"])), Judgement::Pass);
+        assert!(judge(&result(" * Result: Flag f\n"), &fast("Sometimes", &[])).is_fail());
+        assert_eq!(judge(&result(" * Result: Maybe\n"), &fast("Never", &[])), Judgement::Pass);
     }
 
     #[test]

@@ -105,3 +105,20 @@ fn a_timeout_while_counting_keeps_the_states_found() {
     assert!(!text.contains("Observation"), "{text}");
     assert!(o.clone().complete().is_err());
 }
+
+/// So does a limit met while still listing: sb-20 has 2^20 states, one execution each, so
+/// it is listed, never counted, and not within a second.
+#[test]
+fn a_timeout_while_listing_keeps_the_states_listed() {
+    let g = generate::sb(20).unwrap();
+    let prog = load_program("tso", &[]).expect("bundled model");
+    let test = parse_test(&g.name, &g.text).unwrap();
+    let opts = Options { timeout: Some(std::time::Duration::from_secs(1)), ..Options::default() };
+    let o = query::run(test, &g.name, &g.text, &prog, &opts).expect("a partial log, not an error");
+    let why = o.incomplete.as_ref().expect("sb-20 is not listed within 1 s");
+    assert_eq!(why.kind, litsat::diag::DiagKind::Limit);
+    assert!(!o.states.is_empty() && o.states.len() < 1 << 20, "{} states", o.states.len());
+    let text = log(&o);
+    assert!(text.contains("Counts incomplete: timeout"), "{text}");
+    assert!(!text.contains("Observation"), "{text}");
+}

@@ -1,7 +1,7 @@
 //! Questions asked of the solver: the final states and execution counts herd reports.
 
 use crate::cat::{CheckOut, Compiled, Program, compile_model_with};
-use crate::diag::{Deadline, Diag};
+use crate::diag::{Deadline, Diag, DiagKind};
 use crate::encode::exec::{self, Exec};
 use crate::events::{self, Events, SourceRef, Value};
 use crate::isa::{self, Isa};
@@ -694,7 +694,7 @@ fn run_with(
     let countable = view.herd.is_none();
     let mut listed = 0;
     let mut counting = false;
-    lister.run(
+    let listing = lister.run(
         tick,
         |model| {
             listed += 1;
@@ -712,7 +712,13 @@ fn run_with(
             Ok(true)
         },
         err,
-    )?;
+    );
+    // A limit met while listing leaves the states listed so far in the log, with the
+    // counts marked incomplete, as one met while counting does (see `tally`).
+    match listing {
+        Err(d) if d.kind == DiagKind::Limit => out.incomplete = Some(d),
+        r => r?,
+    }
     if counting {
         out.forget_executions();
         match tally::tally(&mut out, &cone, lister.order(), &view, exact, file, deadline)? {

@@ -106,6 +106,16 @@ fn custom_cat_never_includes_from_the_file_system() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// HEAD answers as GET does, headers only.
+#[test]
+fn head_gets_the_headers_of_get() {
+    for path in ["/", "/api/models"] {
+        let (status, body) = request(server(), "HEAD", path, b"").expect("the server answers");
+        assert_eq!((status, body.len()), (200, 0), "{path}");
+    }
+    assert_eq!(request(server(), "HEAD", "/api/check", b"").expect("the server answers").0, 405);
+}
+
 #[test]
 fn bad_requests_are_refused_with_a_reason() {
     let sb = litmus("x86/SB.litmus");

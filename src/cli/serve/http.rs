@@ -80,7 +80,8 @@ pub fn busy(req: Request) {
 /// The reply for a method and path (query string ignored).
 fn route(req: &mut Request, limits: &Limits) -> Reply {
     let path = req.url().split('?').next().unwrap_or("").to_string();
-    let get = *req.method() == Method::Get;
+    // HEAD is GET without the body, which tiny_http leaves out of a HEAD's reply itself.
+    let get = matches!(req.method(), Method::Get | Method::Head);
     let post = *req.method() == Method::Post;
     if let Some(asset) = assets::file(&path) {
         return if get { asset } else { not_allowed("GET") };

@@ -82,9 +82,13 @@ pub fn explain(body: &[u8], limits: &Limits) -> Reply {
         let job: Job = parse(body)?;
         let (test, model) = (read_test(&job.test, job.model.cat.as_deref())?, load(&job.model)?);
         let at = |e: Error| located(&e, &job.test, job.model.cat.as_deref());
+        let started = std::time::Instant::now();
         let exec = litsat::explain(&test, &model, &options(limits)).map_err(at)?;
-        // The witness says allowed or not; the Observation takes the (fast) check.
-        let fast = litsat::check(&test, &model, &Options { fast: true, ..options(limits) }).map_err(at)?;
+        // The witness says allowed or not; the Observation takes the (fast) check, within
+        // what the explanation left of the request's one timeout.
+        let left = limits.timeout.saturating_sub(started.elapsed());
+        let fast = litsat::check(&test, &model, &Options { fast: true, timeout: Some(left), ..options(limits) })
+            .map_err(at)?;
         Ok(json!({
             "allowed": exec.allowed(),
             "observation": fast.observation().to_string(),

@@ -107,6 +107,18 @@ impl Outcome {
     }
 
     /// Back to no execution seen: the counts, states, flags and loops start over.
+    /// A limit met while listing or counting leaves the states found so far in the log,
+    /// with the counts marked incomplete, rather than nothing; other errors are the test's.
+    fn keep_partial(&mut self, r: Result<(), Diag>) -> Result<(), Diag> {
+        match r {
+            Err(d) if d.kind == DiagKind::Limit => {
+                self.incomplete = Some(d);
+                Ok(())
+            }
+            r => r,
+        }
+    }
+
     fn forget_executions(&mut self) {
         self.pos = 0;
         self.neg = 0;
@@ -713,12 +725,7 @@ fn run_with(
         },
         err,
     );
-    // A limit met while listing leaves the states listed so far in the log, with the
-    // counts marked incomplete, as one met while counting does (see `tally`).
-    match listing {
-        Err(d) if d.kind == DiagKind::Limit => out.incomplete = Some(d),
-        r => r?,
-    }
+    out.keep_partial(listing)?;
     if counting {
         out.forget_executions();
         match tally::tally(&mut out, &cone, lister.order(), &view, exact, file, deadline)? {

@@ -10,7 +10,7 @@
 
 use super::{Found, Incremental, Outcome, View, record};
 use crate::count::{Counter, Stop};
-use crate::diag::{Deadline, Diag, DiagKind};
+use crate::diag::{Deadline, Diag};
 use crate::logic::{B, Pruned};
 use varisat::{ExtendFormula, Lit, Var};
 
@@ -52,14 +52,9 @@ pub(super) fn tally(
     let projection: Vec<Var> = order.iter().map(|l| l.var()).collect();
     let mut counter = Counter::new(cone.cnf.var_count(), cone.cnf.iter(), &projection);
     let mut found = Found::default();
-    // A limit met from here on leaves the states found so far in the log, with counts
-    // marked incomplete, rather than nothing.
-    if let Err(d) = states(out, &mut found, &mut ask, &mut counter, view, file, deadline) {
-        if d.kind != DiagKind::Limit {
-            return Err(d);
-        }
-        out.incomplete = Some(d);
-    }
+    // A limit met from here on leaves the states found so far in the log.
+    let counted = states(out, &mut found, &mut ask, &mut counter, view, file, deadline);
+    out.keep_partial(counted)?;
     Ok(Some(found))
 }
 

@@ -8,10 +8,12 @@ mod bits;
 mod clauses;
 mod closure;
 mod polarity;
+mod slices;
 
 pub use bits::Bits;
 use clauses::Clauses;
 pub use clauses::Formula;
+pub use slices::{MAX_CANDIDATES, Mask};
 use polarity::{DOWN, UP};
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -102,6 +104,8 @@ pub struct Logic {
     lazy_of_print: HashMap<u64, u32, BuildHasherDefault<Fx>>,
     /// Scratch space for a conjunction's inputs.
     and_buf: Vec<Lit>,
+    /// Bit-sliced evaluation over candidates, once started (see [`slices`]).
+    slices: Option<Box<slices::Slices>>,
 }
 
 const NO_OWNER: u32 = u32::MAX;
@@ -259,6 +263,7 @@ impl Default for Logic {
             lazy_of,
             lazy_of_print,
             and_buf: Vec::new(),
+            slices: None,
         }
     }
 }
@@ -269,6 +274,7 @@ impl Logic {
     }
 
     pub fn fresh(&mut self) -> Lit {
+        self.sliced_fresh();
         self.gate.push((0, 0));
         Lit::from_index(self.gate.len() - 1, true)
     }
@@ -297,6 +303,7 @@ impl Logic {
     /// The whole formula: every clause, gate definitions included, every closure exact
     /// (for proofs, exports and explanations, which want the CNF as built).
     pub fn full_cnf(&mut self) -> CnfFormula {
+        debug_assert!(!self.is_sliced(), "a sliced formula writes no clauses");
         self.complete_all();
         let mut out = CnfFormula::new();
         out.set_var_count(self.num_vars());
@@ -334,6 +341,9 @@ impl Logic {
     }
 
     fn clause_owned_by(&mut self, owner: u32, c: &[B]) {
+        if self.sliced_clause(c) {
+            return;
+        }
         if c.contains(&B::T) {
             return;
         }
@@ -348,6 +358,9 @@ impl Logic {
     /// are not guarded. For a value computed up to a bound whose correctness `b` states:
     /// where `b` holds the CNF is exact, and a solution where it fails must be told apart.
     pub fn guard_with(&mut self, b: B) {
+        if matches!(b, B::L(_)) && self.sliced_guard() {
+            return;
+        }
         let g = match self.guard {
             Some(old) => self.and2(B::L(old), b),
             None => b,
@@ -374,6 +387,7 @@ impl Logic {
     /// the same solutions as `cnf` on those variables, renumbered densely. One-way closure
     /// entries that some live use reads from above are made exact first.
     pub fn pruned(&mut self, roots: &[B]) -> Pruned {
+        debug_assert!(!self.is_sliced(), "a sliced formula writes no clauses");
         let need = loop {
             let owned = self.owned_index();
             let need = self.needs(roots, &owned);
@@ -483,6 +497,9 @@ impl Logic {
             2 => return self.and_pair(lits[0], lits[1]),
             _ => {}
         }
+        if let Some(b) = self.sliced_and(lits) {
+            return b;
+        }
         if let Some(&g) = self.and_cache.get(&lits[..]) {
             return B::L(g);
         }
@@ -516,6 +533,9 @@ impl Logic {
 
     /// The gate `x ∧ y` for distinct variables with `x < y`.
     fn and_pair(&mut self, x: Lit, y: Lit) -> B {
+        if let Some(b) = self.sliced_and(&[x, y]) {
+            return b;
+        }
         if let Some(&g) = self.pair_cache.get(&(x, y)) {
             return B::L(g);
         }

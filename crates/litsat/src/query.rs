@@ -14,6 +14,7 @@ use varisat::Solver;
 mod enumerate;
 mod herdsym;
 mod propagate;
+mod sliced;
 mod tally;
 
 /// How a test is answered: herd's switches (`-variant`, `-skipcheck`, `-unroll`,
@@ -467,18 +468,32 @@ pub struct Encoding {
 /// Prepares the test, encodes its candidate executions and compiles the model, within
 /// `opts.timeout`.
 pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Encoding, Diag> {
-    encode_with(test, file, text, prog, opts, false, Deadline::after(opts.timeout))
+    encode_with(test, file, text, prog, opts, Mode::Exact, Deadline::after(opts.timeout))
 }
 
-/// [`encode`]; with `defer`, see [`crate::cat::compile_model_with`]: the CNF is exact where
-/// `lg.guard()` holds. Each phase stops with a timeout once `deadline` passes.
+/// How a test's model is encoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// Every `let rec` unrolled until proven enough.
+    Exact,
+    /// A monotone `let rec` may be cut short, under a guard (see
+    /// [`crate::cat::compile_model_with`]).
+    Deferred,
+    /// Over the candidate executions, listed first, where they are few (see [`sliced`]);
+    /// else as [`Mode::Deferred`].
+    Sliced,
+}
+
+/// [`encode`] in a [`Mode`]: deferred, the CNF is exact where `lg.guard()` holds; sliced,
+/// `lg` evaluates the model over the candidates where it could list them all. Each phase
+/// stops with a timeout once `deadline` passes.
 fn encode_with(
     test: Test,
     file: &str,
     text: &str,
     prog: &Program,
     opts: &Options,
-    defer: bool,
+    mode: Mode,
     deadline: Deadline,
 ) -> Result<Encoding, Diag> {
     let (test, isa, ev) = prepare_until(test, file, text, prog.macro_file(), opts.unroll(), deadline)?;
@@ -491,8 +506,11 @@ fn encode_with(
     let mut x = exec::encode(&ev, &mut lg)
         .map_err(|m| if m.starts_with("limit") { Diag::limit(file, m) } else { Diag::file(file, m) })?;
     deadline.check(file)?;
-    let b = exec::builtins(&ev, &x, &mut lg);
+    // Listed before the built-in relations are built: those are then masks too.
+    let sliced = mode == Mode::Sliced && sliced::start(&x, &mut lg, file, deadline)?;
+    let b = exec::builtins_read(&ev, &x, &mut lg, &|n| prog.reads(n));
     deadline.check(file)?;
+    let defer = mode == Mode::Deferred || (mode == Mode::Sliced && !sliced);
     let variants = prog.variants_with(&opts.variants);
     let Compiled { checks, primaries, own_orders } = compile_model_with(prog, &mut lg, b, &variants, defer, deadline)?;
     if ev.co_from_model && own_orders {
@@ -579,10 +597,14 @@ fn run_bounded(
     deadline: Deadline,
 ) -> Result<Outcome, Diag> {
     let defer = !opts.certify && opts.dimacs.is_none();
-    if defer && let Some(out) = run_with(test.clone(), file, text, prog, opts, true, deadline)? {
+    // Slicing pays where the log lists every execution; a model that makes choices of
+    // its own would need the candidates multiplied (see `sliced`).
+    let slice = defer && !opts.fast && !prog.chooses && opts.count_after.is_none_or(|n| n >= 128);
+    let first = if slice { Mode::Sliced } else { Mode::Deferred };
+    if defer && let Some(out) = run_with(test.clone(), file, text, prog, opts, first, deadline)? {
         return Ok(out);
     }
-    run_with(test, file, text, prog, opts, false, deadline)?
+    run_with(test, file, text, prog, opts, Mode::Exact, deadline)?
         .ok_or_else(|| Diag::file(file, "internal error: the exact encoding left an execution undecided"))
 }
 
@@ -596,18 +618,21 @@ fn holds(solver: &Solver, b: B) -> bool {
 }
 
 /// [`run`] on one encoding; `None` when a solution falls where the encoding is not exact
-/// (its guard fails).
+/// (its guard fails), or slicing met what it cannot evaluate.
 fn run_with(
     test: Test,
     file: &str,
     text: &str,
     prog: &Program,
     opts: &Options,
-    defer: bool,
+    mode: Mode,
     deadline: Deadline,
 ) -> Result<Option<Outcome>, Diag> {
     let Encoding { test, isa, ev, x, mut lg, checks, shown, places, cut, loops } =
-        encode_with(test, file, text, prog, opts, defer, deadline)?;
+        encode_with(test, file, text, prog, opts, mode, deadline)?;
+    if lg.spoiled() {
+        return Ok(None);
+    }
     // herd's names for unsolved values, where executions may have them.
     let herd = if x.val.iter().flatten().any(|(v, _)| *v == Value::Sym) {
         isa.herd_vars(&test, &SourceRef { file, text }, prog.macro_file())
@@ -689,6 +714,10 @@ fn run_with(
         roots.extend(x.val.iter().flatten().map(|p| p.1));
     }
     deadline.check(file)?;
+    if lg.is_sliced() {
+        out.states = sliced::list(&mut out, &lg, &view, &roots).states(&shown);
+        return Ok(Some(out));
+    }
     let cone = lg.pruned(&roots);
     // Executions are assignments to the primaries (each once, in the pruned numbering).
     let mut seen = vec![false; cone.cnf.var_count()];

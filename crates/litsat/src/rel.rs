@@ -450,6 +450,21 @@ impl Rel {
     /// The relation `close` makes of a dense matrix over the events that have an edge at
     /// all (the sparse map would be scanned once per pivot).
     fn closed(&self, close: impl FnOnce(usize, &mut [B])) -> Rel {
+        let (nodes, mut d) = self.dense();
+        let k = nodes.len();
+        close(k, &mut d);
+        let mut out = Vec::with_capacity(d.iter().filter(|b| !b.is_false()).count());
+        for (x, &b) in d.iter().enumerate() {
+            if !b.is_false() {
+                out.push((packed(nodes[x / k], nodes[x % k]), b));
+            }
+        }
+        Rel { n: self.n, m: Entries(out) }
+    }
+
+    /// The events that have an edge, and the relation over them as a dense k×k matrix
+    /// (row by row, in the order of the events).
+    pub fn dense(&self) -> (Vec<usize>, Vec<B>) {
         // By event: 1 + its place among the endpoints, or 0 if it has no edge.
         let mut at = vec![0usize; self.n];
         for (i, j) in self.m.keys() {
@@ -468,14 +483,7 @@ impl Rel {
         for ((i, j), b) in &self.m {
             d[(at[i] - 1) * k + at[j] - 1] = b;
         }
-        close(k, &mut d);
-        let mut out = Vec::with_capacity(d.iter().filter(|b| !b.is_false()).count());
-        for (x, &b) in d.iter().enumerate() {
-            if !b.is_false() {
-                out.push((packed(nodes[x / k], nodes[x % k]), b));
-            }
-        }
-        Rel { n: self.n, m: Entries(out) }
+        (nodes, d)
     }
 
     pub fn with_id(&self, universe: &Set, lg: &mut Logic) -> Rel {

@@ -1,24 +1,48 @@
-//! The names a model binds anywhere: in `let`s, function and procedure parameters,
-//! `match` arms, `with`, `forall` and `enum`.
+//! The names a model binds anywhere (in `let`s, function and procedure parameters,
+//! `match` arms, `with`, `forall` and `enum`), and the names it reads.
 //!
 //! A name no file of the program binds can only be a built-in: its lookup need not walk
 //! the environment's bindings (a hundred or so by the end of a model) to reach the
-//! built-ins' table, which most lookups of `po`, `rf`, `W`, … did.
+//! built-ins' table, which most lookups of `po`, `rf`, `W`, … did. A built-in relation
+//! no file reads need not be built.
 
 use super::ast::{ArmPat, Binding, Cond, Expr, Name, Pat, Stmt};
 
-/// Every name `stmts` may bind, each once, by [`Name::index`].
-pub fn binders(stmts: &[Stmt]) -> Vec<Name> {
-    let mut out = Vec::new();
+/// The names some statements bind and read.
+#[derive(Default)]
+struct Names {
+    binds: Vec<Name>,
+    uses: Vec<Name>,
+}
+
+/// Every name `stmts` may bind, and every name they read, each once, by [`Name::index`].
+pub fn names(stmts: &[Stmt]) -> (Vec<Name>, Vec<Name>) {
+    let mut out = Names::default();
     for s in stmts {
         stmt(s, &mut out);
     }
-    out.sort_unstable_by_key(|x| x.index());
-    out.dedup();
-    out
+    for v in [&mut out.binds, &mut out.uses] {
+        v.sort_unstable_by_key(|x| x.index());
+        v.dedup();
+    }
+    (out.binds, out.uses)
 }
 
-fn stmt(s: &Stmt, out: &mut Vec<Name>) {
+/// Whether `stmts` make a choice of their own anywhere: a `with x from S` other than
+/// herd's order generators (`generate_cos`, `generate_orders`, `linearisations`), which
+/// are native.
+pub fn chooses(stmts: &[Stmt]) -> bool {
+    const NATIVE: [&str; 3] = ["generate_cos", "generate_orders", "linearisations"];
+    stmts.iter().any(|s| match s {
+        Stmt::With(_, Expr::App(f, _, _), _) => !matches!(&**f, Expr::Var(g, _) if NATIVE.contains(&g.as_str())),
+        Stmt::With(..) => true,
+        Stmt::Procedure(_, _, body) | Stmt::Forall(_, _, body, _) => chooses(body),
+        Stmt::IfVariant(_, a, b) => chooses(a) || chooses(b),
+        _ => false,
+    })
+}
+
+fn stmt(s: &Stmt, out: &mut Names) {
     match s {
         Stmt::Let(_, bs) => bs.iter().for_each(|b| binding(b, out)),
         Stmt::Check(c) => expr(&c.expr, out),
@@ -28,12 +52,12 @@ fn stmt(s: &Stmt, out: &mut Vec<Name>) {
         }
         Stmt::Call(_, e, _, _) => expr(e, out),
         Stmt::Forall(x, e, body, _) => {
-            out.push(*x);
+            out.binds.push(*x);
             expr(e, out);
             body.iter().for_each(|s| stmt(s, out));
         }
         Stmt::With(x, e, _) => {
-            out.push(*x);
+            out.binds.push(*x);
             expr(e, out);
         }
         Stmt::IfVariant(c, a, b) => {
@@ -42,33 +66,34 @@ fn stmt(s: &Stmt, out: &mut Vec<Name>) {
         }
         // The interpreter binds each tag under its capitalised name too.
         Stmt::Enum(x, tags) => {
-            out.push(*x);
+            out.binds.push(*x);
             for &t in tags {
-                out.extend([t, Name::new(&crate::encode::exec::capitalised(&t))]);
+                out.binds.extend([t, Name::new(&crate::encode::exec::capitalised(&t))]);
             }
         }
         Stmt::Include(..) | Stmt::Show | Stmt::Instructions | Stmt::Unsupported(..) => {}
     }
 }
 
-fn binding(b: &Binding, out: &mut Vec<Name>) {
-    out.push(b.name);
+fn binding(b: &Binding, out: &mut Names) {
+    out.binds.push(b.name);
     if let Some(p) = &b.params {
         pat(p, out);
     }
     expr(&b.body, out);
 }
 
-fn pat(p: &Pat, out: &mut Vec<Name>) {
+fn pat(p: &Pat, out: &mut Names) {
     match p {
-        Pat::Var(x) => out.push(*x),
-        Pat::Tuple(xs) => out.extend(xs),
+        Pat::Var(x) => out.binds.push(*x),
+        Pat::Tuple(xs) => out.binds.extend(xs),
     }
 }
 
-fn expr(e: &Expr, out: &mut Vec<Name>) {
+fn expr(e: &Expr, out: &mut Names) {
     match e {
-        Expr::Var(..) | Expr::Empty | Expr::Tag(_) | Expr::Str(_) => {}
+        Expr::Var(x, _) => out.uses.push(*x),
+        Expr::Empty | Expr::Tag(_) | Expr::Str(_) => {}
         Expr::Op1(_, a) | Expr::IdSet(a) => expr(a, out),
         Expr::Op2(_, a, b, _) | Expr::App(a, b, _) | Expr::Try(a, b) => {
             expr(a, out);
@@ -87,7 +112,7 @@ fn expr(e: &Expr, out: &mut Vec<Name>) {
             expr(e, out);
             for arm in arms {
                 if let ArmPat::Cons(x, rest) = arm.pat {
-                    out.extend([x, rest]);
+                    out.binds.extend([x, rest]);
                 }
                 expr(&arm.body, out);
             }
@@ -100,7 +125,7 @@ fn expr(e: &Expr, out: &mut Vec<Name>) {
     }
 }
 
-fn cond(c: &Cond, out: &mut Vec<Name>) {
+fn cond(c: &Cond, out: &mut Names) {
     match c {
         Cond::Variant(_) => {}
         Cond::Not(c) => cond(c, out),
@@ -132,5 +157,9 @@ mod tests {
         names.sort_unstable();
         let want = ["Modes", "Rlx", "Sc", "a", "e", "es", "f", "g", "mo", "q", "rlx", "sc", "t", "u", "v", "x", "y", "z"];
         assert_eq!(names, want);
+        let mut read: Vec<&str> = model.uses.iter().map(|x| x.as_str()).collect();
+        read.sort_unstable();
+        let want = ["W", "co", "es", "g", "generate_orders", "po", "q", "rf", "t", "v", "x", "z"];
+        assert_eq!(read, want);
     }
 }

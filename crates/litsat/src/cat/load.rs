@@ -80,6 +80,12 @@ pub struct Program {
     /// be a built-in, looked up in the built-ins' table directly (see `binders`); found
     /// once here, not per test.
     pub bound: Vec<bool>,
+    /// Whether some file makes choices of its own: a `with x from S` other than herd's
+    /// order generators (see `query::sliced`).
+    pub chooses: bool,
+    /// By [`Name::index`](super::Name::index): whether some file reads the name. A
+    /// built-in none reads need not be built (see `encode::exec::builtins`).
+    pub used: Vec<bool>,
 }
 
 impl Program {
@@ -88,7 +94,19 @@ impl Program {
     pub fn set_root(&mut self, file: SourceFile) {
         self.root = file.path.clone();
         self.files.insert(file.path.clone(), file);
-        self.bound = bound_names(&self.files);
+        self.index_names();
+    }
+
+    /// What the files say of names, found once per load (see `binders`).
+    fn index_names(&mut self) {
+        self.bound = by_index(self.files.values().flat_map(|f| &f.model.binds));
+        self.used = by_index(self.files.values().flat_map(|f| &f.model.uses));
+        self.chooses = self.files.values().any(|f| super::binders::chooses(&f.model.stmts));
+    }
+
+    /// Whether some file reads the name `x`.
+    pub fn reads(&self, x: super::Name) -> bool {
+        self.used.get(x.index()).copied().unwrap_or(false)
     }
 
     pub fn file(&self, path: &str) -> Option<&SourceFile> {
@@ -402,21 +420,21 @@ impl Loader {
             self.load(&std)?;
             self.prog.stdlib = Some(std);
         }
-        self.prog.bound = bound_names(&self.prog.files);
+        self.prog.index_names();
         Ok(self.prog)
     }
 }
 
-/// By [`Name::index`](super::Name::index): whether some file of `files` binds the name.
-fn bound_names(files: &HashMap<String, SourceFile>) -> Vec<bool> {
-    let mut bound = Vec::new();
-    for x in files.values().flat_map(|f| &f.model.binds) {
-        if bound.len() <= x.index() {
-            bound.resize(x.index() + 1, false);
+/// By [`Name::index`](super::Name::index): whether `names` has the name.
+fn by_index<'a>(names: impl Iterator<Item = &'a super::Name>) -> Vec<bool> {
+    let mut found = Vec::new();
+    for x in names {
+        if found.len() <= x.index() {
+            found.resize(x.index() + 1, false);
         }
-        bound[x.index()] = true;
+        found[x.index()] = true;
     }
-    bound
+    found
 }
 
 /// Finds and parses the cfg `name`: a [`CFG_ALIASES`] name or a file, looked for in herd's

@@ -87,6 +87,10 @@ fn cyclic_components(r: &Rel) -> Vec<Vec<usize>> {
 /// When `r` is acyclic the auxiliary edges can take their least values, so the literal is
 /// satisfiable exactly when a real execution is acyclic.
 pub fn selector(lg: &mut Logic, r: &Rel) -> B {
+    // Over candidates (see `Logic::slice`) the exact literal costs no more.
+    if lg.is_sliced() {
+        return exact(lg, r);
+    }
     let comps = cyclic_components(r);
     if comps.is_empty() {
         return B::T;
@@ -198,6 +202,10 @@ impl Edges {
 
 /// A literal that holds exactly when `r` is acyclic (for flags and negated checks).
 pub fn exact(lg: &mut Logic, r: &Rel) -> B {
+    if lg.is_sliced() {
+        let (nodes, d) = r.dense();
+        return lg.sliced_acyclic(nodes.len(), &d).unwrap_or(B::F);
+    }
     if cyclic_components(r).is_empty() {
         return B::T;
     }

@@ -788,11 +788,16 @@ fn observed_co(
 
 /// The names a model can use without defining them.
 pub fn builtins(ev: &Events, x: &Exec, lg: &mut Logic) -> Builtins {
+    builtins_read(ev, x, lg, &|_| true)
+}
+
+/// [`builtins`], building only the relations whose names `reads` says a model reads.
+pub fn builtins_read(ev: &Events, x: &Exec, lg: &mut Logic, reads: &dyn Fn(Name) -> bool) -> Builtins {
     // herd's one-event read-modify-writes: what follows is built over the encoder's
     // events, and each name is bound as the model sees it.
     let view = View::new(ev, &x.exists);
     let empty = Rc::new(Set::empty(ev.len()));
-    let mut b = Base { ev, x, view, env: Vec::with_capacity(80), empty };
+    let mut b = Base { ev, x, view, env: Vec::with_capacity(80), empty, reads };
     let universe = b.set(|_| true);
     let universe = b.view.set(universe, lg);
     b.env.push((fixed_names().universe, V::Set(Rc::new(universe.clone()))));
@@ -864,6 +869,8 @@ struct Base<'a> {
     env: Vec<(Name, V)>,
     /// The empty set, bound under every name whose set is empty (most tag sets are).
     empty: Rc<Set>,
+    /// Whether the model reads a name (a relation it never reads is bound empty).
+    reads: &'a dyn Fn(Name) -> bool,
 }
 
 impl Base<'_> {
@@ -905,8 +912,9 @@ impl Base<'_> {
 
     /// Binds a set under `name`, as the model sees it.
     fn put_set(&mut self, lg: &mut Logic, name: Name, s: Set) {
-        // The view leaves an empty set empty (a set with no entries at all stands for it).
-        let v = if s.0.iter().all(|b| b.is_false()) {
+        // The view leaves an empty set empty (a set with no entries at all stands for it);
+        // a set no file reads is bound empty too (nothing sees it).
+        let v = if !(self.reads)(name) || s.0.iter().all(|b| b.is_false()) {
             self.empty.clone()
         } else {
             Rc::new(self.view.set(s, lg))
@@ -996,13 +1004,21 @@ impl Base<'_> {
     }
 
     /// herd's base relations (po, loc, int, ext, id, addr, data, ctrl, rf, co, fr and
-    /// their parts); returns `loc` and the same-location pairs of co's writes.
+    /// their parts), each built only where some file of the model reads it (the others are
+    /// bound empty: nothing sees them); returns `loc` and the same-location pairs of co's
+    /// writes.
     fn relations(&mut self, lg: &mut Logic) -> (Rel, Rel) {
         let (ev, x) = (self.ev, self.x);
         let (n, g, e) = (ev.len(), &x.exists, &ev.events);
         let same_thread = |i: usize, j: usize| e[i].thread == e[j].thread;
         let threads = Threads::new(ev);
-        let po = self.rel_in_thread(lg, &threads, |i, j| ev.po_before(i, j));
+        let names = &fixed_names().relations;
+        let read: Vec<bool> = names.iter().map(|&x| (self.reads)(x)).collect();
+        let any = |ks: &[usize]| ks.iter().any(|&k| read[k]);
+        // Indices into RELATIONS.
+        let [po_loc, rfe, rfi, coe, coi, fre, fri, po, _, int, ext, id, sm, si, rf, _, fr, addr, data, ctrl, same_inst, same_instr] =
+            std::array::from_fn(|k| k);
+        let empty = || Rel::empty(n);
         let mut sl = SameLoc::new(&x.locs);
         // The pairs of distinct (or any, with `loops`) events among those `member` picks
         // that may access one location, where both happen.
@@ -1034,55 +1050,67 @@ impl Base<'_> {
             }
             Rel::from_sorted(n, m)
         };
+        // Built in the order they always were (the variables' numbering, hence the CNF
+        // written out, stays the same where a model reads every relation).
+        let want = |ks: &[usize]| if any(ks) { Some(()) } else { None };
+        let po_r = want(&[po, po_loc]).map(|_| self.rel_in_thread(lg, &threads, |i, j| ev.po_before(i, j)));
         let loc = same(lg, &|i| e[i].has_loc(), true);
-        let int = self.rel_in_thread(lg, &threads, |_, _| true);
-        let ext = self.rel(lg, |i, j| !same_thread(i, j));
-        let id = self.rel_of(lg, (0..n).map(|i| (i, i)), n);
-        let same_instr = self.rel_in_thread(lg, &threads, |i, j| e[i].thread.is_some() && e[i].instr / 2 == e[j].instr / 2);
-        let mut addr = self.rel_of(lg, ev.addr.iter().copied(), ev.addr.len());
-        let mut data = self.rel_of(lg, ev.data.iter().copied(), ev.data.len());
+        let int_r = want(&[int, rfi, coi, fri]).map(|_| self.rel_in_thread(lg, &threads, |_, _| true));
+        let ext_r = want(&[ext, rfe, coe, fre]).map(|_| self.rel(lg, |i, j| !same_thread(i, j)));
+        let id_r = want(&[id, sm, si, fr, fre, fri]).map(|_| self.rel_of(lg, (0..n).map(|i| (i, i)), n));
+        let same_instr_r = want(&[same_inst, same_instr]).map(|_| {
+            self.rel_in_thread(lg, &threads, |i, j| e[i].thread.is_some() && e[i].instr / 2 == e[j].instr / 2)
+        });
+        let mut addr_r = want(&[addr]).map(|_| self.rel_of(lg, ev.addr.iter().copied(), ev.addr.len()));
+        let mut data_r = want(&[data]).map(|_| self.rel_of(lg, ev.data.iter().copied(), ev.data.len()));
         // A dependency through a register joined from two paths holds on its own path only.
-        for (r, when) in [(&mut addr, &ev.addr_when), (&mut data, &ev.data_when)] {
+        for (r, when) in [(&mut addr_r, &ev.addr_when), (&mut data_r, &ev.data_when)] {
+            let Some(r) = r else { continue };
             for (&(i, j), &c) in when {
                 let on = x.lit_of(c, Value::Int(1));
                 let b = lg.and2(r.get(i, j), on);
                 r.set(i, j, b);
             }
         }
-        let ctrl = self.rel_of(lg, ev.ctrl.iter().copied(), ev.ctrl.len());
+        let ctrl_r = want(&[ctrl]).map(|_| self.rel_of(lg, ev.ctrl.iter().copied(), ev.ctrl.len()));
         let ww_loc = same(lg, &|i| e[i].in_co(), false);
-        let [po, loc, int, ext, id, same_instr, addr, data, ctrl, rf] =
-            [po, loc, int, ext, id, same_instr, addr, data, ctrl, x.rf.clone()].map(|r| self.view.rel(r, lg));
-        let fr = rf.inverse().seq(&x.co, lg).diff(&id, lg);
-        let (id, same_instr) = (Rc::new(id), Rc::new(same_instr));
+        let rf_r = want(&[rf, rfe, rfi, fr, fre, fri]).map(|_| x.rf.clone());
+        let mut view = |r: Option<Rel>, lg: &mut Logic| r.map_or_else(empty, |r| self.view.rel(r, lg));
+        let po_r = view(po_r, lg);
+        let loc = view(Some(loc), lg);
+        let [int_r, ext_r, id_r, same_instr_r, addr_r, data_r, ctrl_r, rf_r] =
+            [int_r, ext_r, id_r, same_instr_r, addr_r, data_r, ctrl_r, rf_r].map(|r| view(r, lg));
+        let fr_r = if any(&[fr, fre, fri]) { rf_r.inverse().seq(&x.co, lg).diff(&id_r, lg) } else { empty() };
+        let part = |k: usize, a: &Rel, b: &Rel, lg: &mut Logic| if read[k] { a.inter(b, lg) } else { empty() };
+        let (id_r, same_instr_r) = (Rc::new(id_r), Rc::new(same_instr_r));
         // In the order of RELATIONS.
         let bound = [
-            Rc::new(po.inter(&loc, lg)),
-            Rc::new(rf.inter(&ext, lg)),
-            Rc::new(rf.inter(&int, lg)),
-            Rc::new(x.co.inter(&ext, lg)),
-            Rc::new(x.co.inter(&int, lg)),
-            Rc::new(fr.inter(&ext, lg)),
-            Rc::new(fr.inter(&int, lg)),
-            Rc::new(po),
+            Rc::new(part(po_loc, &po_r, &loc, lg)),
+            Rc::new(part(rfe, &rf_r, &ext_r, lg)),
+            Rc::new(part(rfi, &rf_r, &int_r, lg)),
+            Rc::new(part(coe, &x.co, &ext_r, lg)),
+            Rc::new(part(coi, &x.co, &int_r, lg)),
+            Rc::new(part(fre, &fr_r, &ext_r, lg)),
+            Rc::new(part(fri, &fr_r, &int_r, lg)),
+            Rc::new(po_r),
             Rc::new(loc.clone()),
-            Rc::new(int),
-            Rc::new(ext),
-            id.clone(),
-            id.clone(),
-            id,
-            Rc::new(rf),
+            Rc::new(int_r),
+            Rc::new(ext_r),
+            id_r.clone(),
+            id_r.clone(),
+            id_r,
+            Rc::new(rf_r),
             Rc::new(x.co.clone()),
-            Rc::new(fr),
-            Rc::new(addr),
-            Rc::new(data),
-            Rc::new(ctrl),
-            same_instr.clone(),
-            same_instr,
+            Rc::new(fr_r),
+            Rc::new(addr_r),
+            Rc::new(data_r),
+            Rc::new(ctrl_r),
+            same_instr_r.clone(),
+            same_instr_r,
             Rc::new(Rel::empty(n)),
             Rc::new(Rel::empty(n)),
         ];
-        for (&name, r) in fixed_names().relations.iter().zip(bound) {
+        for (&name, r) in names.iter().zip(bound) {
             self.env.push((name, V::Rel(r)));
         }
         (loc, ww_loc)

@@ -88,6 +88,9 @@ fn fingerprint(d: &[B]) -> u64 {
 impl Logic {
     /// `r+` of the dense k×k matrix `d`, exactly: `d` becomes the closure.
     pub fn closure(&mut self, k: usize, d: &mut [B]) {
+        if self.sliced_closure(k, d) {
+            return;
+        }
         let mut preds: Vec<(usize, B)> = Vec::new();
         let mut succs: Vec<(usize, B)> = Vec::new();
         for p in 0..k {
@@ -125,6 +128,10 @@ impl Logic {
     /// closure, whose non-constant entries are bounded from below only until
     /// [`Logic::pruned`] finds a use that needs more.
     pub fn closure_lower(&mut self, k: usize, d: &mut [B]) {
+        // Over candidates the exact closure costs no more.
+        if self.sliced_closure(k, d) {
+            return;
+        }
         // Built once per input, as gates are: an iteration that meets the same closure
         // again must see the same variables.
         let print = fingerprint(d);

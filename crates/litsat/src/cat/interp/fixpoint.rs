@@ -207,6 +207,9 @@ impl Interp<'_> {
             B::F => return Ok(false),
             B::L(l) => l,
         };
+        if let Some(sat) = self.lg.decided(b) {
+            return Ok(sat);
+        }
         let mut s = Solver::new();
         let cone = self.lg.pruned(&[b]);
         s.add_formula(&cone.cnf);

@@ -15,10 +15,11 @@ use super::values::{Member, Shape, equal_shapes, shape};
 use super::{Env, Interp, R, V};
 use crate::cat::ast::{Expr, Name};
 use crate::diag::Pos;
-use crate::logic::B;
+use crate::logic::{B, MAX_CANDIDATES, Mask};
 use crate::rel::{Rel, Set};
 use std::collections::BTreeSet;
 use std::rc::Rc;
+use varisat::Lit;
 
 impl Interp<'_> {
     pub(super) fn with(&mut self, env: Env, x: Name, e: &Expr, pos: Pos) -> R<Env> {
@@ -173,6 +174,11 @@ impl Interp<'_> {
     /// order is an execution of its own as in herd. Built as a dense matrix: the
     /// transitivity clauses read it cubically often.
     fn new_order(&mut self, s: &Set, base: &Rel, per_loc: bool) -> Rel {
+        if self.lg.is_sliced()
+            && let Some(order) = self.new_order_sliced(s, base, per_loc)
+        {
+            return order;
+        }
         let n = self.n();
         let members: Vec<usize> = (0..n).filter(|&i| !s.0[i].is_false()).collect();
         let same = |it: &Self, i: usize, j: usize| if per_loc { it.loc.get(i, j) } else { B::T };
@@ -214,6 +220,118 @@ impl Interp<'_> {
         let entries = order.m.iter().enumerate().filter(|(_, b)| !b.is_false());
         Rel::from_sorted(n, entries.map(|(x, &b)| ((x / n, x % n), b)).collect())
     }
+}
+
+impl Interp<'_> {
+    /// [`Interp::new_order`] over candidates (see `Logic::slice`): each candidate is split
+    /// into one per order its events allow, and each orientation is the mask of the new
+    /// candidates it holds in. `None` (and slicing spoiled) where they are too many.
+    fn new_order_sliced(&mut self, s: &Set, base: &Rel, per_loc: bool) -> Option<Rel> {
+        let n = self.n();
+        let members: Vec<usize> = (0..n).filter(|&i| !s.0[i].is_false()).collect();
+        if members.len() < 2 {
+            return Some(Rel::empty(n));
+        }
+        let mut parent = Vec::new();
+        // Per new candidate: each member's place in its location's order (`None`: absent).
+        let mut places: Vec<Vec<Option<(usize, usize)>>> = Vec::new();
+        for c in self.lg.allowed_candidates() {
+            let here: Vec<usize> = members.iter().copied().filter(|&i| self.lg.holds_in(s.0[i], c)).collect();
+            let mut groups: Vec<Vec<usize>> = Vec::new();
+            for &i in &here {
+                match groups.iter_mut().find(|g| !per_loc || self.lg.holds_in(self.loc.get(g[0], i), c)) {
+                    Some(g) => g.push(i),
+                    None => groups.push(vec![i]),
+                }
+            }
+            let before = |i: usize, j: usize| self.lg.holds_in(base.get(i, j), c);
+            let per_group: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| linear_extensions(g, &before)).collect();
+            let mut pick = vec![0; groups.len()];
+            'product: loop {
+                if parent.len() > MAX_CANDIDATES || per_group.iter().any(|g| g.is_empty()) {
+                    break;
+                }
+                let mut place = vec![None; n];
+                for (g, (orders, &k)) in per_group.iter().zip(&pick).enumerate() {
+                    for (at, &e) in orders[k].iter().enumerate() {
+                        place[e] = Some((g, at));
+                    }
+                }
+                parent.push(c);
+                places.push(place);
+                for (k, orders) in pick.iter_mut().zip(&per_group) {
+                    *k += 1;
+                    if *k < orders.len() {
+                        continue 'product;
+                    }
+                    *k = 0;
+                }
+                break;
+            }
+        }
+        if !self.lg.split_candidates(&parent) {
+            return None;
+        }
+        let mut order = vec![B::F; n * n];
+        for (k, &i) in members.iter().enumerate() {
+            for &j in &members[k + 1..] {
+                // The new candidates where i comes before j, and where after.
+                let (mut ahead, mut behind): (Mask, Mask) = (0, 0);
+                for (c, place) in places.iter().enumerate() {
+                    if let (Some((gi, a)), Some((gj, b))) = (place[i], place[j])
+                        && gi == gj
+                    {
+                        *if a < b { &mut ahead } else { &mut behind } |= 1 << c;
+                    }
+                }
+                order[i * n + j] = self.lg.of_mask(ahead);
+                order[j * n + i] = self.lg.of_mask(behind);
+                // Each orientation is a choice that makes executions, as in herd.
+                if let B::L(l) = order[i * n + j] {
+                    self.primaries.push(Lit::from_var(l.var(), true));
+                }
+            }
+        }
+        let entries = order.iter().enumerate().filter(|(_, b)| !b.is_false());
+        Some(Rel::from_sorted(n, entries.map(|(x, &b)| ((x / n, x % n), b)).collect()))
+    }
+}
+
+/// Every sequence of `group` in which `before(i, j)` puts i ahead of j (stopping past
+/// [`MAX_CANDIDATES`] of them: more cannot be sliced).
+fn linear_extensions(group: &[usize], before: &impl Fn(usize, usize) -> bool) -> Vec<Vec<usize>> {
+    fn go(left: &mut Vec<usize>, seq: &mut Vec<usize>, before: &impl Fn(usize, usize) -> bool, out: &mut Vec<Vec<usize>>) {
+        if left.is_empty() {
+            out.push(seq.clone());
+            return;
+        }
+        for k in 0..left.len() {
+            if out.len() > MAX_CANDIDATES {
+                return;
+            }
+            let e = left[k];
+            if left.iter().any(|&o| o != e && before(o, e)) {
+                continue;
+            }
+            left.remove(k);
+            seq.push(e);
+            go(left, seq, before, out);
+            seq.pop();
+            left.insert(k, e);
+        }
+    }
+    // Most groups are a location's initial write and one other.
+    match *group {
+        [_] => return vec![group.to_vec()],
+        [a, b] => {
+            let (ab, ba) = (before(a, b), before(b, a));
+            return [(!ba).then(|| vec![a, b]), (!ab).then(|| vec![b, a])].into_iter().flatten().collect();
+        }
+        _ => {}
+    }
+    let mut out = Vec::new();
+    go(&mut group.to_vec(), &mut Vec::new(), before, &mut out);
+    out
 }
 
 /// An n×n matrix of entries, row by row.

@@ -1,0 +1,330 @@
+//! Bit-sliced evaluation: a formula over a few known candidate executions.
+//!
+//! Most litmus tests have only a handful of candidate executions (the C11 corpus: 650 in
+//! all over 135 tests, at most 72 in one), yet building a model's gates, pruning them into
+//! a CNF and listing its solutions cost far more than judging each candidate. Once the
+//! candidates are listed (each an assignment of every variable there is, see
+//! `query::sliced`), [`Logic::slice`] turns the circuit into a bit-parallel evaluator: each
+//! variable gets the mask of the candidates where it holds, each gate built from then on is
+//! the mask of its inputs' operation, and two gates with the same mask are one variable
+//! (constant where the mask is empty or full). A clause added from then on is no longer
+//! written: it drops the candidates it rules out ([`Logic::allowed`]). Closures are
+//! Warshall's over masks, exact.
+//!
+//! What cannot be judged this way (a new variable nothing defines: a model's own choice,
+//! a one-way auxiliary, a guard) marks the formula spoiled ([`Logic::spoiled`]): the test
+//! is then answered by the solver as before.
+
+use super::{B, Fx, Logic};
+use std::collections::HashMap;
+use std::hash::BuildHasherDefault;
+use varisat::Lit;
+
+/// How many candidates a formula can be sliced over: one bit each.
+pub const MAX_CANDIDATES: usize = 128;
+
+/// A set of candidates, one bit each.
+pub type Mask = u128;
+
+pub(super) struct Slices {
+    /// Per variable: the candidates where it holds.
+    mask: Vec<Mask>,
+    /// Every candidate.
+    all: Mask,
+    /// A variable for each mask a variable has (the first made), so that equal gates are one.
+    by_mask: HashMap<Mask, Lit, BuildHasherDefault<Fx>>,
+    /// The candidates every clause added since slicing allows.
+    allowed: Mask,
+    /// A variable was made that no mask defines (see the module doc).
+    spoiled: bool,
+}
+
+impl Logic {
+    /// Starts bit-sliced evaluation over `candidates`: each one gives every variable's
+    /// value, by index (at most [`MAX_CANDIDATES`]; variables past a table's end are false).
+    pub fn slice(&mut self, candidates: &[Vec<bool>]) {
+        debug_assert!(candidates.len() <= MAX_CANDIDATES);
+        let n = self.num_vars();
+        let mut mask = vec![0 as Mask; n];
+        for (c, truth) in candidates.iter().enumerate() {
+            for (v, _) in truth.iter().enumerate().take(n).filter(|t| *t.1) {
+                mask[v] |= 1 << c;
+            }
+        }
+        let all = if candidates.len() == MAX_CANDIDATES { Mask::MAX } else { (1 << candidates.len()) - 1 };
+        let mut by_mask = HashMap::default();
+        for (v, &m) in mask.iter().enumerate() {
+            by_mask.entry(m).or_insert(Lit::from_index(v, true));
+        }
+        self.slices = Some(Box::new(Slices { mask, all, by_mask, allowed: all, spoiled: false }));
+    }
+
+    /// Whether the formula is evaluated over candidates ([`Logic::slice`]).
+    pub fn is_sliced(&self) -> bool {
+        self.slices.is_some()
+    }
+
+    /// Whether slicing met something it cannot evaluate: the answer must come from the
+    /// solver.
+    pub fn spoiled(&self) -> bool {
+        self.slices.as_ref().is_some_and(|s| s.spoiled)
+    }
+
+    /// The candidates that every clause added since slicing allows.
+    pub fn allowed(&self) -> Option<Mask> {
+        self.slices.as_ref().map(|s| s.allowed)
+    }
+
+    /// The candidates where `b` holds.
+    pub fn mask(&self, b: B) -> Option<Mask> {
+        self.slices.as_ref().map(|s| s.of(b))
+    }
+
+    /// Under slicing, whether `b` holds in some allowed candidate.
+    pub fn decided(&self, b: B) -> Option<bool> {
+        self.slices.as_ref().map(|s| s.of(b) & s.allowed != 0)
+    }
+
+    /// The gate `x ∧ y`, or of all of `lits`, as a mask.
+    pub(super) fn sliced_and(&mut self, lits: &[Lit]) -> Option<B> {
+        let s = self.slices.as_mut()?;
+        let m = lits.iter().fold(s.all, |m, &l| m & s.of(B::L(l)));
+        Some(self.sliced(m))
+    }
+
+    /// The literal for the candidates `m`: a constant, a variable with that mask already,
+    /// or a new one.
+    pub(super) fn sliced(&mut self, m: Mask) -> B {
+        let s = self.slices.as_mut().expect("sliced");
+        if m == 0 {
+            return B::F;
+        }
+        if m == s.all {
+            return B::T;
+        }
+        if let Some(&l) = s.by_mask.get(&m) {
+            return B::L(l);
+        }
+        if let Some(&l) = s.by_mask.get(&(!m & s.all)) {
+            return B::L(!l);
+        }
+        let l = Lit::from_index(self.gate.len(), true);
+        self.gate.push((0, 0));
+        let s = self.slices.as_mut().expect("sliced");
+        s.mask.push(m);
+        s.by_mask.insert(m, l);
+        B::L(l)
+    }
+
+    /// Under slicing, the literal for the candidates `m` (see [`Logic::slice`]).
+    pub fn of_mask(&mut self, m: Mask) -> B {
+        self.sliced(m)
+    }
+
+    /// Under slicing, a new variable no mask defines spoils it; `true` if so.
+    pub(super) fn sliced_fresh(&mut self) -> bool {
+        match self.slices.as_mut() {
+            Some(s) => {
+                s.spoiled = true;
+                s.mask.push(0);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Under slicing, a clause rules out the candidates it fails in; `true` if so.
+    pub(super) fn sliced_clause(&mut self, c: &[B]) -> bool {
+        let Some(s) = self.slices.as_mut() else { return false };
+        let m = c.iter().fold(0, |m, &b| m | s.of(b));
+        s.allowed &= m;
+        true
+    }
+
+    /// Under slicing, a guard spoils it (a guard is for a cut unrolling, never made under
+    /// slicing); `true` if so.
+    pub(super) fn sliced_guard(&mut self) -> bool {
+        match self.slices.as_mut() {
+            Some(s) => {
+                s.spoiled = true;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Under slicing, `r+` of the dense k×k matrix `d` by Warshall's over masks; `true`
+    /// if so.
+    pub(super) fn sliced_closure(&mut self, k: usize, d: &mut [B]) -> bool {
+        let Some(s) = self.slices.as_ref() else { return false };
+        let input: Vec<Mask> = d.iter().map(|&b| s.of(b)).collect();
+        let m = warshall(k, input.clone());
+        // Entries no path changed keep their literal.
+        for ((x, &mx), &old) in d.iter_mut().zip(&m).zip(&input) {
+            if mx != old {
+                *x = self.sliced(mx);
+            }
+        }
+        true
+    }
+
+    /// Under slicing, whether the dense k×k matrix `d` is acyclic, as a literal: the
+    /// candidates where no event reaches itself.
+    pub fn sliced_acyclic(&mut self, k: usize, d: &[B]) -> Option<B> {
+        let s = self.slices.as_ref()?;
+        let m = warshall(k, d.iter().map(|&b| s.of(b)).collect());
+        let cyclic = (0..k).fold(0, |acc, i| acc | m[i * k + i]);
+        Some(self.sliced(!cyclic & s.all))
+    }
+}
+
+impl Logic {
+    /// Under slicing, the candidates that every clause so far allows, in order.
+    pub fn allowed_candidates(&self) -> Vec<u32> {
+        let mut left = self.allowed().unwrap_or(0);
+        let mut out = Vec::new();
+        while left != 0 {
+            out.push(left.trailing_zeros());
+            left &= left - 1;
+        }
+        out
+    }
+
+    /// Under slicing, whether `b` holds in candidate `c`.
+    pub fn holds_in(&self, b: B, c: u32) -> bool {
+        self.mask(b).is_some_and(|m| m >> c & 1 == 1)
+    }
+
+    /// Replaces the candidates by new ones, each a copy of an old one (`parent`) where
+    /// every variable so far has the value it had there: a choice the model makes splits
+    /// each candidate into one per way of making it (see `cat::interp::with`). Where the
+    /// new candidates would be too many, slicing is spoiled and `false` returned.
+    pub fn split_candidates(&mut self, parent: &[u32]) -> bool {
+        let Some(s) = self.slices.as_mut() else { return false };
+        if parent.len() > MAX_CANDIDATES {
+            s.spoiled = true;
+            return false;
+        }
+        // Each candidate kept as it was: nothing to move.
+        if parent.iter().enumerate().all(|(k, &p)| k == p as usize) && parent.len() as u32 == s.all.count_ones() {
+            return true;
+        }
+        let spread = |m: Mask| parent.iter().enumerate().fold(0, |acc, (k, &p)| acc | (m >> p & 1) << k);
+        for m in &mut s.mask {
+            *m = spread(*m);
+        }
+        s.all = if parent.len() == MAX_CANDIDATES { Mask::MAX } else { (1 << parent.len()) - 1 };
+        s.allowed = spread(s.allowed);
+        s.by_mask.clear();
+        for (v, &m) in s.mask.iter().enumerate() {
+            s.by_mask.entry(m).or_insert(Lit::from_index(v, true));
+        }
+        true
+    }
+}
+
+/// The transitive closure of the k×k matrix of masks `m`, candidate by candidate
+/// (Warshall's: a path through p joins i to j where i reaches p and p reaches j).
+fn warshall(k: usize, mut m: Vec<Mask>) -> Vec<Mask> {
+    let mut via = Vec::with_capacity(k);
+    for p in 0..k {
+        via.clear();
+        via.extend((0..k).filter(|&j| m[p * k + j] != 0));
+        if via.is_empty() {
+            continue;
+        }
+        for i in 0..k {
+            let ip = m[i * k + p];
+            if ip == 0 {
+                continue;
+            }
+            for &j in &via {
+                m[i * k + j] |= ip & m[p * k + j];
+            }
+        }
+    }
+    m
+}
+
+impl Slices {
+    /// The candidates where `b` holds.
+    fn of(&self, b: B) -> Mask {
+        match b {
+            B::F => 0,
+            B::T => self.all,
+            B::L(l) => {
+                let m = self.mask[l.var().index()];
+                if l.is_positive() { m } else { !m & self.all }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gates_over_candidates_are_their_masks() {
+        let mut lg = Logic::new();
+        let (a, b) = (B::L(lg.fresh()), B::L(lg.fresh()));
+        // Four candidates: (a, b) = 00, 10, 01, 11.
+        let cands: Vec<Vec<bool>> = (0..4).map(|c| vec![c & 1 == 1, c & 2 == 2]).collect();
+        lg.slice(&cands);
+        let ab = lg.and2(a, b);
+        assert_eq!(lg.mask(ab), Some(0b1000));
+        let or = lg.or2(a, b);
+        assert_eq!(lg.mask(or), Some(0b1110));
+        // Equal masks are one variable; a full one is a constant.
+        assert_eq!(lg.or2(b, a), or);
+        assert_eq!(lg.or2(a, a.negate()), B::T);
+        let na = lg.and2(a.negate(), B::T);
+        assert_eq!(lg.mask(na), Some(0b0101));
+        lg.assert(or);
+        assert_eq!(lg.allowed(), Some(0b1110));
+        let neither = lg.and2(a.negate(), b.negate());
+        assert_eq!(lg.decided(neither), Some(false));
+        assert!(!lg.spoiled());
+        lg.fresh();
+        assert!(lg.spoiled());
+    }
+
+    #[test]
+    fn splitting_copies_each_candidate_and_drops_those_ruled_out() {
+        let mut lg = Logic::new();
+        let a2 = B::L(lg.fresh());
+        // Three candidates, a2 = 0, 1, 0; the first is ruled out.
+        lg.slice(&[vec![false], vec![true], vec![false]]);
+        let not_first = lg.of_mask(0b110);
+        lg.assert(not_first);
+        assert_eq!(lg.allowed_candidates(), vec![1, 2]);
+        // Candidate 1 splits in two, candidate 2 stays one.
+        assert!(lg.split_candidates(&[1, 1, 2]));
+        assert_eq!(lg.mask(a2), Some(0b011));
+        assert_eq!(lg.allowed(), Some(0b111));
+        assert!(lg.holds_in(a2, 0) && !lg.holds_in(a2, 2));
+        // A choice made in the split: true in the first copy only.
+        let choice = lg.of_mask(0b001);
+        let both = lg.and2(choice, a2);
+        assert_eq!(both, choice, "equal masks are one variable");
+        assert!(!lg.split_candidates(&[0; MAX_CANDIDATES + 1]));
+        assert!(lg.spoiled());
+    }
+
+    #[test]
+    fn a_sliced_closure_is_reachability_in_each_candidate() {
+        let mut lg = Logic::new();
+        let (x, y) = (B::L(lg.fresh()), B::L(lg.fresh()));
+        // 0→1 where x, 1→2 where y, 2→0 always; candidates 00, 10, 01, 11.
+        let cands: Vec<Vec<bool>> = (0..4).map(|c| vec![c & 1 == 1, c & 2 == 2]).collect();
+        lg.slice(&cands);
+        let mut d = vec![B::F, x, B::F, B::F, B::F, y, B::T, B::F, B::F];
+        lg.closure(3, &mut d);
+        // 0 reaches itself only round the whole cycle: where x and y hold.
+        assert_eq!(lg.mask(d[0]), Some(0b1000));
+        // 0 reaches 2 through 1; 2 reaches 1 through 0.
+        assert_eq!(lg.mask(d[2]), Some(0b1000));
+        assert_eq!(lg.mask(d[7]), Some(0b1010));
+        assert_eq!(d[6], B::T);
+    }
+}

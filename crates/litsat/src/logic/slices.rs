@@ -40,18 +40,28 @@ pub(super) struct Slices {
 }
 
 impl Logic {
-    /// Starts bit-sliced evaluation over `candidates`: each one gives every variable's
-    /// value, by index (at most [`MAX_CANDIDATES`]; variables past a table's end are false).
+    /// Starts bit-sliced evaluation over `candidates`: each one gives the value of every
+    /// variable that is not an AND gate, by index (at most [`MAX_CANDIDATES`]; variables
+    /// past a table's end are false). A gate's value is its inputs' AND, whatever the
+    /// table says: a model of a pruned CNF need not give it (see [`Logic::pruned`]).
     pub fn slice(&mut self, candidates: &[Vec<bool>]) {
         debug_assert!(candidates.len() <= MAX_CANDIDATES);
         let n = self.num_vars();
+        let all = if candidates.len() == MAX_CANDIDATES { Mask::MAX } else { (1 << candidates.len()) - 1 };
         let mut mask = vec![0 as Mask; n];
         for (c, truth) in candidates.iter().enumerate() {
             for (v, _) in truth.iter().enumerate().take(n).filter(|t| *t.1) {
                 mask[v] |= 1 << c;
             }
         }
-        let all = if candidates.len() == MAX_CANDIDATES { Mask::MAX } else { (1 << candidates.len()) - 1 };
+        // A gate's inputs are older variables than the gate: one pass in order.
+        for v in 0..n {
+            let inputs = self.gate_inputs(v);
+            if !inputs.is_empty() {
+                let of = |l: Lit| if l.is_positive() { mask[l.var().index()] } else { !mask[l.var().index()] & all };
+                mask[v] = inputs.iter().fold(all, |m, &l| m & of(l));
+            }
+        }
         let mut by_mask = HashMap::default();
         for (v, &m) in mask.iter().enumerate() {
             by_mask.entry(m).or_insert(Lit::from_index(v, true));

@@ -24,8 +24,9 @@ use varisat::Lit;
 /// there are more than [`MAX_CANDIDATES`].
 pub(super) fn start(x: &Exec, lg: &mut Logic, file: &str, deadline: Deadline) -> Result<bool, Diag> {
     let n = lg.num_vars();
-    // Every variable is a root: each candidate gives them all a value.
-    let roots: Vec<B> = (0..n).map(|v| B::L(Lit::from_index(v, true))).collect();
+    // The constraints' cone gives every variable that matters a value but the gates,
+    // which `Logic::slice` computes from their inputs.
+    let roots: Vec<B> = x.primaries.iter().map(|&p| B::L(p)).collect();
     let cone = lg.pruned(&roots);
     let mut seen = vec![false; cone.cnf.var_count()];
     let order: Vec<Lit> =

@@ -682,6 +682,10 @@ impl<'a> Interp<'a> {
         self.guarded(pos, |it| {
             let mut env = env;
             for s in stmts {
+                // A spoiled slicing is answered again by the solver: the rest is not needed.
+                if it.lg.spoiled() {
+                    break;
+                }
                 env = it.stmt(env, s)?;
             }
             Ok(env)

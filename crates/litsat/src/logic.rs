@@ -187,6 +187,11 @@ impl Pruned {
         Lit::from_index(v as usize, l.is_positive())
     }
 
+    /// The whole CNF's variable that the pruned CNF's variable `i` stands for.
+    pub fn whole(&self, i: usize) -> Option<usize> {
+        self.back.get(i).map(|&v| v as usize)
+    }
+
     /// Fills `truth` (indexed by the whole CNF's variables) from a model of the pruned
     /// CNF; dropped variables are left as they were.
     pub fn fill_truth(&self, model: &[Lit], truth: &mut Vec<bool>) {

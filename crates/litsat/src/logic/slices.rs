@@ -40,20 +40,16 @@ pub(super) struct Slices {
 }
 
 impl Logic {
-    /// Starts bit-sliced evaluation over `candidates`: each one gives the value of every
-    /// variable that is not an AND gate, by index (at most [`MAX_CANDIDATES`]; variables
-    /// past a table's end are false). A gate's value is its inputs' AND, whatever the
-    /// table says: a model of a pruned CNF need not give it (see [`Logic::pruned`]).
-    pub fn slice(&mut self, candidates: &[Vec<bool>]) {
-        debug_assert!(candidates.len() <= MAX_CANDIDATES);
+    /// Starts bit-sliced evaluation over `count` candidates (at most [`MAX_CANDIDATES`]):
+    /// `mask` gives, for each variable that is not an AND gate, the candidates where it
+    /// holds (by index; variables past its end hold nowhere). A gate's value is its
+    /// inputs' AND, whatever `mask` says: a model of a pruned CNF need not give it (see
+    /// [`Logic::pruned`]).
+    pub fn slice(&mut self, count: usize, mut mask: Vec<Mask>) {
+        debug_assert!(count <= MAX_CANDIDATES);
         let n = self.num_vars();
-        let all = if candidates.len() == MAX_CANDIDATES { Mask::MAX } else { (1 << candidates.len()) - 1 };
-        let mut mask = vec![0 as Mask; n];
-        for (c, truth) in candidates.iter().enumerate() {
-            for (v, _) in truth.iter().enumerate().take(n).filter(|t| *t.1) {
-                mask[v] |= 1 << c;
-            }
-        }
+        let all = if count == MAX_CANDIDATES { Mask::MAX } else { (1 << count) - 1 };
+        mask.resize(n, 0);
         // A gate's inputs are older variables than the gate: one pass in order.
         for v in 0..n {
             let inputs = self.gate_inputs(v);
@@ -279,8 +275,7 @@ mod tests {
         let mut lg = Logic::new();
         let (a, b) = (B::L(lg.fresh()), B::L(lg.fresh()));
         // Four candidates: (a, b) = 00, 10, 01, 11.
-        let cands: Vec<Vec<bool>> = (0..4).map(|c| vec![c & 1 == 1, c & 2 == 2]).collect();
-        lg.slice(&cands);
+        lg.slice(4, vec![0b1010, 0b1100]);
         let ab = lg.and2(a, b);
         assert_eq!(lg.mask(ab), Some(0b1000));
         let or = lg.or2(a, b);
@@ -304,7 +299,7 @@ mod tests {
         let mut lg = Logic::new();
         let a2 = B::L(lg.fresh());
         // Three candidates, a2 = 0, 1, 0; the first is ruled out.
-        lg.slice(&[vec![false], vec![true], vec![false]]);
+        lg.slice(3, vec![0b010]);
         let not_first = lg.of_mask(0b110);
         lg.assert(not_first);
         assert_eq!(lg.allowed_candidates(), vec![1, 2]);
@@ -326,8 +321,8 @@ mod tests {
         let mut lg = Logic::new();
         let (x, y) = (B::L(lg.fresh()), B::L(lg.fresh()));
         // 0→1 where x, 1→2 where y, 2→0 always; candidates 00, 10, 01, 11.
-        let cands: Vec<Vec<bool>> = (0..4).map(|c| vec![c & 1 == 1, c & 2 == 2]).collect();
-        lg.slice(&cands);
+        // Four candidates: (a, b) = 00, 10, 01, 11.
+        lg.slice(4, vec![0b1010, 0b1100]);
         let mut d = vec![B::F, x, B::F, B::F, B::F, y, B::T, B::F, B::F];
         lg.closure(3, &mut d);
         // 0 reaches itself only round the whole cycle: where x and y hold.

@@ -33,24 +33,29 @@ pub(super) fn start(x: &Exec, lg: &mut Logic, file: &str, deadline: Deadline) ->
         x.primaries.iter().map(|&p| cone.lit(p)).filter(|p| !std::mem::replace(&mut seen[p.var().index()], true)).collect();
     let sources: Vec<Vec<Lit>> = x.sources.iter().map(|g| g.iter().map(|&l| cone.lit(l)).collect()).collect();
     let mut lister = Lister::new(&cone.cnf, order, &sources);
-    let mut candidates: Vec<Vec<bool>> = Vec::new();
+    // Each variable's candidates, built as they are listed.
+    let mut mask: Vec<Mask> = vec![0; n];
+    let mut count = 0;
     let mut few = true;
     lister.run(
         || deadline.check(file),
         |model| {
-            if candidates.len() == MAX_CANDIDATES {
+            if count == MAX_CANDIDATES {
                 few = false;
                 return Ok(false);
             }
-            let mut truth = vec![false; n];
-            cone.fill_truth(model, &mut truth);
-            candidates.push(truth);
+            for l in model.iter().filter(|l| l.is_positive()) {
+                if let Some(v) = cone.whole(l.var().index()) {
+                    mask[v] |= 1 << count;
+                }
+            }
+            count += 1;
             Ok(true)
         },
         |m| Diag::file(file, m),
     )?;
     if few {
-        lg.slice(&candidates);
+        lg.slice(count, mask);
     }
     Ok(few)
 }

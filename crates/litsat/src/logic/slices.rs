@@ -58,7 +58,7 @@ impl Logic {
                 mask[v] = inputs.iter().fold(all, |m, &l| m & of(l));
             }
         }
-        let mut by_mask = HashMap::default();
+        let mut by_mask = HashMap::with_capacity_and_hasher(2 * n, Default::default());
         for (v, &m) in mask.iter().enumerate() {
             by_mask.entry(m).or_insert(Lit::from_index(v, true));
         }

@@ -232,43 +232,7 @@ impl Interp<'_> {
         if members.len() < 2 {
             return Some(Rel::empty(n));
         }
-        let mut parent = Vec::new();
-        // Per new candidate: each member's place in its location's order (`None`: absent).
-        let mut places: Vec<Vec<Option<(usize, usize)>>> = Vec::new();
-        for c in self.lg.allowed_candidates() {
-            let here: Vec<usize> = members.iter().copied().filter(|&i| self.lg.holds_in(s.0[i], c)).collect();
-            let mut groups: Vec<Vec<usize>> = Vec::new();
-            for &i in &here {
-                match groups.iter_mut().find(|g| !per_loc || self.lg.holds_in(self.loc.get(g[0], i), c)) {
-                    Some(g) => g.push(i),
-                    None => groups.push(vec![i]),
-                }
-            }
-            let before = |i: usize, j: usize| self.lg.holds_in(base.get(i, j), c);
-            let per_group: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| linear_extensions(g, &before)).collect();
-            let mut pick = vec![0; groups.len()];
-            'product: loop {
-                if parent.len() > MAX_CANDIDATES || per_group.iter().any(|g| g.is_empty()) {
-                    break;
-                }
-                let mut place = vec![None; n];
-                for (g, (orders, &k)) in per_group.iter().zip(&pick).enumerate() {
-                    for (at, &e) in orders[k].iter().enumerate() {
-                        place[e] = Some((g, at));
-                    }
-                }
-                parent.push(c);
-                places.push(place);
-                for (k, orders) in pick.iter_mut().zip(&per_group) {
-                    *k += 1;
-                    if *k < orders.len() {
-                        continue 'product;
-                    }
-                    *k = 0;
-                }
-                break;
-            }
-        }
+        let (parent, places) = self.orders_per_candidate(&members, s, base, per_loc);
         if !self.lg.split_candidates(&parent) {
             return None;
         }
@@ -295,7 +259,52 @@ impl Interp<'_> {
         let entries = order.iter().enumerate().filter(|(_, b)| !b.is_false());
         Some(Rel::from_sorted(n, entries.map(|(x, &b)| ((x / n, x % n), b)).collect()))
     }
+
+    /// For each allowed candidate, every order of the `members` present there (of each
+    /// location's, `per_loc`) that contains `base`: the candidate each new one copies, and
+    /// in the new one each member's location group and place in its order (`None`:
+    /// absent). Stops past [`MAX_CANDIDATES`] new candidates.
+    fn orders_per_candidate(&self, members: &[usize], s: &Set, base: &Rel, per_loc: bool) -> (Vec<u32>, Vec<Places>) {
+        let mut parent = Vec::new();
+        let mut places = Vec::new();
+        for c in self.lg.allowed_candidates() {
+            let mut groups: Vec<Vec<usize>> = Vec::new();
+            for &i in members.iter().filter(|&&i| self.lg.holds_in(s.0[i], c)) {
+                match groups.iter_mut().find(|g| !per_loc || self.lg.holds_in(self.loc.get(g[0], i), c)) {
+                    Some(g) => g.push(i),
+                    None => groups.push(vec![i]),
+                }
+            }
+            let before = |i: usize, j: usize| self.lg.holds_in(base.get(i, j), c);
+            let per_group: Vec<Vec<Vec<usize>>> = groups.iter().map(|g| linear_extensions(g, &before)).collect();
+            if per_group.iter().any(|g| g.is_empty()) {
+                continue;
+            }
+            // Every combination of one order per group, as an odometer over `pick`.
+            let mut pick = vec![0; groups.len()];
+            loop {
+                if parent.len() > MAX_CANDIDATES {
+                    return (parent, places);
+                }
+                let mut place = vec![None; self.n()];
+                for (g, (orders, &k)) in per_group.iter().zip(&pick).enumerate() {
+                    for (at, &e) in orders[k].iter().enumerate() {
+                        place[e] = Some((g, at));
+                    }
+                }
+                parent.push(c);
+                places.push(place);
+                let Some(g) = (0..pick.len()).find(|&g| pick[g] + 1 < per_group[g].len()) else { break };
+                pick[g] += 1;
+                pick[..g].fill(0);
+            }
+        }
+        (parent, places)
+    }
 }
+
+/// For each event, its location group and place in the group's order (`None`: absent).
+type Places = Vec<Option<(usize, usize)>>;
 
 /// Every sequence of `group` in which `before(i, j)` puts i ahead of j (stopping past
 /// [`MAX_CANDIDATES`] of them: more cannot be sliced).

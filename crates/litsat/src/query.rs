@@ -599,7 +599,8 @@ fn run_bounded(
     let defer = !opts.certify && opts.dimacs.is_none();
     // Slicing pays where the log lists every execution; a model that makes choices of
     // its own would need the candidates multiplied (see `sliced`).
-    let slice = defer && !opts.fast && !prog.chooses && opts.count_after.is_none_or(|n| n >= 128);
+    let few = crate::logic::MAX_CANDIDATES as u64;
+    let slice = defer && !opts.fast && !prog.chooses && opts.count_after.is_none_or(|n| n >= few);
     let first = if slice { Mode::Sliced } else { Mode::Deferred };
     if defer && let Some(out) = run_with(test.clone(), file, text, prog, opts, first, deadline)? {
         return Ok(out);

@@ -1052,17 +1052,16 @@ impl Base<'_> {
         };
         // Built in the order they always were (the variables' numbering, hence the CNF
         // written out, stays the same where a model reads every relation).
-        let want = |ks: &[usize]| if any(ks) { Some(()) } else { None };
-        let po_r = want(&[po, po_loc]).map(|_| self.rel_in_thread(lg, &threads, |i, j| ev.po_before(i, j)));
+        let po_r = any(&[po, po_loc]).then(|| self.rel_in_thread(lg, &threads, |i, j| ev.po_before(i, j)));
         let loc = same(lg, &|i| e[i].has_loc(), true);
-        let int_r = want(&[int, rfi, coi, fri]).map(|_| self.rel_in_thread(lg, &threads, |_, _| true));
-        let ext_r = want(&[ext, rfe, coe, fre]).map(|_| self.rel(lg, |i, j| !same_thread(i, j)));
-        let id_r = want(&[id, sm, si, fr, fre, fri]).map(|_| self.rel_of(lg, (0..n).map(|i| (i, i)), n));
-        let same_instr_r = want(&[same_inst, same_instr]).map(|_| {
+        let int_r = any(&[int, rfi, coi, fri]).then(|| self.rel_in_thread(lg, &threads, |_, _| true));
+        let ext_r = any(&[ext, rfe, coe, fre]).then(|| self.rel(lg, |i, j| !same_thread(i, j)));
+        let id_r = any(&[id, sm, si, fr, fre, fri]).then(|| self.rel_of(lg, (0..n).map(|i| (i, i)), n));
+        let same_instr_r = any(&[same_inst, same_instr]).then(|| {
             self.rel_in_thread(lg, &threads, |i, j| e[i].thread.is_some() && e[i].instr / 2 == e[j].instr / 2)
         });
-        let mut addr_r = want(&[addr]).map(|_| self.rel_of(lg, ev.addr.iter().copied(), ev.addr.len()));
-        let mut data_r = want(&[data]).map(|_| self.rel_of(lg, ev.data.iter().copied(), ev.data.len()));
+        let mut addr_r = any(&[addr]).then(|| self.rel_of(lg, ev.addr.iter().copied(), ev.addr.len()));
+        let mut data_r = any(&[data]).then(|| self.rel_of(lg, ev.data.iter().copied(), ev.data.len()));
         // A dependency through a register joined from two paths holds on its own path only.
         for (r, when) in [(&mut addr_r, &ev.addr_when), (&mut data_r, &ev.data_when)] {
             let Some(r) = r else { continue };
@@ -1072,9 +1071,9 @@ impl Base<'_> {
                 r.set(i, j, b);
             }
         }
-        let ctrl_r = want(&[ctrl]).map(|_| self.rel_of(lg, ev.ctrl.iter().copied(), ev.ctrl.len()));
+        let ctrl_r = any(&[ctrl]).then(|| self.rel_of(lg, ev.ctrl.iter().copied(), ev.ctrl.len()));
         let ww_loc = same(lg, &|i| e[i].in_co(), false);
-        let rf_r = want(&[rf, rfe, rfi, fr, fre, fri]).map(|_| x.rf.clone());
+        let rf_r = any(&[rf, rfe, rfi, fr, fre, fri]).then(|| x.rf.clone());
         let mut view = |r: Option<Rel>, lg: &mut Logic| r.map_or_else(empty, |r| self.view.rel(r, lg));
         let po_r = view(po_r, lg);
         let loc = view(Some(loc), lg);

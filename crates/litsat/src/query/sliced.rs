@@ -2,15 +2,16 @@
 //!
 //! Where a test's candidates (its assignments of the primaries that the execution's own
 //! constraints allow: rf, co, branches, store-conditionals) number at most
-//! [`MAX_CANDIDATES`], they are listed before the model is compiled, each with every
-//! variable's value, and the model is then evaluated over all of them at once
-//! ([`Logic::slice`]): every relation entry is a mask of candidates, every check the mask
-//! of those it passes, and the executions are the candidates every check passes. The log
-//! is the same as listing the solutions of the model's CNF, at a fraction of the cost: no
-//! clauses are written, pruned or propagated, and no gate is built twice for equal masks.
+//! [`MAX_CANDIDATES`], they are listed before the built-in relations and the model, and
+//! both are then evaluated over all of them at once ([`Logic::slice`]): every relation
+//! entry is a mask of candidates, every check the mask of those it passes, and the
+//! executions are the candidates every check passes, one per assignment of the
+//! primaries. The log is the same as listing the solutions of the model's CNF, at a
+//! fraction of the cost: no clauses are written, pruned or propagated for the model.
 //!
-//! A model that makes choices of its own (`with x from S` other than binding co) is not
-//! sliced: each candidate would have to be multiplied by its choices (`Program::chooses`).
+//! herd's order generators split each candidate into one per order (see
+//! `cat::interp::with`); a model with a generic `with x from S` is not sliced
+//! (`Program::chooses`).
 
 use super::{Found, Outcome, View, enumerate::Lister, record};
 use crate::diag::{Deadline, Diag};
@@ -19,9 +20,9 @@ use crate::logic::{B, Logic, MAX_CANDIDATES, Mask};
 use std::collections::HashSet;
 use varisat::Lit;
 
-/// Lists the candidate executions of the formula so far (`x`'s, with the built-in
-/// relations), and starts evaluating `lg` over them; `false`, with `lg` as it was, where
-/// there are more than [`MAX_CANDIDATES`].
+/// Lists the candidate executions of the formula so far (`x`'s encoding, before the
+/// built-in relations and the model), and starts evaluating `lg` over them; `false`,
+/// with `lg` as it was, where there are more than [`MAX_CANDIDATES`].
 pub(super) fn start(x: &Exec, lg: &mut Logic, file: &str, deadline: Deadline) -> Result<bool, Diag> {
     let n = lg.num_vars();
     // The constraints' cone gives every variable that matters a value but the gates,

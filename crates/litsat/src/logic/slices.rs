@@ -1,19 +1,21 @@
 //! Bit-sliced evaluation: a formula over a few known candidate executions.
 //!
 //! Most litmus tests have only a handful of candidate executions (the C11 corpus: 650 in
-//! all over 135 tests, at most 72 in one), yet building a model's gates, pruning them into
-//! a CNF and listing its solutions cost far more than judging each candidate. Once the
-//! candidates are listed (each an assignment of every variable there is, see
-//! `query::sliced`), [`Logic::slice`] turns the circuit into a bit-parallel evaluator: each
-//! variable gets the mask of the candidates where it holds, each gate built from then on is
-//! the mask of its inputs' operation, and two gates with the same mask are one variable
-//! (constant where the mask is empty or full). A clause added from then on is no longer
-//! written: it drops the candidates it rules out ([`Logic::allowed`]). Closures are
-//! Warshall's over masks, exact.
+//! all over 135 tests, at most 72 in one), yet a model's gates had to be pruned into a
+//! CNF, loaded into a propagator and listed, where judging each candidate is enough.
+//! Once the candidates are listed (see `query::sliced`), [`Logic::slice`] turns the
+//! circuit into a bit-parallel evaluator: each variable gets the mask of the candidates
+//! where it holds, each gate built from then on is the mask of its inputs' operation, and
+//! two gates with the same mask are one variable (constant where the mask is empty or
+//! full). A clause added from then on is no longer written: it drops the candidates it
+//! rules out ([`Logic::allowed`]). Closures are Warshall's over masks, exact. A choice
+//! the model makes among orders splits each candidate into one per order
+//! ([`Logic::split_candidates`]).
 //!
-//! What cannot be judged this way (a new variable nothing defines: a model's own choice,
-//! a one-way auxiliary, a guard) marks the formula spoiled ([`Logic::spoiled`]): the test
-//! is then answered by the solver as before.
+//! What cannot be judged this way (a new variable nothing defines: a model's generic
+//! choice, a one-way auxiliary, a guard; or more than [`MAX_CANDIDATES`] after a split)
+//! marks the formula spoiled ([`Logic::spoiled`]): the test is then answered by the solver
+//! as before.
 
 use super::{B, Fx, Logic};
 use std::collections::HashMap;

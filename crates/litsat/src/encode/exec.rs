@@ -1003,13 +1003,45 @@ impl Base<'_> {
         }
     }
 
+    /// The pairs of distinct (or any, with `loops`) events among those `member` picks
+    /// that may access one location, where both happen.
+    fn located_pairs(&self, sl: &mut SameLoc, lg: &mut Logic, member: impl Fn(usize) -> bool, loops: bool) -> Rel {
+        let (n, g, x) = (self.ev.len(), &self.x.exists, self.x);
+        let evs: Vec<usize> = (0..n).filter(|&i| !g[i].is_false() && member(i)).collect();
+        let mut m = Vec::with_capacity(evs.len() * evs.len());
+        // The events each may share a location with: where no address is computed, the
+        // run of those at its location (sorted by location), without a test per pair.
+        let by_loc = sl.by_location(&evs);
+        let cands: Vec<usize> = by_loc.as_ref().map_or_else(|| evs.clone(), |v| v.iter().map(|p| p.1).collect());
+        for &i in &evs {
+            let run = match (&by_loc, sl.fixed[i]) {
+                (Some(v), Place::At(l)) => {
+                    let from = v.partition_point(|p| p.0 < l);
+                    from..from + v[from..].iter().take_while(|p| p.0 == l).count()
+                }
+                (Some(_), _) => continue,
+                (None, _) => 0..cands.len(),
+            };
+            for &j in cands[run].iter().filter(|&&j| loops || i != j) {
+                let b = sl.get(&x.locs, i, j, lg);
+                let both = match (b, g[i], g[j]) {
+                    (B::F, _, _) => continue,
+                    (b, B::T, B::T) => b,
+                    _ => lg.and(&[b, g[i], g[j]]),
+                };
+                m.push(((i, j), both));
+            }
+        }
+        Rel::from_sorted(n, m)
+    }
+
     /// herd's base relations (po, loc, int, ext, id, addr, data, ctrl, rf, co, fr and
     /// their parts), each built only where some file of the model reads it (the others are
     /// bound empty: nothing sees them); returns `loc` and the same-location pairs of co's
     /// writes.
     fn relations(&mut self, lg: &mut Logic) -> (Rel, Rel) {
         let (ev, x) = (self.ev, self.x);
-        let (n, g, e) = (ev.len(), &x.exists, &ev.events);
+        let (n, e) = (ev.len(), &ev.events);
         let same_thread = |i: usize, j: usize| e[i].thread == e[j].thread;
         let threads = Threads::new(ev);
         let names = &fixed_names().relations;
@@ -1020,40 +1052,10 @@ impl Base<'_> {
             std::array::from_fn(|k| k);
         let empty = || Rel::empty(n);
         let mut sl = SameLoc::new(&x.locs);
-        // The pairs of distinct (or any, with `loops`) events among those `member` picks
-        // that may access one location, where both happen.
-        let mut same = |lg: &mut Logic, member: &dyn Fn(usize) -> bool, loops: bool| {
-            let evs: Vec<usize> = (0..n).filter(|&i| !g[i].is_false() && member(i)).collect();
-            let mut m = Vec::with_capacity(evs.len() * evs.len());
-            // The events each may share a location with: where no address is computed, the
-            // run of those at its location (sorted by location), without a test per pair.
-            let by_loc = sl.by_location(&evs);
-            let cands: Vec<usize> = by_loc.as_ref().map_or_else(|| evs.clone(), |v| v.iter().map(|p| p.1).collect());
-            for &i in &evs {
-                let run = match (&by_loc, sl.fixed[i]) {
-                    (Some(v), Place::At(l)) => {
-                        let from = v.partition_point(|p| p.0 < l);
-                        from..from + v[from..].iter().take_while(|p| p.0 == l).count()
-                    }
-                    (Some(_), _) => continue,
-                    (None, _) => 0..cands.len(),
-                };
-                for &j in cands[run].iter().filter(|&&j| loops || i != j) {
-                    let b = sl.get(&x.locs, i, j, lg);
-                    let both = match (b, g[i], g[j]) {
-                        (B::F, _, _) => continue,
-                        (b, B::T, B::T) => b,
-                        _ => lg.and(&[b, g[i], g[j]]),
-                    };
-                    m.push(((i, j), both));
-                }
-            }
-            Rel::from_sorted(n, m)
-        };
         // Built in the order they always were (the variables' numbering, hence the CNF
         // written out, stays the same where a model reads every relation).
         let po_r = any(&[po, po_loc]).then(|| self.rel_in_thread(lg, &threads, |i, j| ev.po_before(i, j)));
-        let loc = same(lg, &|i| e[i].has_loc(), true);
+        let loc = self.located_pairs(&mut sl, lg, |i| e[i].has_loc(), true);
         let int_r = any(&[int, rfi, coi, fri]).then(|| self.rel_in_thread(lg, &threads, |_, _| true));
         let ext_r = any(&[ext, rfe, coe, fre]).then(|| self.rel(lg, |i, j| !same_thread(i, j)));
         let id_r = any(&[id, sm, si, fr, fre, fri]).then(|| self.rel_of(lg, (0..n).map(|i| (i, i)), n));
@@ -1072,7 +1074,7 @@ impl Base<'_> {
             }
         }
         let ctrl_r = any(&[ctrl]).then(|| self.rel_of(lg, ev.ctrl.iter().copied(), ev.ctrl.len()));
-        let ww_loc = same(lg, &|i| e[i].in_co(), false);
+        let ww_loc = self.located_pairs(&mut sl, lg, |i| e[i].in_co(), false);
         let rf_r = any(&[rf, rfe, rfi, fr, fre, fri]).then(|| x.rf.clone());
         let mut view = |r: Option<Rel>, lg: &mut Logic| r.map_or_else(empty, |r| self.view.rel(r, lg));
         let po_r = view(po_r, lg);

@@ -129,15 +129,11 @@ impl Logic {
         self.sliced(m)
     }
 
-    /// Under slicing, a new variable no mask defines spoils it; `true` if so.
-    pub(super) fn sliced_fresh(&mut self) -> bool {
-        match self.slices.as_mut() {
-            Some(s) => {
-                s.spoiled = true;
-                s.mask.push(0);
-                true
-            }
-            None => false,
+    /// Under slicing, a new variable no mask defines spoils it.
+    pub(super) fn sliced_fresh(&mut self) {
+        if let Some(s) = self.slices.as_mut() {
+            s.spoiled = true;
+            s.mask.push(0);
         }
     }
 
@@ -178,11 +174,12 @@ impl Logic {
 
     /// Under slicing, whether the dense k×k matrix `d` is acyclic, as a literal: the
     /// candidates where no event reaches itself.
-    pub fn sliced_acyclic(&mut self, k: usize, d: &[B]) -> Option<B> {
-        let s = self.slices.as_ref()?;
+    pub fn sliced_acyclic(&mut self, k: usize, d: &[B]) -> B {
+        let s = self.slices.as_ref().expect("sliced");
         let m = warshall(k, d.iter().map(|&b| s.of(b)).collect());
         let cyclic = (0..k).fold(0, |acc, i| acc | m[i * k + i]);
-        Some(self.sliced(!cyclic & s.all))
+        let acyclic = !cyclic & s.all;
+        self.sliced(acyclic)
     }
 }
 

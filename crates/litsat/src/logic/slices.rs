@@ -5,9 +5,9 @@
 //! CNF, loaded into a propagator and listed, where judging each candidate is enough.
 //! Once the candidates are listed (see `query::sliced`), [`Logic::slice`] turns the
 //! circuit into a bit-parallel evaluator: each variable gets the mask of the candidates
-//! where it holds, each gate built from then on is the mask of its inputs' operation, and
-//! two gates with the same mask are one variable (constant where the mask is empty or
-//! full). A clause added from then on is no longer written: it drops the candidates it
+//! where it holds, and each gate built from then on is the mask of its inputs' operation
+//! (a constant where the mask is empty or full). Gates are not hash-consed here: a lookup
+//! per gate cost more than the duplicates it saved. A clause added from then on is no longer written: it drops the candidates it
 //! rules out ([`Logic::allowed`]). Closures are Warshall's over masks, exact. A choice
 //! the model makes among orders splits each candidate into one per order
 //! ([`Logic::split_candidates`]).
@@ -17,9 +17,7 @@
 //! marks the formula spoiled ([`Logic::spoiled`]): the test is then answered by the solver
 //! as before.
 
-use super::{B, Fx, Logic};
-use std::collections::HashMap;
-use std::hash::BuildHasherDefault;
+use super::{B, Logic};
 use varisat::Lit;
 
 /// How many candidates a formula can be sliced over: one bit each.
@@ -33,8 +31,6 @@ pub(super) struct Slices {
     mask: Vec<Mask>,
     /// Every candidate.
     all: Mask,
-    /// A variable for each mask a variable has (the first made), so that equal gates are one.
-    by_mask: HashMap<Mask, Lit, BuildHasherDefault<Fx>>,
     /// The candidates every clause added since slicing allows.
     allowed: Mask,
     /// A variable was made that no mask defines (see the module doc).
@@ -60,11 +56,7 @@ impl Logic {
                 mask[v] = inputs.iter().fold(all, |m, &l| m & of(l));
             }
         }
-        let mut by_mask = HashMap::with_capacity_and_hasher(2 * n, Default::default());
-        for (v, &m) in mask.iter().enumerate() {
-            by_mask.entry(m).or_insert(Lit::from_index(v, true));
-        }
-        self.slices = Some(Box::new(Slices { mask, all, by_mask, allowed: all, spoiled: false }));
+        self.slices = Some(Box::new(Slices { mask, all, allowed: all, spoiled: false }));
     }
 
     /// Whether the formula is evaluated over candidates ([`Logic::slice`]).
@@ -100,8 +92,7 @@ impl Logic {
         Some(self.sliced(m))
     }
 
-    /// The literal for the candidates `m`: a constant, a variable with that mask already,
-    /// or a new one.
+    /// The literal for the candidates `m`: a constant, or a new variable.
     pub(super) fn sliced(&mut self, m: Mask) -> B {
         let s = self.slices.as_mut().expect("sliced");
         if m == 0 {
@@ -110,17 +101,9 @@ impl Logic {
         if m == s.all {
             return B::T;
         }
-        if let Some(&l) = s.by_mask.get(&m) {
-            return B::L(l);
-        }
-        if let Some(&l) = s.by_mask.get(&(!m & s.all)) {
-            return B::L(!l);
-        }
         let l = Lit::from_index(self.gate.len(), true);
         self.gate.push((0, 0));
-        let s = self.slices.as_mut().expect("sliced");
         s.mask.push(m);
-        s.by_mask.insert(m, l);
         B::L(l)
     }
 
@@ -220,10 +203,6 @@ impl Logic {
         }
         s.all = if parent.len() == MAX_CANDIDATES { Mask::MAX } else { (1 << parent.len()) - 1 };
         s.allowed = spread(s.allowed);
-        s.by_mask.clear();
-        for (v, &m) in s.mask.iter().enumerate() {
-            s.by_mask.entry(m).or_insert(Lit::from_index(v, true));
-        }
         true
     }
 }
@@ -279,8 +258,9 @@ mod tests {
         assert_eq!(lg.mask(ab), Some(0b1000));
         let or = lg.or2(a, b);
         assert_eq!(lg.mask(or), Some(0b1110));
-        // Equal masks are one variable; a full one is a constant.
-        assert_eq!(lg.or2(b, a), or);
+        // A full mask is a constant.
+        let ba = lg.or2(b, a);
+        assert_eq!(lg.mask(ba), lg.mask(or));
         assert_eq!(lg.or2(a, a.negate()), B::T);
         let na = lg.and2(a.negate(), B::T);
         assert_eq!(lg.mask(na), Some(0b0101));
@@ -310,7 +290,7 @@ mod tests {
         // A choice made in the split: true in the first copy only.
         let choice = lg.of_mask(0b001);
         let both = lg.and2(choice, a2);
-        assert_eq!(both, choice, "equal masks are one variable");
+        assert_eq!(lg.mask(both), lg.mask(choice));
         assert!(!lg.split_candidates(&[0; MAX_CANDIDATES + 1]));
         assert!(lg.spoiled());
     }

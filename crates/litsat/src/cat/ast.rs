@@ -132,6 +132,4 @@ pub struct Model {
     pub stmts: Vec<Stmt>,
     /// Every name the statements may bind (see `binders`).
     pub binds: Vec<Name>,
-    /// Every name the statements read.
-    pub uses: Vec<Name>,
 }

@@ -1,10 +1,10 @@
 //! The names a model binds anywhere (in `let`s, function and procedure parameters,
-//! `match` arms, `with`, `forall` and `enum`), and the names it reads.
+//! `match` arms, `with`, `forall` and `enum`), and the names an expression mentions.
 //!
 //! A name no file of the program binds can only be a built-in: its lookup need not walk
 //! the environment's bindings (a hundred or so by the end of a model) to reach the
-//! built-ins' table, which most lookups of `po`, `rf`, `W`, … did. A built-in relation
-//! no file reads need not be built.
+//! built-ins' table, which most lookups of `po`, `rf`, `W`, … did. Which built-ins a
+//! model can read at all is `reach`'s, from the mentions.
 
 use super::ast::{ArmPat, Binding, Cond, Expr, Name, Pat, Stmt};
 
@@ -15,17 +15,35 @@ struct Names {
     uses: Vec<Name>,
 }
 
-/// Every name `stmts` may bind, and every name they read, each once, by [`Name::index`].
-pub fn names(stmts: &[Stmt]) -> (Vec<Name>, Vec<Name>) {
+/// Every name `stmts` may bind, each once, by [`Name::index`].
+pub fn names(stmts: &[Stmt]) -> Vec<Name> {
     let mut out = Names::default();
     for s in stmts {
         stmt(s, &mut out);
     }
-    for v in [&mut out.binds, &mut out.uses] {
-        v.sort_unstable_by_key(|x| x.index());
-        v.dedup();
-    }
-    (out.binds, out.uses)
+    out.binds.sort_unstable_by_key(|x| x.index());
+    out.binds.dedup();
+    out.binds
+}
+
+/// Every name `e` mentions (some perhaps bound within it), each once.
+pub fn uses_of(e: &Expr) -> Vec<Name> {
+    let mut out = Names::default();
+    expr(e, &mut out);
+    dedup(out.uses)
+}
+
+/// Every name the condition `c` mentions, each once.
+pub fn uses_of_cond(c: &Cond) -> Vec<Name> {
+    let mut out = Names::default();
+    cond(c, &mut out);
+    dedup(out.uses)
+}
+
+fn dedup(mut xs: Vec<Name>) -> Vec<Name> {
+    xs.sort_unstable_by_key(|x| x.index());
+    xs.dedup();
+    xs
 }
 
 /// Whether `stmts` make a choice of their own anywhere: a `with x from S` other than
@@ -142,7 +160,15 @@ fn cond(c: &Cond, out: &mut Names) {
 
 #[cfg(test)]
 mod tests {
+    use super::{Name, Names, Stmt};
     use crate::cat::parse::parse_model;
+
+    /// Every name a statement mentions, within it too.
+    fn mentions(s: &Stmt) -> Vec<Name> {
+        let mut out = Names::default();
+        super::stmt(s, &mut out);
+        out.uses
+    }
 
     #[test]
     fn every_binding_place() {
@@ -157,8 +183,9 @@ mod tests {
         names.sort_unstable();
         let want = ["Modes", "Rlx", "Sc", "a", "e", "es", "f", "g", "mo", "q", "rlx", "sc", "t", "u", "v", "x", "y", "z"];
         assert_eq!(names, want);
-        let mut read: Vec<&str> = model.uses.iter().map(|x| x.as_str()).collect();
+        let mut read: Vec<&str> = model.stmts.iter().flat_map(mentions).map(|x| x.as_str()).collect();
         read.sort_unstable();
+        read.dedup();
         let want = ["W", "co", "es", "g", "generate_orders", "po", "q", "rf", "t", "v", "x", "z"];
         assert_eq!(read, want);
     }

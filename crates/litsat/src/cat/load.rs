@@ -83,8 +83,9 @@ pub struct Program {
     /// Whether some file makes choices of its own: a `with x from S` other than herd's
     /// order generators (see `query::sliced`).
     pub chooses: bool,
-    /// By [`Name::index`](super::Name::index): whether some file reads the name. A
-    /// built-in none reads need not be built (see `encode::exec::builtins`).
+    /// By [`Name::index`](super::Name::index): whether the model can read the built-in of
+    /// that name (see `reach`). A built-in it cannot read need not be built (see
+    /// `encode::exec::builtins_read`).
     pub used: Vec<bool>,
 }
 
@@ -100,11 +101,11 @@ impl Program {
     /// What the files say of names, found once per load (see `binders`).
     fn index_names(&mut self) {
         self.bound = by_index(self.files.values().flat_map(|f| &f.model.binds));
-        self.used = by_index(self.files.values().flat_map(|f| &f.model.uses));
+        self.used = super::reach::builtins_read(self);
         self.chooses = self.files.values().any(|f| super::binders::chooses(&f.model.stmts));
     }
 
-    /// Whether some file reads the name `x`.
+    /// Whether the model can read the built-in `x`.
     pub fn reads(&self, x: super::Name) -> bool {
         self.used.get(x.index()).copied().unwrap_or(false)
     }

@@ -9,6 +9,7 @@ pub mod load;
 pub mod models;
 mod name;
 pub mod parse;
+mod reach;
 
 pub use interp::{Builtins, CheckOut, Compiled, Env, V, compile_model, compile_model_with, run_model};
 pub use name::Name;

@@ -679,6 +679,6 @@ pub fn parse_model(file: &str, text: &str) -> R<Model> {
         }
     }
     let stmts = p.stmts(&[])?;
-    let (binds, uses) = super::binders::names(&stmts);
-    Ok(Model { header, stmts, binds, uses })
+    let binds = super::binders::names(&stmts);
+    Ok(Model { header, stmts, binds })
 }

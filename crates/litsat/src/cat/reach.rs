@@ -1,0 +1,254 @@
+//! The built-in names a model can read: a built-in relation or set that none can read is
+//! bound empty instead of being built (see `encode::exec::builtins_read`).
+//!
+//! Mentioning a name is not reading it. The standard library defines relations most
+//! models never use (`com`, `fencerel`, `fenced`, …), and a model may bind a name of its
+//! own over a built-in's (C11's `fr`): building `fr` for those cost a composition per test
+//! for nothing. What can be evaluated is every statement but a `let`, then the body of
+//! each binding that something evaluated mentions; a mention reaches the binding of its
+//! name that comes before it in the order the files run (the standard library, the bell
+//! file, the root, each include where it first appears), or the built-in where none does.
+//!
+//! Where evaluation cannot be followed by position, every possibility is kept: a binding
+//! made under a variant (`if "v" … end`) may not be made, so the name reaches what it
+//! reached before too; a procedure's body (run where it is called) and a `forall`'s
+//! reach both the built-in and every binding of each name they mention. Local binders
+//! (parameters, `match` arms, inner `let`s) are not followed either: a name they bind
+//! still reaches the outer binding or the built-in. Each of these only adds built-ins.
+
+use super::ast::{Binding, Name, Pat, Stmt};
+use super::binders;
+use super::load::Program;
+use super::parse::TUPLE_BINDING;
+use std::collections::HashMap;
+
+/// What a mention of a name refers to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Target {
+    Builtin(Name),
+    /// A binding, by its place in [`Walk::defs`].
+    Def(usize),
+}
+
+/// The program's statements walked in the order they run.
+#[derive(Default)]
+struct Walk {
+    /// By name: what a mention here refers to (none: the built-in).
+    scope: HashMap<Name, Vec<Target>>,
+    /// By binding: its name, and what its body's mentions refer to.
+    defs: Vec<(Name, Vec<Target>)>,
+    /// What the statements evaluated unconditionally mention.
+    roots: Vec<Target>,
+    /// Names mentioned where the walk cannot place them (procedures, `forall`).
+    loose: Vec<Name>,
+    /// The files walked (each runs once, where first included).
+    files: Vec<String>,
+}
+
+/// By [`Name::index`]: whether the program can read the built-in of that name.
+pub fn builtins_read(prog: &Program) -> Vec<bool> {
+    let mut w = Walk::default();
+    if let Some(std) = prog.stdlib.as_ref().filter(|s| **s != prog.root) {
+        w.file(prog, std, Mode::Placed);
+    }
+    if let Some(bell) = &prog.bell {
+        w.file(prog, bell, Mode::Placed);
+    }
+    w.file(prog, &prog.root, Mode::Placed);
+    w.reached()
+}
+
+/// How the statements being walked are evaluated.
+#[derive(Clone, Copy, PartialEq)]
+enum Mode {
+    /// In order, each once.
+    Placed,
+    /// Perhaps (under a variant): their bindings may not be made.
+    Maybe,
+    /// Elsewhere (a procedure's body): their mentions are loose.
+    Loose,
+}
+
+impl Walk {
+    fn file(&mut self, prog: &Program, path: &str, mode: Mode) {
+        if self.files.iter().any(|f| f == path) {
+            return;
+        }
+        self.files.push(path.to_string());
+        let Some(f) = prog.file(path) else { return };
+        for s in &f.model.stmts {
+            self.stmt(prog, path, s, mode);
+        }
+    }
+
+    fn stmt(&mut self, prog: &Program, path: &str, s: &Stmt, mode: Mode) {
+        match s {
+            Stmt::Let(rec, bs) => self.bindings(*rec, bs, mode),
+            Stmt::Check(c) => self.mentions(&binders::uses_of(&c.expr), mode),
+            Stmt::Include(name, _) => {
+                if let Some(target) = prog.include_target(path, name) {
+                    self.file(prog, target, mode);
+                }
+            }
+            Stmt::Procedure(_, _, body) => body.iter().for_each(|s| self.stmt(prog, path, s, Mode::Loose)),
+            Stmt::Call(_, e, _, _) => self.mentions(&binders::uses_of(e), mode),
+            Stmt::Forall(_, e, body, _) => {
+                self.mentions(&binders::uses_of(e), mode);
+                body.iter().for_each(|s| self.stmt(prog, path, s, Mode::Loose));
+            }
+            // An order generator without a set orders the writes: `W` is looked up.
+            Stmt::With(_, e, _) => {
+                let mut uses = binders::uses_of(e);
+                uses.push(Name::new("W"));
+                self.mentions(&uses, mode);
+            }
+            Stmt::IfVariant(c, a, b) => {
+                self.mentions(&binders::uses_of_cond(c), mode);
+                let inner = if mode == Mode::Loose { Mode::Loose } else { Mode::Maybe };
+                a.iter().chain(b).for_each(|s| self.stmt(prog, path, s, inner));
+            }
+            Stmt::Enum(..) | Stmt::Show | Stmt::Instructions | Stmt::Unsupported(..) => {}
+        }
+    }
+
+    /// What a mention of `x` here refers to.
+    fn resolve(&self, x: Name) -> Vec<Target> {
+        self.scope.get(&x).cloned().unwrap_or_else(|| vec![Target::Builtin(x)])
+    }
+
+    /// Mentions made by something evaluated.
+    fn mentions(&mut self, uses: &[Name], mode: Mode) {
+        for &x in uses {
+            if mode == Mode::Loose {
+                self.loose.push(x);
+            } else {
+                let t = self.resolve(x);
+                self.roots.extend(t);
+            }
+        }
+    }
+
+    /// A `let` (or `let rec`) group: each binding a definition of its names, whose body
+    /// sees the bindings before the group (and, `rec`, the group's own).
+    fn bindings(&mut self, rec: bool, bs: &[Binding], mode: Mode) {
+        if mode == Mode::Loose {
+            // Run where the procedure is called: every mention is loose, and a name it
+            // binds is one the walk cannot place either.
+            for b in bs {
+                self.loose.extend(binders::uses_of(&b.body));
+            }
+            return;
+        }
+        let first = self.defs.len();
+        let named: Vec<(Name, &Binding)> = bs.iter().flat_map(|b| bound_names(b).into_iter().map(move |x| (x, b))).collect();
+        self.defs.extend(named.iter().map(|&(x, _)| (x, Vec::new())));
+        if rec {
+            self.bind(&named, first, mode);
+        }
+        for (k, (_, b)) in named.iter().enumerate() {
+            let reads: Vec<Target> = binders::uses_of(&b.body).into_iter().flat_map(|x| self.resolve(x)).collect();
+            self.defs[first + k].1 = reads;
+        }
+        if !rec {
+            self.bind(&named, first, mode);
+        }
+    }
+
+    /// Puts the definitions `first..` of `named` in scope: in place of what their names
+    /// referred to, or beside it where the binding may not be made.
+    fn bind(&mut self, named: &[(Name, &Binding)], first: usize, mode: Mode) {
+        for (k, &(x, _)) in named.iter().enumerate() {
+            let def = Target::Def(first + k);
+            match mode {
+                Mode::Placed => {
+                    self.scope.insert(x, vec![def]);
+                }
+                _ => {
+                    let was = self.resolve(x);
+                    let now = self.scope.entry(x).or_insert(was);
+                    now.push(def);
+                }
+            }
+        }
+    }
+
+    /// The built-ins read, by [`Name::index`]: those the roots and loose mentions reach,
+    /// through the definitions they reach.
+    fn reached(self) -> Vec<bool> {
+        let mut seen = vec![false; self.defs.len()];
+        let mut out: Vec<bool> = Vec::new();
+        let mark = |out: &mut Vec<bool>, x: Name| {
+            if out.len() <= x.index() {
+                out.resize(x.index() + 1, false);
+            }
+            out[x.index()] = true;
+        };
+        let mut todo: Vec<Target> = self.roots;
+        for &x in &self.loose {
+            todo.push(Target::Builtin(x));
+            todo.extend((0..self.defs.len()).filter(|&d| self.defs[d].0 == x).map(Target::Def));
+        }
+        while let Some(t) = todo.pop() {
+            match t {
+                Target::Builtin(x) => mark(&mut out, x),
+                Target::Def(d) if !std::mem::replace(&mut seen[d], true) => todo.extend(&self.defs[d].1),
+                Target::Def(_) => {}
+            }
+        }
+        out
+    }
+}
+
+/// The names a binding binds: its own, or those of its pattern for `let (a, b) = e`.
+fn bound_names(b: &Binding) -> Vec<Name> {
+    match (&b.params, b.name == TUPLE_BINDING) {
+        (Some(Pat::Tuple(xs)), true) => xs.clone(),
+        (Some(Pat::Var(x)), true) => vec![*x],
+        _ => vec![b.name],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cat::load::load_text;
+
+    fn read(text: &str) -> impl Fn(&str) -> bool {
+        let prog = load_text("t.cat", text).expect("loads");
+        let used = builtins_read(&prog);
+        move |x: &str| used.get(Name::new(x).index()).copied().unwrap_or(false)
+    }
+
+    #[test]
+    fn only_what_something_evaluated_mentions() {
+        let r = read("let unused = rf ; co\nlet used = po & loc\nacyclic used as a\n");
+        assert!(r("po") && r("loc"));
+        assert!(!r("rf") && !r("co"));
+    }
+
+    #[test]
+    fn a_binding_hides_the_builtin_after_it_only() {
+        let r = read("acyclic fr as early\nlet fr = rf ; co\nacyclic fr as late\n");
+        assert!(r("fr") && r("rf"));
+        let r = read("let fr = rf ; co\nacyclic fr as late\n");
+        assert!(!r("fr") && r("rf") && r("co"));
+    }
+
+    #[test]
+    fn a_binding_under_a_variant_may_not_hide_it() {
+        let r = read("if \"v\" let fr = rf end\nacyclic fr as x\n");
+        assert!(r("fr") && r("rf"));
+    }
+
+    #[test]
+    fn procedures_reach_everything_they_mention() {
+        let r = read("let f = ext\nprocedure p(x) = acyclic f | x as y end\ncall p(po)\n");
+        assert!(r("po") && r("f") && r("ext"));
+    }
+
+    #[test]
+    fn recursive_groups_and_orders() {
+        let r = read("let rec a = b | po and b = a ; rf\nacyclic a as x\nwith mo from generate_orders(R, 0)\n");
+        assert!(r("po") && r("rf") && r("W") && r("R"));
+    }
+}

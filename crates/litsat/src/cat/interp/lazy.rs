@@ -65,19 +65,18 @@ impl Interp<'_> {
         Ok(v)
     }
 
-    /// `e`'s value if it is known to be empty without evaluating anything: `0`, or a
-    /// name whose value is already computed and empty.
-    fn known_empty(&self, env: &Env, e: &Expr) -> Option<V> {
-        let v = match e {
-            Expr::Empty => return Some(V::Empty),
+    /// `e`'s value if it is known without evaluating anything: `0`, or a name whose value
+    /// is already computed (a built-in, or a binding already read).
+    fn known_value(&self, env: &Env, e: &Expr) -> Option<V> {
+        match e {
+            Expr::Empty => Some(V::Empty),
             Expr::Var(x, _) => match self.lookup(env, *x)? {
-                Bound::Lazy(t) => t.known()?,
-                Bound::Val(v) => v,
-                Bound::Prim(_) => return None,
+                Bound::Lazy(t) => t.known().cloned(),
+                Bound::Val(v) => Some(v.clone()),
+                Bound::Prim(_) => None,
             },
-            _ => return None,
-        };
-        is_empty(v).then(|| v.clone())
+            _ => None,
+        }
     }
 
     /// `a op b`, leaving out an operand that cannot matter: for `;` and `&` an empty side
@@ -94,15 +93,20 @@ impl Interp<'_> {
             }
         }
         let absorbing = matches!(op, Op2::Seq | Op2::Inter);
-        if absorbing && let Some(vb) = self.known_empty(env, b) {
-            return Ok(vb);
+        // A right side already known is taken now, and not looked up again below.
+        let known = self.known_value(env, b);
+        if absorbing && let Some(vb) = known.as_ref().filter(|v| is_empty(v)) {
+            return Ok(vb.clone());
         }
         let va = self.eval(env, a)?;
         if (absorbing || op == Op2::Diff) && is_empty(&va) {
             // Of the left side's type: an empty set stays a set (`~` tells them apart).
             return Ok(va);
         }
-        let vb = self.eval(env, b)?;
+        let vb = match known {
+            Some(v) => v,
+            None => self.eval(env, b)?,
+        };
         self.op2(op, va, vb, pos)
     }
 }

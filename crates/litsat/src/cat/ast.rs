@@ -59,6 +59,9 @@ pub struct Binding {
     /// Shared: every test's evaluation binds it again.
     pub body: Arc<Expr>,
     pub pos: Pos,
+    /// Whether the binding is made at all: false only for a top-level binding that
+    /// nothing evaluated can read (see `reach`), which is then never bound.
+    pub live: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]

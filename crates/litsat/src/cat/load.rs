@@ -101,7 +101,15 @@ impl Program {
     /// What the files say of names, found once per load (see `binders`).
     fn index_names(&mut self) {
         self.bound = by_index(self.files.values().flat_map(|f| &f.model.binds));
-        self.used = super::reach::builtins_read(self);
+        // Each file's statements its own before `reach` takes the bindings' addresses.
+        for f in self.files.values_mut() {
+            Arc::make_mut(&mut f.model);
+        }
+        let reach = super::reach::reach(self);
+        self.used = reach.builtins;
+        for f in self.files.values_mut() {
+            mark_live(&mut Arc::make_mut(&mut f.model).stmts, &reach.dead);
+        }
         self.chooses = self.files.values().any(|f| super::binders::chooses(&f.model.stmts));
     }
 
@@ -427,6 +435,25 @@ impl Loader {
 }
 
 /// By [`Name::index`](super::Name::index): whether `names` has the name.
+/// Marks each top-level binding of `stmts` (under a variant too) live unless `dead` has
+/// its address (see `reach`).
+fn mark_live(stmts: &mut [Stmt], dead: &std::collections::HashSet<usize>) {
+    for s in stmts {
+        match s {
+            Stmt::Let(_, bs) => {
+                for b in bs {
+                    b.live = !dead.contains(&(std::ptr::from_ref(b) as usize));
+                }
+            }
+            Stmt::IfVariant(_, a, b) => {
+                mark_live(a, dead);
+                mark_live(b, dead);
+            }
+            _ => {}
+        }
+    }
+}
+
 fn by_index<'a>(names: impl Iterator<Item = &'a super::Name>) -> Vec<bool> {
     let mut found = Vec::new();
     for x in names {

@@ -352,7 +352,7 @@ impl<'a> P<'a> {
                 let pat = self.pattern()?;
                 self.expect_sym("=")?;
                 let body = self.expr()?;
-                out.push(Binding { name: Name::new(TUPLE_BINDING), params: Some(pat), body: Arc::new(body), pos });
+                out.push(Binding { name: Name::new(TUPLE_BINDING), params: Some(pat), body: Arc::new(body), pos, live: true });
                 if !self.eat_kw("and") {
                     return Ok(out);
                 }
@@ -370,7 +370,7 @@ impl<'a> P<'a> {
             for p in more.into_iter().rev() {
                 body = Expr::Fun(p, Arc::new(body));
             }
-            out.push(Binding { name, params, body: Arc::new(body), pos });
+            out.push(Binding { name, params, body: Arc::new(body), pos, live: true });
             if !self.eat_kw("and") {
                 return Ok(out);
             }

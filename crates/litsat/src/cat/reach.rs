@@ -1,5 +1,7 @@
-//! The built-in names a model can read: a built-in relation or set that none can read is
-//! bound empty instead of being built (see `encode::exec::builtins_read`).
+//! What a model can read: a built-in relation or set that nothing can read is bound empty
+//! instead of being built (see `encode::exec::builtins_read`), and a top-level binding
+//! that nothing can read is not made (`Binding::live`): each costs a test an allocation
+//! and its drop, which the standard library's unused definitions paid for every test.
 //!
 //! Mentioning a name is not reading it. The standard library defines relations most
 //! models never use (`com`, `fencerel`, `fenced`, …), and a model may bind a name of its
@@ -20,7 +22,7 @@ use super::ast::{Binding, Name, Pat, Stmt};
 use super::binders;
 use super::load::Program;
 use super::parse::TUPLE_BINDING;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// What a mention of a name refers to.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -35,8 +37,9 @@ enum Target {
 struct Walk {
     /// By name: what a mention here refers to (none: the built-in).
     scope: HashMap<Name, Vec<Target>>,
-    /// By binding: its name, and what its body's mentions refer to.
-    defs: Vec<(Name, Vec<Target>)>,
+    /// By binding: its name, what its body's mentions refer to, and the binding's address
+    /// (its identity in the program, never read through).
+    defs: Vec<(Name, Vec<Target>, usize)>,
     /// What the statements evaluated unconditionally mention.
     roots: Vec<Target>,
     /// Names mentioned where the walk cannot place them (procedures, `forall`).
@@ -45,8 +48,16 @@ struct Walk {
     files: Vec<String>,
 }
 
-/// By [`Name::index`]: whether the program can read the built-in of that name.
-pub fn builtins_read(prog: &Program) -> Vec<bool> {
+/// What the program can read.
+pub struct Reach {
+    /// By [`Name::index`]: whether the program can read the built-in of that name.
+    pub builtins: Vec<bool>,
+    /// The addresses of the top-level bindings nothing evaluated can read.
+    pub dead: HashSet<usize>,
+}
+
+/// What `prog` can read (see the module doc).
+pub fn reach(prog: &Program) -> Reach {
     let mut w = Walk::default();
     if let Some(std) = prog.stdlib.as_ref().filter(|s| **s != prog.root) {
         w.file(prog, std, Mode::Placed);
@@ -141,7 +152,7 @@ impl Walk {
         }
         let first = self.defs.len();
         let named: Vec<(Name, &Binding)> = bs.iter().flat_map(|b| bound_names(b).into_iter().map(move |x| (x, b))).collect();
-        self.defs.extend(named.iter().map(|&(x, _)| (x, Vec::new())));
+        self.defs.extend(named.iter().map(|&(x, b)| (x, Vec::new(), std::ptr::from_ref(b) as usize)));
         if rec {
             self.bind(&named, first, mode);
         }
@@ -173,8 +184,8 @@ impl Walk {
     }
 
     /// The built-ins read, by [`Name::index`]: those the roots and loose mentions reach,
-    /// through the definitions they reach.
-    fn reached(self) -> Vec<bool> {
+    /// through the definitions they reach; and the bindings none of whose names is reached.
+    fn reached(self) -> Reach {
         let mut seen = vec![false; self.defs.len()];
         let mut out: Vec<bool> = Vec::new();
         let mark = |out: &mut Vec<bool>, x: Name| {
@@ -195,7 +206,10 @@ impl Walk {
                 Target::Def(_) => {}
             }
         }
-        out
+        // A `let (a, b) = e` is one binding of two names: live if either is read.
+        let live: HashSet<usize> = self.defs.iter().zip(&seen).filter(|(_, s)| **s).map(|(d, _)| d.2).collect();
+        let dead = self.defs.iter().map(|d| d.2).filter(|a| !live.contains(a)).collect();
+        Reach { builtins: out, dead }
     }
 }
 
@@ -215,7 +229,7 @@ mod tests {
 
     fn read(text: &str) -> impl Fn(&str) -> bool {
         let prog = load_text("t.cat", text).expect("loads");
-        let used = builtins_read(&prog);
+        let used = reach(&prog).builtins;
         move |x: &str| used.get(Name::new(x).index()).copied().unwrap_or(false)
     }
 
@@ -244,6 +258,29 @@ mod tests {
     fn procedures_reach_everything_they_mention() {
         let r = read("let f = ext\nprocedure p(x) = acyclic f | x as y end\ncall p(po)\n");
         assert!(r("po") && r("f") && r("ext"));
+    }
+
+    #[test]
+    fn bindings_nothing_reads_are_marked_dead() {
+        let prog = load_text("t.cat", "let a = po\nlet b = rf\nlet (c, d) = (co, fr)\nacyclic a | d as x\n").expect("loads");
+        let live: Vec<(String, bool)> = prog.files[&prog.root]
+            .model
+            .stmts
+            .iter()
+            .flat_map(|s| match s {
+                Stmt::Let(_, bs) => bs.iter().map(|b| (b.name.as_str().to_string(), b.live)).collect(),
+                _ => Vec::new(),
+            })
+            .collect();
+        let want = [("a", true), ("b", false), (TUPLE_BINDING, true)].map(|(x, l)| (x.to_string(), l));
+        assert_eq!(live, want);
+        // The standard library's unused `com` is not bound either.
+        let std = prog.stdlib.as_ref().expect("a stdlib");
+        let com = prog.files[std].model.stmts.iter().find_map(|s| match s {
+            Stmt::Let(_, bs) => bs.iter().find(|b| b.name.as_str() == "com"),
+            _ => None,
+        });
+        assert_eq!(com.map(|b| b.live), Some(false));
     }
 
     #[test]

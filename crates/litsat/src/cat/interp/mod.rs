@@ -651,7 +651,8 @@ impl<'a> Interp<'a> {
             return self.let_rec(env, bs);
         }
         let mut out = env.clone();
-        for b in bs {
+        // A binding nothing can read is not made (see `reach`).
+        for b in bs.iter().filter(|b| b.live) {
             if b.name == super::parse::TUPLE_BINDING
                 && let Some(p) = &b.params
             {

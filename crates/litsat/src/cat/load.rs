@@ -106,7 +106,7 @@ impl Program {
             Arc::make_mut(&mut f.model);
         }
         let reach = super::reach::reach(self);
-        self.used = reach.builtins;
+        self.used = by_index(reach.builtins.iter());
         for f in self.files.values_mut() {
             mark_live(&mut Arc::make_mut(&mut f.model).stmts, &reach.dead);
         }
@@ -434,7 +434,6 @@ impl Loader {
     }
 }
 
-/// By [`Name::index`](super::Name::index): whether `names` has the name.
 /// Marks each top-level binding of `stmts` (under a variant too) live unless `dead` has
 /// its address (see `reach`).
 fn mark_live(stmts: &mut [Stmt], dead: &std::collections::HashSet<usize>) {
@@ -454,6 +453,7 @@ fn mark_live(stmts: &mut [Stmt], dead: &std::collections::HashSet<usize>) {
     }
 }
 
+/// By [`Name::index`](super::Name::index): whether `names` has the name.
 fn by_index<'a>(names: impl Iterator<Item = &'a super::Name>) -> Vec<bool> {
     let mut found = Vec::new();
     for x in names {

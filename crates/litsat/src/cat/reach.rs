@@ -50,8 +50,8 @@ struct Walk {
 
 /// What the program can read.
 pub struct Reach {
-    /// By [`Name::index`]: whether the program can read the built-in of that name.
-    pub builtins: Vec<bool>,
+    /// The built-ins the program can read.
+    pub builtins: Vec<Name>,
     /// The addresses of the top-level bindings nothing evaluated can read.
     pub dead: HashSet<usize>,
 }
@@ -183,17 +183,11 @@ impl Walk {
         }
     }
 
-    /// The built-ins read, by [`Name::index`]: those the roots and loose mentions reach,
-    /// through the definitions they reach; and the bindings none of whose names is reached.
+    /// The built-ins read: those the roots and loose mentions reach, through the
+    /// definitions they reach; and the bindings none of whose names is reached.
     fn reached(self) -> Reach {
         let mut seen = vec![false; self.defs.len()];
-        let mut out: Vec<bool> = Vec::new();
-        let mark = |out: &mut Vec<bool>, x: Name| {
-            if out.len() <= x.index() {
-                out.resize(x.index() + 1, false);
-            }
-            out[x.index()] = true;
-        };
+        let mut out: Vec<Name> = Vec::new();
         let mut todo: Vec<Target> = self.roots;
         for &x in &self.loose {
             todo.push(Target::Builtin(x));
@@ -201,7 +195,7 @@ impl Walk {
         }
         while let Some(t) = todo.pop() {
             match t {
-                Target::Builtin(x) => mark(&mut out, x),
+                Target::Builtin(x) => out.push(x),
                 Target::Def(d) if !std::mem::replace(&mut seen[d], true) => todo.extend(&self.defs[d].1),
                 Target::Def(_) => {}
             }
@@ -230,7 +224,7 @@ mod tests {
     fn read(text: &str) -> impl Fn(&str) -> bool {
         let prog = load_text("t.cat", text).expect("loads");
         let used = reach(&prog).builtins;
-        move |x: &str| used.get(Name::new(x).index()).copied().unwrap_or(false)
+        move |x: &str| used.contains(&Name::new(x))
     }
 
     #[test]

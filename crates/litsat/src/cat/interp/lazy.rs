@@ -47,7 +47,7 @@ pub fn is_empty(v: &V) -> bool {
 
 impl Interp<'_> {
     /// The value of a bound name, computing it if it is a pending binding.
-    pub(super) fn force(&mut self, b: Bound, pos: Pos) -> R<V> {
+    pub(super) fn force(&mut self, b: Bound) -> R<V> {
         let t = match b {
             Bound::Val(v) => return Ok(v.clone()),
             Bound::Prim(p) => return Ok(V::Prim(p)),
@@ -57,7 +57,7 @@ impl Interp<'_> {
             return Ok(done.clone());
         }
         let saved = std::mem::replace(&mut self.file, t.file.clone());
-        let r = self.guarded(pos, |it| it.eval(&t.env, &t.body));
+        let r = self.eval(&t.env, &t.body);
         self.file = saved;
         let v = r?;
         // Its own body cannot read it (the name is not in its environment): unset.

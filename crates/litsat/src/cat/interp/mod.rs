@@ -352,14 +352,36 @@ impl<'a> Interp<'a> {
     }
 
     fn eval(&mut self, env: &Env, e: &Expr) -> R<V> {
-        self.guarded(expr_pos(e), |it| it.eval_here(env, e))
+        // A name is a leaf: reading it takes no step of its own (a pending binding's body
+        // is evaluated under `force`'s guard).
+        if let Expr::Var(x, pos) = e {
+            return self.eval_var(env, *x, *pos);
+        }
+        self.guarded(|| expr_pos(e), |it| it.eval_here(env, e))
     }
 
-    /// Runs `f` one evaluation level deeper, within [`MAX_EVAL_DEPTH`] and [`MAX_STEPS`].
-    fn guarded<T>(&mut self, pos: Pos, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
+    /// The value of the name `x`, read at `pos`.
+    fn eval_var(&mut self, env: &Env, x: Name, pos: Pos) -> R<V> {
+        // A built-in is a value (see `lookup`).
+        if !self.file_bound(x) {
+            return match self.builtins.get(x) {
+                Some(Bound::Val(v)) => Ok(v.clone()),
+                Some(Bound::Prim(p)) => Ok(V::Prim(p)),
+                _ => self.err(pos, format!("unbound name '{x}'")),
+            };
+        }
+        match env.get(x) {
+            Some(b) => self.force(b),
+            None => self.err(pos, format!("unbound name '{x}'")),
+        }
+    }
+
+    /// Runs `f` one evaluation level deeper, within [`MAX_EVAL_DEPTH`] and [`MAX_STEPS`];
+    /// `pos` places a limit's error (found only then).
+    fn guarded<T>(&mut self, pos: impl FnOnce() -> Pos, f: impl FnOnce(&mut Self) -> R<T>) -> R<T> {
         self.steps += 1;
         if self.depth >= MAX_EVAL_DEPTH || self.steps > MAX_STEPS || self.steps % DEADLINE_EVERY == 1 {
-            self.limits(pos)?;
+            self.limits(pos())?;
         }
         self.depth += 1;
         let r = f(self);
@@ -390,20 +412,7 @@ impl<'a> Interp<'a> {
 
     fn eval_here(&mut self, env: &Env, e: &Expr) -> R<V> {
         match e {
-            Expr::Var(x, pos) => {
-                // A built-in is a value (see `lookup`).
-                if !self.file_bound(*x) {
-                    return match self.builtins.get(*x) {
-                        Some(Bound::Val(v)) => Ok(v.clone()),
-                        Some(Bound::Prim(p)) => Ok(V::Prim(p)),
-                        _ => self.err(*pos, format!("unbound name '{x}'")),
-                    };
-                }
-                match env.get(*x) {
-                    Some(b) => self.force(b, *pos),
-                    None => self.err(*pos, format!("unbound name '{x}'")),
-                }
-            }
+            Expr::Var(x, pos) => self.eval_var(env, *x, *pos),
             Expr::Empty => Ok(V::Empty),
             Expr::Tag(t) => Ok(V::Tag(*t)),
             Expr::Str(s) => Ok(V::Str(s.clone())),
@@ -680,7 +689,7 @@ impl<'a> Interp<'a> {
 
     fn stmts(&mut self, env: Env, stmts: &[Stmt]) -> R<Env> {
         let pos = stmts.first().map(stmt_pos).unwrap_or_default();
-        self.guarded(pos, |it| {
+        self.guarded(|| pos, |it| {
             let mut env = env;
             for s in stmts {
                 // A spoiled slicing is answered again by the solver: the rest is not needed.
@@ -863,6 +872,8 @@ fn stmt_pos(s: &Stmt) -> Pos {
 
 fn expr_pos(e: &Expr) -> Pos {
     match e {
+        // A call is where its function is named (a runaway recursion's limit is met there).
+        Expr::App(f, _, _) if matches!(**f, Expr::Var(..)) => expr_pos(f),
         Expr::Var(_, p) | Expr::Op2(_, _, _, p) | Expr::App(_, _, p) | Expr::Match(_, _, p) => *p,
         Expr::Op1(_, a) | Expr::IdSet(a) => expr_pos(a),
         _ => Pos(0),

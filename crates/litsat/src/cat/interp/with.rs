@@ -158,7 +158,7 @@ impl Interp<'_> {
             Some(v) => self.as_set(v, pos)?,
             None => match env.get(Name::new("W")) {
                 Some(w) => {
-                    let w = self.force(w, pos)?;
+                    let w = self.force(w)?;
                     self.as_set(w, pos)?
                 }
                 None => return self.err(pos, "unbound name 'W'"),

@@ -100,7 +100,9 @@ pub fn herd_log(o: &Outcome, seconds: f64) -> String {
     for f in &o.flags {
         push_line(&mut s, &["Flag ", f]);
     }
-    let _ = writeln!(s, "Condition {}", t.cond);
+    s.push_str("Condition ");
+    let _ = crate::litmus::print::write_condition(&t.cond, &mut s);
+    s.push('\n');
     let obs = o.observation().word();
     push_line(&mut s, &["Observation ", name, " ", obs, " ", num.format(o.pos), " ", num2.format(o.neg)]);
     if let Some(c) = &o.certificate {

@@ -1,26 +1,46 @@
 //! herd's way of writing places, values and propositions in logs.
+//!
+//! Each is written by one function generic over its output: `Display` uses it, and a log
+//! line being built writes straight into its `String` (formatting machinery cost a log a
+//! few hundred instructions per piece).
 
 use super::ast::*;
-use std::fmt::{self, Display};
+use std::fmt::{self, Display, Write};
 
-impl Display for Val {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Val::Int(v) => write!(f, "{v}"),
-            Val::Sym(s) => write!(f, "{s}"),
+fn write_val<W: Write>(v: &Val, f: &mut W) -> fmt::Result {
+    match v {
+        Val::Int(v) => f.write_str(itoa::Buffer::new().format(*v)),
+        Val::Sym(s) => f.write_str(s),
+    }
+}
+
+/// Memory is bracketed, as in herd's `Condition` and `States` lines, but for array
+/// elements (`v[1]`).
+fn write_loc<W: Write>(l: &Loc, f: &mut W) -> fmt::Result {
+    match l {
+        Loc::Reg(t, r) => {
+            f.write_str(itoa::Buffer::new().format(*t))?;
+            f.write_str(":")?;
+            f.write_str(r)
+        }
+        Loc::Mem(x) if x.ends_with(']') => f.write_str(x),
+        Loc::Mem(x) => {
+            f.write_str("[")?;
+            f.write_str(x)?;
+            f.write_str("]")
         }
     }
 }
 
-impl Display for Loc {
-    /// Memory is bracketed, as in herd's `Condition` and `States` lines, but for array
-    /// elements (`v[1]`).
+impl Display for Val {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Loc::Reg(t, r) => write!(f, "{t}:{r}"),
-            Loc::Mem(x) if x.ends_with(']') => write!(f, "{x}"),
-            Loc::Mem(x) => write!(f, "[{x}]"),
-        }
+        write_val(self, f)
+    }
+}
+
+impl Display for Loc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_loc(self, f)
     }
 }
 
@@ -34,27 +54,35 @@ fn level(p: &Prop) -> u8 {
     }
 }
 
-fn write_at(p: &Prop, min: u8, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+fn write_at<W: Write>(p: &Prop, min: u8, f: &mut W) -> fmt::Result {
     if level(p) < min {
-        write!(f, "(")?;
+        f.write_str("(")?;
         write_at(p, 0, f)?;
-        return write!(f, ")");
+        return f.write_str(")");
     }
     match p {
-        Prop::True => write!(f, "true"),
-        Prop::False => write!(f, "false"),
-        Prop::Eq(l, v) => write!(f, "{l}={v}"),
-        Prop::EqLoc(a, b) => write!(f, "{a}={b}"),
+        Prop::True => f.write_str("true"),
+        Prop::False => f.write_str("false"),
+        Prop::Eq(l, v) => {
+            write_loc(l, f)?;
+            f.write_str("=")?;
+            write_val(v, f)
+        }
+        Prop::EqLoc(a, b) => {
+            write_loc(a, f)?;
+            f.write_str("=")?;
+            write_loc(b, f)
+        }
         Prop::Not(q) => {
-            write!(f, "not (")?;
+            f.write_str("not (")?;
             write_at(q, 0, f)?;
-            write!(f, ")")
+            f.write_str(")")
         }
         Prop::Or(ps) | Prop::And(ps) => {
             let (sep, lvl) = if matches!(p, Prop::Or(_)) { (" \\/ ", 1) } else { (" /\\ ", 2) };
             for (k, q) in ps.iter().enumerate() {
                 if k > 0 {
-                    write!(f, "{sep}")?;
+                    f.write_str(sep)?;
                 }
                 write_at(q, lvl, f)?;
             }
@@ -62,7 +90,7 @@ fn write_at(p: &Prop, min: u8, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         }
         Prop::Implies(a, b) => {
             write_at(a, 3, f)?;
-            write!(f, " => ")?;
+            f.write_str(" => ")?;
             write_at(b, 2, f)
         }
     }
@@ -74,13 +102,21 @@ impl Display for Prop {
     }
 }
 
+/// Appends the condition as herd's `Condition` line shows it.
+pub fn write_condition<W: Write>(c: &Condition, f: &mut W) -> fmt::Result {
+    let kw = match c.kind {
+        CondKind::Exists => "exists",
+        CondKind::NotExists => "~exists",
+        CondKind::Forall => "forall",
+    };
+    f.write_str(kw)?;
+    f.write_str(" (")?;
+    write_at(&c.prop, 0, f)?;
+    f.write_str(")")
+}
+
 impl Display for Condition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let kw = match self.kind {
-            CondKind::Exists => "exists",
-            CondKind::NotExists => "~exists",
-            CondKind::Forall => "forall",
-        };
-        write!(f, "{kw} ({})", self.prop)
+        write_condition(self, f)
     }
 }

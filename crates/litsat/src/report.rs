@@ -24,17 +24,11 @@ pub fn push_place_value(out: &mut String, l: &Loc, v: &SortVal, brackets: bool) 
 /// Appends a place as [`push_place_value`] shows it.
 pub fn push_place(out: &mut String, l: &Loc, brackets: bool) {
     match l {
-        Loc::Reg(t, r) => {
-            out.push_str(itoa::Buffer::new().format(*t));
-            out.push(':');
-            out.push_str(r);
+        Loc::Mem(x) if !brackets => out.push_str(x),
+        // Writing to a `String` cannot fail.
+        _ => {
+            let _ = crate::litmus::print::write_loc(l, out);
         }
-        Loc::Mem(x) if brackets && !x.ends_with(']') => {
-            out.push('[');
-            out.push_str(x);
-            out.push(']');
-        }
-        Loc::Mem(x) => out.push_str(x),
     }
 }
 

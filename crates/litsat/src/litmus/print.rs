@@ -16,7 +16,7 @@ fn write_val<W: Write>(v: &Val, f: &mut W) -> fmt::Result {
 
 /// Memory is bracketed, as in herd's `Condition` and `States` lines, but for array
 /// elements (`v[1]`).
-fn write_loc<W: Write>(l: &Loc, f: &mut W) -> fmt::Result {
+pub(crate) fn write_loc<W: Write>(l: &Loc, f: &mut W) -> fmt::Result {
     match l {
         Loc::Reg(t, r) => {
             f.write_str(itoa::Buffer::new().format(*t))?;

@@ -204,7 +204,7 @@ fn the_bell_runs_between_the_stdlib_and_the_model() {
     assert!(err.contains("unbound name 'from-bell'"), "{err}");
 }
 
-/// cat/cos-opt.cat builds coherence on the stdlib's co0 and names co's derived relations.
+/// cat/cos-opt.cat builds coherence on the built-in co0 and names co's derived relations.
 #[test]
 fn cos_opt_gives_a_coherence_order() {
     let dir = scratch("cos");

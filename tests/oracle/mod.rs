@@ -1823,6 +1823,21 @@ impl<'a> Search<'a> {
             env = env.bind(name, V::Rel(Rc::new(r)));
         }
         env = env.bind("FW", V::Set(fw));
+        // co0, as herd's stdlib.cat defines it (litsat's is built in): on each location,
+        // the initial write before the other writes, and every write but the final one
+        // before it.
+        let (w, iw) = (base_set(&env, "W"), base_set(&env, "IW"));
+        let loc = match env.get("loc") {
+            Some(V::Rel(r)) => r.clone(),
+            _ => unreachable!("loc is predefined"),
+        };
+        let has = |s: Set, i: usize| s & bit(i) != 0;
+        let co0 = Rel::from_fn(n, |i, j| {
+            let first = has(iw, i) && has(w & !iw, j);
+            let before_final = has(w & !fw, i) && has(fw, j);
+            loc.has(i, j) && (first || before_final)
+        });
+        env = env.bind("co0", V::Rel(Rc::new(co0)));
         let co_member =
             |i: usize| (e[i].kind == Kind::Write && e[i].lock.is_none()) || e[i].lock == Some(LockRole::Lkw);
         let ww_loc = Rel::from_fn(n, |i, j| {

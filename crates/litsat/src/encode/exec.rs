@@ -813,9 +813,9 @@ const EVENT_SETS: [&str; 10] = ["R", "W", "M", "F", "B", "BCC", "IW", "FW", "Exp
 /// Register events and herd's dependency marker sets: litsat has no register events.
 const MARKER_SETS: [&str; 7] = ["ADDR", "DATA", "Rreg", "Wreg", "SPEC", "SPURIOUS", "PRED"];
 /// herd's base relations, in the order [`Base::relations`] binds them.
-const RELATIONS: [&str; 24] = [
+const RELATIONS: [&str; 25] = [
     "po-loc", "rfe", "rfi", "coe", "coi", "fre", "fri", "po", "loc", "int", "ext", "id", "sm", "si", "rf", "co", "fr",
-    "addr", "data", "ctrl", "same-instance", "same-instr", "iico_data", "iico_ctrl",
+    "addr", "data", "ctrl", "same-instance", "same-instr", "iico_data", "iico_ctrl", "co0",
 ];
 
 /// The built-in names every test binds, interned once: interning a name afresh (a lock,
@@ -825,7 +825,7 @@ struct FixedNames {
     event_sets: [Name; 10],
     markers: [Name; 7],
     locks: [Name; 6],
-    relations: [Name; 24],
+    relations: [Name; 25],
 }
 
 fn fixed_names() -> &'static FixedNames {
@@ -1048,7 +1048,7 @@ impl Base<'_> {
         let read: Vec<bool> = names.iter().map(|&x| (self.reads)(x)).collect();
         let any = |ks: &[usize]| ks.iter().any(|&k| read[k]);
         // Indices into RELATIONS.
-        let [po_loc, rfe, rfi, coe, coi, fre, fri, po, _, int, ext, id, sm, si, rf, _, fr, addr, data, ctrl, same_inst, same_instr] =
+        let [po_loc, rfe, rfi, coe, coi, fre, fri, po, _, int, ext, id, sm, si, rf, _, fr, addr, data, ctrl, same_inst, same_instr, _, _, co0]: [usize; 25] =
             std::array::from_fn(|k| k);
         let empty = || Rel::empty(n);
         let mut sl = SameLoc::new(&x.locs);
@@ -1083,6 +1083,7 @@ impl Base<'_> {
             [int_r, ext_r, id_r, same_instr_r, addr_r, data_r, ctrl_r, rf_r].map(|r| view(r, lg));
         let fr_r = if any(&[fr, fre, fri]) { rf_r.inverse().seq(&x.co, lg).diff(&id_r, lg) } else { empty() };
         let part = |k: usize, a: &Rel, b: &Rel, lg: &mut Logic| if read[k] { a.inter(b, lg) } else { empty() };
+        let co0_r = if read[co0] { self.co0(&loc, lg) } else { empty() };
         let (id_r, same_instr_r) = (Rc::new(id_r), Rc::new(same_instr_r));
         // In the order of RELATIONS.
         let bound = [
@@ -1110,11 +1111,33 @@ impl Base<'_> {
             same_instr_r,
             Rc::new(Rel::empty(n)),
             Rc::new(Rel::empty(n)),
+            Rc::new(co0_r),
         ];
         for (&name, r) in names.iter().zip(bound) {
             self.env.push((name, V::Rel(r)));
         }
         (loc, ww_loc)
+    }
+}
+
+impl Base<'_> {
+    /// `co0`, which herd's stdlib.cat defines as `loc & ((IW * (W \ IW)) | ((W \ FW) *
+    /// FW))`: on each location, the initial write before the other writes, and every
+    /// write but the final one before it. Models build their coherence base on it (`with
+    /// co from generate_cos(co0)`, cos-opt.cat's cobase); built here, from `loc`'s pairs,
+    /// it costs no evaluation of products of sets per test. A file that defines `co0`
+    /// (herd's own stdlib.cat) hides it.
+    fn co0(&self, loc: &Rel, lg: &mut Logic) -> Rel {
+        let (ev, x) = (self.ev, self.x);
+        let write = |i: usize| if ev.events[i].is_write() { x.exists[i] } else { B::F };
+        let not_final: Vec<B> = (0..ev.len()).map(|i| lg.and2(write(i), x.fw.0[i].negate())).collect();
+        let entries = loc.iter().filter_map(|((i, j), same)| {
+            let first = if ev.is_init(i) && !ev.is_init(j) { lg.and2(write(i), write(j)) } else { B::F };
+            let before_final = lg.and2(not_final[i], x.fw.0[j]);
+            let either = lg.or2(first, before_final);
+            Some(((i, j), lg.and2(same, either))).filter(|(_, b)| !b.is_false())
+        });
+        Rel::collect_sorted(ev.len(), loc.len(), entries)
     }
 }
 

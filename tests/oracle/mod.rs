@@ -1172,7 +1172,7 @@ fn static_names<'a>(ev: &Events, live: Set, loc_of: &[Option<usize>]) -> HashMap
     // Events numbered 2k and 2k+1 come from one instruction (a C RMW's or lock's write
     // takes the odd slot, so that po orders it after the read).
     let same_instr = rel(&|i, j| e[i].thread.is_some() && same_thread(i, j) && e[i].instr / 2 == e[j].instr / 2);
-    // As herd's stdlib: amo = [R & X]; (same-instance \ id) & loc; [W & X] and
+    // herd's rmw, of two kinds: amo = [R & X]; (same-instance \ id) & loc; [W & X] and
     // lxsx = [R & EX]; po \ (po; [M & EX]; po); [W & EX].
     let amo = Rel::id_on(n, reads & x_set).seq(&same_instr.diff(&id).inter(&loc)).seq(&Rel::id_on(n, writes & x_set));
     let mex = Rel::id_on(n, set(&mem) & ex_set);
@@ -1193,6 +1193,7 @@ fn static_names<'a>(ev: &Events, live: Set, loc_of: &[Option<usize>]) -> HashMap
     put("ctrl", dep(&ev.ctrl));
     put("rmw", amo.union(&lxsx));
     put("amo", amo);
+    put("lxsx", lxsx);
     put("same-instance", same_instr.clone());
     put("same-instr", same_instr);
     put("iico_data", Rel::empty(n));

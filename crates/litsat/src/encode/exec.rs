@@ -797,7 +797,9 @@ pub fn builtins_read(ev: &Events, x: &Exec, lg: &mut Logic, reads: &dyn Fn(Name)
     // events, and each name is bound as the model sees it.
     let view = View::new(ev, &x.exists);
     let empty = Rc::new(Set::empty(ev.len()));
-    let mut b = Base { ev, x, view, env: Vec::with_capacity(80), empty, reads };
+    let names = fixed_names();
+    let for_rmw = names.relations[RELATIONS.len() - 3..].iter().any(|&r| reads(r));
+    let mut b = Base { ev, x, view, env: Vec::with_capacity(80), empty, reads, for_rmw, rmw_sets: Default::default() };
     let universe = b.set(|_| true);
     let universe = b.view.set(universe, lg);
     b.env.push((fixed_names().universe, V::Set(Rc::new(universe.clone()))));
@@ -813,10 +815,12 @@ const EVENT_SETS: [&str; 10] = ["R", "W", "M", "F", "B", "BCC", "IW", "FW", "Exp
 /// Register events and herd's dependency marker sets: litsat has no register events.
 const MARKER_SETS: [&str; 7] = ["ADDR", "DATA", "Rreg", "Wreg", "SPEC", "SPURIOUS", "PRED"];
 /// herd's base relations, in the order [`Base::relations`] binds them.
-const RELATIONS: [&str; 25] = [
+const RELATIONS: [&str; 28] = [
     "po-loc", "rfe", "rfi", "coe", "coi", "fre", "fri", "po", "loc", "int", "ext", "id", "sm", "si", "rf", "co", "fr",
-    "addr", "data", "ctrl", "same-instance", "same-instr", "iico_data", "iico_ctrl", "co0",
+    "addr", "data", "ctrl", "same-instance", "same-instr", "iico_data", "iico_ctrl", "co0", "amo", "lxsx", "rmw",
 ];
+/// The sets `amo` and `rmw` are built from (see `rmw`).
+const RMW_SETS: [&str; 5] = ["R", "W", "M", "X", "EX"];
 
 /// The built-in names every test binds, interned once: interning a name afresh (a lock,
 /// and a hash of its text) cost more than binding it.
@@ -825,7 +829,8 @@ struct FixedNames {
     event_sets: [Name; 10],
     markers: [Name; 7],
     locks: [Name; 6],
-    relations: [Name; 25],
+    relations: [Name; 28],
+    rmw_sets: [Name; 5],
 }
 
 fn fixed_names() -> &'static FixedNames {
@@ -836,6 +841,7 @@ fn fixed_names() -> &'static FixedNames {
         markers: MARKER_SETS.map(Name::new),
         locks: crate::events::LockRole::ALL.map(|r| Name::new(r.set_name())),
         relations: RELATIONS.map(Name::new),
+        rmw_sets: RMW_SETS.map(Name::new),
     })
 }
 
@@ -871,6 +877,11 @@ struct Base<'a> {
     empty: Rc<Set>,
     /// Whether the model reads a name (a relation it never reads is bound empty).
     reads: &'a dyn Fn(Name) -> bool,
+    /// Whether the model reads `amo`, `lxsx` or `rmw`, built from the sets below.
+    for_rmw: bool,
+    /// R, W, M, X and EX (in [`RMW_SETS`]' order) as the model sees them, kept for
+    /// `amo` and `rmw`.
+    rmw_sets: [Option<Rc<Set>>; 5],
 }
 
 impl Base<'_> {
@@ -912,13 +923,23 @@ impl Base<'_> {
 
     /// Binds a set under `name`, as the model sees it.
     fn put_set(&mut self, lg: &mut Logic, name: Name, s: Set) {
+        self.put_set_kept(lg, name, s, None);
+    }
+
+    /// [`Base::put_set`], keeping the set as `rmw_sets[k]` where `keep` is `Some(k)` and
+    /// the model reads `amo` or `rmw`.
+    fn put_set_kept(&mut self, lg: &mut Logic, name: Name, s: Set, keep: Option<usize>) {
+        let keep = keep.filter(|_| self.for_rmw);
         // The view leaves an empty set empty (a set with no entries at all stands for it);
         // a set no file reads is bound empty too (nothing sees it).
-        let v = if !(self.reads)(name) || s.0.iter().all(|b| b.is_false()) {
+        let v = if !((self.reads)(name) || keep.is_some()) || s.0.iter().all(|b| b.is_false()) {
             self.empty.clone()
         } else {
             Rc::new(self.view.set(s, lg))
         };
+        if let Some(k) = keep {
+            self.rmw_sets[k] = Some(v.clone());
+        }
         self.env.push((name, V::Set(v)));
     }
 
@@ -943,8 +964,9 @@ impl Base<'_> {
             Set::empty(n),
         ];
         let names = fixed_names();
-        for (&name, s) in names.event_sets.iter().zip(sets) {
-            self.put_set(lg, name, s);
+        // R, W and M, first, are kept for `amo` and `rmw`.
+        for (k, (&name, s)) in names.event_sets.iter().zip(sets).enumerate() {
+            self.put_set_kept(lg, name, s, (k < 3).then_some(k));
         }
         for &name in &names.markers {
             self.env.push((name, V::Set(self.empty.clone())));
@@ -992,7 +1014,8 @@ impl Base<'_> {
                     self.put_set(lg, Name::new(&cap), s.clone());
                 }
             }
-            self.put_set(lg, name, s);
+            let keep = fixed_names().rmw_sets[3..].iter().position(|&x| x == name).map(|k| k + 3);
+            self.put_set_kept(lg, name, s, keep);
         }
         // After the tags: the C ISA names these sets among its known ones, and lock events
         // carry no tag.
@@ -1048,18 +1071,18 @@ impl Base<'_> {
         let read: Vec<bool> = names.iter().map(|&x| (self.reads)(x)).collect();
         let any = |ks: &[usize]| ks.iter().any(|&k| read[k]);
         // Indices into RELATIONS.
-        let [po_loc, rfe, rfi, coe, coi, fre, fri, po, _, int, ext, id, sm, si, rf, _, fr, addr, data, ctrl, same_inst, same_instr, _, _, co0]: [usize; 25] =
+        let [po_loc, rfe, rfi, coe, coi, fre, fri, po, _, int, ext, id, sm, si, rf, _, fr, addr, data, ctrl, same_inst, same_instr, _, _, co0, amo, lxsx, rmw]: [usize; 28] =
             std::array::from_fn(|k| k);
         let empty = || Rel::empty(n);
         let mut sl = SameLoc::new(&x.locs);
         // Built in the order they always were (the variables' numbering, hence the CNF
         // written out, stays the same where a model reads every relation).
-        let po_r = any(&[po, po_loc]).then(|| self.rel_in_thread(lg, &threads, |i, j| ev.po_before(i, j)));
+        let po_r = any(&[po, po_loc, amo, lxsx, rmw]).then(|| self.rel_in_thread(lg, &threads, |i, j| ev.po_before(i, j)));
         let loc = self.located_pairs(&mut sl, lg, |i| e[i].has_loc(), true);
         let int_r = any(&[int, rfi, coi, fri]).then(|| self.rel_in_thread(lg, &threads, |_, _| true));
         let ext_r = any(&[ext, rfe, coe, fre]).then(|| self.rel(lg, |i, j| !same_thread(i, j)));
-        let id_r = any(&[id, sm, si, fr, fre, fri]).then(|| self.rel_of(lg, (0..n).map(|i| (i, i)), n));
-        let same_instr_r = any(&[same_inst, same_instr]).then(|| {
+        let id_r = any(&[id, sm, si, fr, fre, fri, amo, lxsx, rmw]).then(|| self.rel_of(lg, (0..n).map(|i| (i, i)), n));
+        let same_instr_r = any(&[same_inst, same_instr, amo, lxsx, rmw]).then(|| {
             self.rel_in_thread(lg, &threads, |i, j| e[i].thread.is_some() && e[i].instr / 2 == e[j].instr / 2)
         });
         let mut addr_r = any(&[addr]).then(|| self.rel_of(lg, ev.addr.iter().copied(), ev.addr.len()));
@@ -1084,6 +1107,8 @@ impl Base<'_> {
         let fr_r = if any(&[fr, fre, fri]) { rf_r.inverse().seq(&x.co, lg).diff(&id_r, lg) } else { empty() };
         let part = |k: usize, a: &Rel, b: &Rel, lg: &mut Logic| if read[k] { a.inter(b, lg) } else { empty() };
         let co0_r = if read[co0] { self.co0(&loc, lg) } else { empty() };
+        let [amo_r, lxsx_r, rmw_r] =
+            if any(&[amo, lxsx, rmw]) { self.rmw(&po_r, &loc, &id_r, &same_instr_r, lg) } else { [(); 3].map(|_| empty()) };
         let (id_r, same_instr_r) = (Rc::new(id_r), Rc::new(same_instr_r));
         // In the order of RELATIONS.
         let bound = [
@@ -1112,6 +1137,9 @@ impl Base<'_> {
             Rc::new(Rel::empty(n)),
             Rc::new(Rel::empty(n)),
             Rc::new(co0_r),
+            Rc::new(amo_r),
+            Rc::new(lxsx_r),
+            Rc::new(rmw_r),
         ];
         for (&name, r) in names.iter().zip(bound) {
             self.env.push((name, V::Rel(r)));
@@ -1138,6 +1166,13 @@ impl Base<'_> {
             Some(((i, j), lg.and2(same, either))).filter(|(_, b)| !b.is_false())
         });
         Rel::collect_sorted(ev.len(), loc.len(), entries)
+    }
+
+    /// `amo`, `lxsx` and `rmw` (see `rmw`), from the kept sets and these relations.
+    fn rmw(&self, po: &Rel, loc: &Rel, id: &Rel, same_instance: &Rel, lg: &mut Logic) -> [Rel; 3] {
+        let [r, w, m, x, ex] = std::array::from_fn(|k| self.rmw_sets[k].clone().unwrap_or_else(|| self.empty.clone()));
+        let parts = super::rmw::Parts { r: &r, w: &w, m: &m, x: &x, ex: &ex, po, loc, id, same_instance };
+        super::rmw::relations(&parts, self.ev.len(), lg)
     }
 }
 

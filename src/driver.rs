@@ -193,11 +193,12 @@ fn open(path: &Path) -> std::io::Result<std::fs::File> {
             let flags = OFlags::PATH | OFlags::DIRECTORY | OFlags::CLOEXEC;
             *last = rustix::fs::open(dir, flags, Mode::empty()).ok().map(|fd| (dir.to_vec(), fd));
         }
-        match last {
-            Some((_, fd)) => {
-                Ok(rustix::fs::openat(&*fd, name, OFlags::RDONLY | OFlags::CLOEXEC, Mode::empty())?.into())
-            }
-            None => std::fs::File::open(path),
+        // Where opening by name fails (the directory replaced since, say), the whole path
+        // decides, and gives the error.
+        let flags = OFlags::RDONLY | OFlags::CLOEXEC;
+        match last.as_ref().map(|(_, fd)| rustix::fs::openat(fd, name, flags, Mode::empty())) {
+            Some(Ok(fd)) => Ok(fd.into()),
+            _ => std::fs::File::open(path),
         }
     })
 }
@@ -256,6 +257,12 @@ mod tests {
         let (ours, std) = (read(&missing).unwrap_err(), std::fs::read(&missing).unwrap_err());
         assert_eq!((ours.kind(), ours.to_string()), (std.kind(), std.to_string()));
         assert!(read(&one).is_err(), "a directory is not a test file");
+        // The kept directory replaced by another of its name: the file there is read.
+        read(&one.join("a")).unwrap();
+        std::fs::remove_dir_all(&one).unwrap();
+        std::fs::create_dir_all(&one).unwrap();
+        std::fs::write(one.join("a"), "replaced").unwrap();
+        assert_eq!(read(&one.join("a")).unwrap(), b"replaced");
         std::fs::remove_dir_all(&root).unwrap();
     }
 

@@ -819,8 +819,13 @@ const RELATIONS: [&str; 28] = [
     "po-loc", "rfe", "rfi", "coe", "coi", "fre", "fri", "po", "loc", "int", "ext", "id", "sm", "si", "rf", "co", "fr",
     "addr", "data", "ctrl", "same-instance", "same-instr", "iico_data", "iico_ctrl", "co0", "amo", "lxsx", "rmw",
 ];
-/// The sets `amo` and `rmw` are built from (see `rmw`).
+/// The sets `amo`, `lxsx` and `rmw` are built from (see `rmw`).
 const RMW_SETS: [&str; 5] = ["R", "W", "M", "X", "EX"];
+
+/// Where [`Base::rmw_sets`] keeps a tag's set: X's and EX's.
+fn rmw_tag(name: Name) -> Option<usize> {
+    fixed_names().rmw_sets[3..].iter().position(|&x| x == name).map(|k| k + 3)
+}
 
 /// The built-in names every test binds, interned once: interning a name afresh (a lock,
 /// and a hash of its text) cost more than binding it.
@@ -927,7 +932,7 @@ impl Base<'_> {
     }
 
     /// [`Base::put_set`], keeping the set as `rmw_sets[k]` where `keep` is `Some(k)` and
-    /// the model reads `amo` or `rmw`.
+    /// the model reads `amo`, `lxsx` or `rmw`.
     fn put_set_kept(&mut self, lg: &mut Logic, name: Name, s: Set, keep: Option<usize>) {
         let keep = keep.filter(|_| self.for_rmw);
         // The view leaves an empty set empty (a set with no entries at all stands for it);
@@ -964,7 +969,7 @@ impl Base<'_> {
             Set::empty(n),
         ];
         let names = fixed_names();
-        // R, W and M, first, are kept for `amo` and `rmw`.
+        // R, W and M, first, are kept for `amo`, `lxsx` and `rmw`.
         for (k, (&name, s)) in names.event_sets.iter().zip(sets).enumerate() {
             self.put_set_kept(lg, name, s, (k < 3).then_some(k));
         }
@@ -1011,11 +1016,11 @@ impl Base<'_> {
             if t.starts_with(|c: char| c.is_ascii_lowercase()) {
                 capitalise_into(t, &mut cap);
                 if tags.binary_search_by(|p| p.0.cmp(cap.as_str())).is_err() {
-                    self.put_set(lg, Name::new(&cap), s.clone());
+                    let cap = Name::new(&cap);
+                    self.put_set_kept(lg, cap, s.clone(), rmw_tag(cap));
                 }
             }
-            let keep = fixed_names().rmw_sets[3..].iter().position(|&x| x == name).map(|k| k + 3);
-            self.put_set_kept(lg, name, s, keep);
+            self.put_set_kept(lg, name, s, rmw_tag(name));
         }
         // After the tags: the C ISA names these sets among its known ones, and lock events
         // carry no tag.

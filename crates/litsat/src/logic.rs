@@ -144,6 +144,10 @@ fn emit_gate(
 #[derive(Default, Clone, Copy)]
 pub struct Fx(u64);
 
+/// A map and a set hashed with [`Fx`].
+pub type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+pub type FxSet<K> = std::collections::HashSet<K, BuildHasherDefault<Fx>>;
+
 impl Fx {
     fn add(&mut self, x: u64) {
         self.0 = (self.0.rotate_left(5) ^ x).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);

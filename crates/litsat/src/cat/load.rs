@@ -7,7 +7,7 @@ use super::ast::{Model, Stmt};
 use super::cfg::{Cfg, CfgValue, parse_cfg};
 use super::parse::parse_model;
 use crate::diag::Diag;
-use std::collections::HashMap;
+use crate::logic::FxMap;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 
@@ -67,9 +67,10 @@ pub struct MacroSource {
 #[derive(Clone, Debug, Default)]
 pub struct Program {
     pub root: String,
-    pub files: HashMap<String, SourceFile>,
+    /// By path (looked up, with `includes`, for every file a test's evaluation runs).
+    pub files: FxMap<String, SourceFile>,
     /// `(including file, included name)` → resolved path.
-    pub includes: HashMap<(String, String), String>,
+    pub includes: FxMap<(String, String), String>,
     pub stdlib: Option<String>,
     /// The bell file (a key into `files`), evaluated after the stdlib, before the root.
     pub bell: Option<String>,

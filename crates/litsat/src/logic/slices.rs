@@ -170,7 +170,7 @@ impl Logic {
     /// Under slicing, the candidates that every clause so far allows, in order.
     pub fn allowed_candidates(&self) -> Vec<u32> {
         let mut left = self.allowed().unwrap_or(0);
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(left.count_ones() as usize);
         while left != 0 {
             out.push(left.trailing_zeros());
             left &= left - 1;

@@ -16,8 +16,7 @@
 use super::{Found, Outcome, View, enumerate::Lister, record};
 use crate::diag::{Deadline, Diag};
 use crate::encode::exec::Exec;
-use crate::logic::{B, Logic, MAX_CANDIDATES, Mask};
-use std::collections::HashSet;
+use crate::logic::{B, FxSet, Logic, MAX_CANDIDATES, Mask};
 use varisat::Lit;
 
 /// Lists the candidate executions of the formula so far (`x`'s encoding, before the
@@ -74,10 +73,11 @@ pub(super) fn list(out: &mut Outcome, lg: &Logic, view: &View, roots: &[B]) -> F
     // Candidates that differ only where no primary does are one execution (co, where a
     // C model's own orders replace it, see `final_writes_choose`): the first stands for it.
     let primaries: Vec<Mask> = view.x.primaries.iter().filter_map(|&p| lg.mask(B::L(p))).collect();
-    let mut seen = HashSet::new();
+    let candidates = lg.allowed_candidates();
+    let mut seen: FxSet<Vec<u64>> = FxSet::with_capacity_and_hasher(candidates.len(), Default::default());
     let mut truth = vec![false; lg.num_vars()];
     let mut found = Found::default();
-    for c in lg.allowed_candidates() {
+    for c in candidates {
         let key: Vec<u64> = primaries.chunks(64).map(|ms| ms.iter().fold(0, |w, m| w << 1 | (m >> c & 1) as u64)).collect();
         if !seen.insert(key) {
             continue;

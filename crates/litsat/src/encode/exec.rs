@@ -798,11 +798,12 @@ pub fn builtins_read(ev: &Events, x: &Exec, lg: &mut Logic, reads: &dyn Fn(Name)
     let view = View::new(ev, &x.exists);
     let empty = Rc::new(Set::empty(ev.len()));
     let names = fixed_names();
+    // `amo`, `lxsx` and `rmw` close RELATIONS.
     let for_rmw = names.relations[RELATIONS.len() - 3..].iter().any(|&r| reads(r));
     let mut b = Base { ev, x, view, env: Vec::with_capacity(80), empty, reads, for_rmw, rmw_sets: Default::default() };
     let universe = b.set(|_| true);
     let universe = b.view.set(universe, lg);
-    b.env.push((fixed_names().universe, V::Set(Rc::new(universe.clone()))));
+    b.env.push((names.universe, V::Set(Rc::new(universe.clone()))));
     b.event_sets(lg);
     b.tag_sets(lg);
     let (loc, ww_loc) = b.relations(lg);
@@ -819,12 +820,12 @@ const RELATIONS: [&str; 28] = [
     "po-loc", "rfe", "rfi", "coe", "coi", "fre", "fri", "po", "loc", "int", "ext", "id", "sm", "si", "rf", "co", "fr",
     "addr", "data", "ctrl", "same-instance", "same-instr", "iico_data", "iico_ctrl", "co0", "amo", "lxsx", "rmw",
 ];
-/// The sets `amo`, `lxsx` and `rmw` are built from (see `rmw`).
-const RMW_SETS: [&str; 5] = ["R", "W", "M", "X", "EX"];
+/// The tag sets `amo`, `lxsx` and `rmw` are built from, besides R, W and M (see `rmw`).
+const RMW_TAGS: [&str; 2] = ["X", "EX"];
 
-/// Where [`Base::rmw_sets`] keeps a tag's set: X's and EX's.
+/// Where [`Base::rmw_sets`] keeps a tag's set: after R, W and M, X's and EX's.
 fn rmw_tag(name: Name) -> Option<usize> {
-    fixed_names().rmw_sets[3..].iter().position(|&x| x == name).map(|k| k + 3)
+    fixed_names().rmw_tags.iter().position(|&x| x == name).map(|k| k + 3)
 }
 
 /// The built-in names every test binds, interned once: interning a name afresh (a lock,
@@ -835,7 +836,7 @@ struct FixedNames {
     markers: [Name; 7],
     locks: [Name; 6],
     relations: [Name; 28],
-    rmw_sets: [Name; 5],
+    rmw_tags: [Name; 2],
 }
 
 fn fixed_names() -> &'static FixedNames {
@@ -846,7 +847,7 @@ fn fixed_names() -> &'static FixedNames {
         markers: MARKER_SETS.map(Name::new),
         locks: crate::events::LockRole::ALL.map(|r| Name::new(r.set_name())),
         relations: RELATIONS.map(Name::new),
-        rmw_sets: RMW_SETS.map(Name::new),
+        rmw_tags: RMW_TAGS.map(Name::new),
     })
 }
 
@@ -884,8 +885,8 @@ struct Base<'a> {
     reads: &'a dyn Fn(Name) -> bool,
     /// Whether the model reads `amo`, `lxsx` or `rmw`, built from the sets below.
     for_rmw: bool,
-    /// R, W, M, X and EX (in [`RMW_SETS`]' order) as the model sees them, kept for
-    /// `amo` and `rmw`.
+    /// R, W, M, X and EX, in this order, as the model sees them, kept for `amo`, `lxsx`
+    /// and `rmw`.
     rmw_sets: [Option<Rc<Set>>; 5],
 }
 

@@ -138,6 +138,23 @@ pub fn map_inputs<T: Send>(
     files.par_iter().zip(opts).map(|(p, o)| f(p, o)).collect()
 }
 
+/// Hands `sink` each input's result in input order, as [`map_inputs`] computes them. On
+/// one thread each result goes to `sink` as soon as it is made, so that nothing is held
+/// (a corpus's logs grew the heap by a page every few tests); on more, the results are
+/// gathered first, the order of their completion being arbitrary.
+pub fn for_each_input<T: Send>(
+    files: &[PathBuf],
+    opts: &[Options],
+    f: impl Fn(&Path, &Options) -> T + Sync + Send,
+    mut sink: impl FnMut(T),
+) {
+    if files.len() <= 1 || rayon::current_num_threads() == 1 {
+        files.iter().zip(opts).for_each(|(p, o)| sink(f(p, o)));
+        return;
+    }
+    map_inputs(files, opts, f).into_iter().for_each(sink);
+}
+
 pub struct FileResult {
     pub path: PathBuf,
     pub outcome: Result<Outcome, Diag>,

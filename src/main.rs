@@ -4,11 +4,11 @@ use clap::{Parser, Subcommand, ValueEnum};
 use litsat::diag::Diag;
 use litsat::report::herd_log;
 use litsat_cli::cli::args::{ModelArgs, setup};
-use litsat_cli::driver::{check_file, collect_inputs, loop_note, map_inputs, per_input, render};
+use litsat_cli::driver::{check_file, collect_inputs, for_each_input, loop_note, per_input, render};
 use litsat_cli::expect::parse_any;
 use litsat_cli::runner::{Expectations, Record, judge_result_lines, run_all, shard, success, summary};
 use std::io::{IsTerminal, Write};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod pool;
@@ -123,46 +123,44 @@ fn check(m: &ModelArgs, inputs: &[String], graph: Option<PathBuf>, format: Optio
     let (prog, opts) = setup(m)?;
     let files = collect_inputs(inputs)?;
     let per_input = per_input(&files, &opts);
-    // Each outcome becomes its log text as soon as it is answered: the outcomes (tests,
-    // states) are not all held until the last test is done.
-    let results = map_inputs(&files, &per_input, |f, o| {
-        let r = check_file(f, &prog, o);
-        let text = r.outcome.map(|o| (herd_log(&o, r.seconds), loop_note(&r.path, &o), o.incomplete));
-        (r.path, text)
-    });
     let mut failed = 0;
     // One buffer for every log, flushed before each message to stderr, so that the two
     // interleave as they would line by line (one write per line cost a system call each).
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    for (path, text) in results {
-        match text {
-            Ok((log, note, incomplete)) => {
-                let _ = writeln!(out, "{log}");
-                if let Some(note) = note {
-                    let _ = out.flush();
-                    eprintln!("{note}");
-                }
-                // A log with the states found before a limit: the test is not answered.
-                if let Some(d) = incomplete {
-                    failed += 1;
-                    let _ = out.flush();
-                    eprintln!("{}", render(&d));
-                }
-                if let Some(dir) = &graph {
-                    let _ = out.flush();
-                    if let Err(d) = litsat_cli::cli::explain::write_graph(&prog, &opts, &path, dir, format.as_deref()) {
-                        failed += 1;
-                        eprintln!("{}", render(&d));
-                    }
-                }
+    // Each outcome becomes its log text as soon as it is answered: the outcomes (tests,
+    // states) are not all held until the last test is done.
+    let answer = |f: &Path, o: &litsat::query::Options| {
+        let r = check_file(f, &prog, o);
+        let text = r.outcome.map(|o| (herd_log(&o, r.seconds), loop_note(&r.path, &o), o.incomplete));
+        (r.path, text)
+    };
+    for_each_input(&files, &per_input, answer, |(path, text)| match text {
+        Ok((log, note, incomplete)) => {
+            let _ = writeln!(out, "{log}");
+            if let Some(note) = note {
+                let _ = out.flush();
+                eprintln!("{note}");
             }
-            Err(d) => {
+            // A log with the states found before a limit: the test is not answered.
+            if let Some(d) = incomplete {
                 failed += 1;
                 let _ = out.flush();
                 eprintln!("{}", render(&d));
             }
+            if let Some(dir) = &graph {
+                let _ = out.flush();
+                if let Err(d) = litsat_cli::cli::explain::write_graph(&prog, &opts, &path, dir, format.as_deref()) {
+                    failed += 1;
+                    eprintln!("{}", render(&d));
+                }
+            }
         }
-    }
+        Err(d) => {
+            failed += 1;
+            let _ = out.flush();
+            eprintln!("{}", render(&d));
+        }
+    });
     let _ = out.flush();
     Ok(if failed > 0 { ExitCode::from(1) } else { ExitCode::SUCCESS })
 }

@@ -468,7 +468,29 @@ pub struct Encoding {
 /// Prepares the test, encodes its candidate executions and compiles the model, within
 /// `opts.timeout`.
 pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Encoding, Diag> {
-    encode_with(test, file, text, prog, opts, Mode::Exact, Deadline::after(opts.timeout))
+    let deadline = Deadline::after(opts.timeout);
+    let p = prepared(test, file, text, prog, opts, deadline)?;
+    encode_with(p, file, prog, opts, Mode::Exact, deadline)
+}
+
+/// A test ready to encode: its locations canonical, its events built. Made once for a
+/// test however many encodings answering it takes (see [`run_bounded`]).
+struct Prepared {
+    test: Test,
+    isa: &'static dyn Isa,
+    ev: Events,
+}
+
+/// The test [`Prepared`], within `opts.max_events` and stopping with a timeout once
+/// `deadline` passes.
+fn prepared(test: Test, file: &str, text: &str, prog: &Program, opts: &Options, deadline: Deadline) -> Result<Prepared, Diag> {
+    let (test, isa, ev) = prepare_until(test, file, text, prog.macro_file(), opts.unroll(), deadline)?;
+    if let Some(max) = opts.max_events
+        && ev.len() > max
+    {
+        return Err(Diag::limit(file, format!("limit: {} events, more than --max-events {max}", ev.len())));
+    }
+    Ok(Prepared { test, isa, ev })
 }
 
 /// How a test's model is encoded.
@@ -488,20 +510,14 @@ enum Mode {
 /// `lg` evaluates the model over the candidates where it could list them all. Each phase
 /// stops with a timeout once `deadline` passes.
 fn encode_with(
-    test: Test,
+    p: Prepared,
     file: &str,
-    text: &str,
     prog: &Program,
     opts: &Options,
     mode: Mode,
     deadline: Deadline,
 ) -> Result<Encoding, Diag> {
-    let (test, isa, ev) = prepare_until(test, file, text, prog.macro_file(), opts.unroll(), deadline)?;
-    if let Some(max) = opts.max_events
-        && ev.len() > max
-    {
-        return Err(Diag::limit(file, format!("limit: {} events, more than --max-events {max}", ev.len())));
-    }
+    let Prepared { test, isa, ev } = p;
     let mut lg = Logic::new();
     let mut x = exec::encode(&ev, &mut lg)
         .map_err(|m| if m.starts_with("limit") { Diag::limit(file, m) } else { Diag::file(file, m) })?;
@@ -602,11 +618,27 @@ fn run_bounded(
     let few = crate::logic::MAX_CANDIDATES as u64;
     let slice = defer && !opts.fast && !prog.chooses && opts.count_after.is_none_or(|n| n >= few);
     let first = if slice { Mode::Sliced } else { Mode::Deferred };
-    if defer && let Some(out) = run_with(test.clone(), file, text, prog, opts, first, deadline)? {
-        return Ok(out);
+    let mut p = prepared(test, file, text, prog, opts, deadline)?;
+    if defer {
+        match run_with(p, file, text, prog, opts, first, deadline)? {
+            Tried::Answered(out) => return Ok(out),
+            Tried::Again(back) => p = back,
+        }
     }
-    run_with(test, file, text, prog, opts, Mode::Exact, deadline)?
-        .ok_or_else(|| Diag::file(file, "internal error: the exact encoding left an execution undecided"))
+    match run_with(p, file, text, prog, opts, Mode::Exact, deadline)? {
+        Tried::Answered(out) => Ok(out),
+        Tried::Again(_) => Err(Diag::file(file, "internal error: the exact encoding left an execution undecided")),
+    }
+}
+
+/// What one encoding of a test gave: the outcome, or (where a solution fell where the
+/// encoding is not exact, or slicing met what it cannot evaluate) what the test is
+/// answered again from, the test or the test [`Prepared`]. Moved once per encoding, as
+/// `Option<Outcome>` was: boxing the outcome would cost an allocation per test.
+#[allow(clippy::large_enum_variant)]
+enum Tried<T> {
+    Answered(Outcome),
+    Again(T),
 }
 
 /// Whether `b` holds in the solver's current model.
@@ -618,21 +650,20 @@ fn holds(solver: &Solver, b: B) -> bool {
     }
 }
 
-/// [`run`] on one encoding; `None` when a solution falls where the encoding is not exact
-/// (its guard fails), or slicing met what it cannot evaluate.
+/// [`run`] on one encoding, which may give the test back (see [`Tried`]).
 fn run_with(
-    test: Test,
+    p: Prepared,
     file: &str,
     text: &str,
     prog: &Program,
     opts: &Options,
     mode: Mode,
     deadline: Deadline,
-) -> Result<Option<Outcome>, Diag> {
+) -> Result<Tried<Prepared>, Diag> {
     let Encoding { test, isa, ev, x, mut lg, checks, shown, places, cut, loops } =
-        encode_with(test, file, text, prog, opts, mode, deadline)?;
+        encode_with(p, file, prog, opts, mode, deadline)?;
     if lg.spoiled() {
-        return Ok(None);
+        return Ok(Tried::Again(Prepared { test, isa, ev }));
     }
     // herd's names for unsolved values, where executions may have them.
     let herd = if x.val.iter().flatten().any(|(v, _)| *v == Value::Sym) {
@@ -694,7 +725,10 @@ fn run_with(
         herd: herd.as_ref(),
     };
     if opts.fast {
-        return run_fast(out, &mut lg, &view, exact, file, opts, deadline);
+        return Ok(match run_fast(out, &mut lg, &view, exact, file, opts, deadline)? {
+            Tried::Answered(out) => Tried::Answered(out),
+            Tried::Again(test) => Tried::Again(Prepared { test, isa, ev }),
+        });
     }
     // herd drops the executions the filter rejects before counting anything, so the
     // solver need not visit them (the filter reads only final values).
@@ -717,7 +751,7 @@ fn run_with(
     deadline.check(file)?;
     if lg.is_sliced() {
         out.states = sliced::list(&mut out, &lg, &view, &roots).states(&shown);
-        return Ok(Some(out));
+        return Ok(Tried::Answered(out));
     }
     let cone = lg.pruned(&roots);
     // Executions are assignments to the primaries (each once, in the pruned numbering).
@@ -764,11 +798,11 @@ fn run_with(
         }
     }
     if inexact {
-        return Ok(None);
+        return Ok(Tried::Again(Prepared { test: out.test, isa, ev }));
     }
     out.states = found.states(&shown);
     if out.incomplete.is_some() {
-        return Ok(Some(out));
+        return Ok(Tried::Answered(out));
     }
     if opts.certify || opts.dimacs.is_some() {
         lg.assert(cut.negate());
@@ -776,13 +810,14 @@ fn run_with(
         let fl = out.test.filter.as_ref().map_or(B::T, |f| prop_lit(f, &places, &ev, &mut lg));
         out.certificate = crate::certify::for_outcome(&out, file, &mut lg, p, fl, opts, deadline)?;
     }
-    Ok(Some(out))
+    Ok(Tried::Answered(out))
 }
 
 /// `--fast`: the Observation by two solver calls, then one for the `Loop` prefix, one per
 /// loop cut off, and one per flag no earlier solution raised, as herd's flags come from
-/// every execution (an execution cut off by the unrolling bound raises none). `None`
-/// where some answer rests on solutions outside the exact encoding (see [`run`]).
+/// every execution (an execution cut off by the unrolling bound raises none). The test
+/// comes back where some answer rests on solutions outside the exact encoding (see
+/// [`run`]).
 fn run_fast(
     mut out: Outcome,
     lg: &mut Logic,
@@ -791,7 +826,7 @@ fn run_fast(
     file: &str,
     opts: &Options,
     deadline: Deadline,
-) -> Result<Option<Outcome>, Diag> {
+) -> Result<Tried<Test>, Diag> {
     let p = prop_lit(&out.test.cond.prop, view.places, view.ev, lg);
     if let Some(f) = &out.test.filter {
         let fl = prop_lit(f, view.places, view.ev, lg);
@@ -811,10 +846,10 @@ fn run_fast(
     let raised = |q: &Incremental, out: &mut Outcome| {
         out.flags.extend(flags.iter().filter(|f| q.holds(f.1)).map(|f| f.0.clone()));
     };
-    let Some(some_p) = q.sat_with(p_in)? else { return Ok(None) };
+    let Some(some_p) = q.sat_with(p_in)? else { return Ok(Tried::Again(out.test)) };
     raised(&q, &mut out);
     let some_not_p = if some_p {
-        let Some(s) = q.sat_with(not_p_in)? else { return Ok(None) };
+        let Some(s) = q.sat_with(not_p_in)? else { return Ok(Tried::Again(out.test)) };
         raised(&q, &mut out);
         s
     } else {
@@ -822,13 +857,13 @@ fn run_fast(
     };
     for (name, f) in &flags {
         if !out.flags.contains(*name) {
-            let Some(sat) = q.sat_with(*f)? else { return Ok(None) };
+            let Some(sat) = q.sat_with(*f)? else { return Ok(Tried::Again(out.test)) };
             if sat {
                 out.flags.insert((*name).clone());
             }
         }
     }
-    let Some(looped) = q.sat_with(view.cut)? else { return Ok(None) };
+    let Some(looped) = q.sat_with(view.cut)? else { return Ok(Tried::Again(out.test)) };
     out.looped = looped;
     for (name, b) in view.loops.iter().filter(|_| looped) {
         if q.sat_with(*b)? == Some(true) {
@@ -842,7 +877,7 @@ fn run_fast(
         (true, true) => Observation::Sometimes,
     });
     out.certificate = crate::certify::for_outcome(&out, file, lg, p, B::T, opts, deadline)?;
-    Ok(Some(out))
+    Ok(Tried::Answered(out))
 }
 
 /// One incremental solver over a pruned CNF, asked under assumptions.

@@ -138,21 +138,35 @@ pub fn map_inputs<T: Send>(
     files.par_iter().zip(opts).map(|(p, o)| f(p, o)).collect()
 }
 
-/// Hands `sink` each input's result in input order, as [`map_inputs`] computes them. On
-/// one thread each result goes to `sink` as soon as it is made, so that nothing is held
-/// (a corpus's logs grew the heap by a page every few tests); on more, the results are
-/// gathered first, the order of their completion being arbitrary.
+/// Hands `sink` each input's result in input order, as soon as it and every result
+/// before it are made, so that a corpus's output appears as it is answered and only
+/// results that came early are held (holding every log until the last test grew the
+/// heap by a page every few tests). On one thread the inputs are answered in order here;
+/// on more, the worker that completes the next result in order passes on every result
+/// that was waiting for it.
 pub fn for_each_input<T: Send>(
     files: &[PathBuf],
     opts: &[Options],
     f: impl Fn(&Path, &Options) -> T + Sync + Send,
-    mut sink: impl FnMut(T),
+    mut sink: impl FnMut(T) + Send,
 ) {
     if files.len() <= 1 || rayon::current_num_threads() == 1 {
         files.iter().zip(opts).for_each(|(p, o)| sink(f(p, o)));
         return;
     }
-    map_inputs(files, opts, f).into_iter().for_each(sink);
+    // The index of the next result to pass on, the results waiting for it, and the sink.
+    let state = std::sync::Mutex::new((0, BTreeMap::new(), sink));
+    files.par_iter().zip(opts).enumerate().for_each(|(k, (p, o))| {
+        let r = f(p, o);
+        // A sink that panicked has ended the run already (rayon passes the panic on).
+        let mut guard = state.lock().unwrap_or_else(|e| e.into_inner());
+        let (next, waiting, sink) = &mut *guard;
+        waiting.insert(k, r);
+        while let Some(r) = waiting.remove(next) {
+            sink(r);
+            *next += 1;
+        }
+    });
 }
 
 pub struct FileResult {
@@ -253,6 +267,26 @@ pub fn render(d: &Diag) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Results reach the sink in input order, on one thread and on several, where later
+    /// inputs are answered first.
+    #[test]
+    fn results_are_passed_on_in_input_order() {
+        let files: Vec<PathBuf> = (0..40).map(|k| PathBuf::from(format!("{k}.litmus"))).collect();
+        let opts = vec![Options::default(); files.len()];
+        // Early inputs take longest, so that on two threads later ones finish first.
+        let answer = |p: &Path, _: &Options| {
+            let k: u64 = p.file_stem().and_then(|s| s.to_str()).and_then(|s| s.parse().ok()).expect("a number");
+            std::thread::sleep(std::time::Duration::from_micros(40 * (40 - k)));
+            k
+        };
+        for threads in [1, 2] {
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a pool");
+            let mut seen = Vec::new();
+            pool.install(|| for_each_input(&files, &opts, answer, |k| seen.push(k)));
+            assert_eq!(seen, (0..40).collect::<Vec<u64>>(), "{threads} thread(s)");
+        }
+    }
 
     /// Files read through the kept directory are the files their paths name, whichever
     /// directory the last one was in, and a missing one fails as opening it whole does.

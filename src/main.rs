@@ -126,7 +126,9 @@ fn check(m: &ModelArgs, inputs: &[String], graph: Option<PathBuf>, format: Optio
     let mut failed = 0;
     // One buffer for every log, flushed before each message to stderr, so that the two
     // interleave as they would line by line (one write per line cost a system call each).
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+    // Logs are written in input order as tests are answered (see `for_each_input`), by
+    // whichever worker passes them on: the buffer is over `Stdout`, not its lock.
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout());
     // Each outcome becomes its log text as soon as it is answered: the outcomes (tests,
     // states) are not all held until the last test is done.
     let answer = |f: &Path, o: &litsat::query::Options| {

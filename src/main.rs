@@ -213,24 +213,20 @@ fn run(
         }
     };
     let json = matches!(format, Format::Json);
-    let (mut records, problems) = run_all(&files, &prog, &opts, expected.as_deref(), json, &tick);
+    let mut logs = Logs::open(log.as_deref(), &format, bar.clone())?;
+    let sink: Option<&mut (dyn FnMut(&str) + Send)> = match logs.kept() {
+        true => Some(&mut |text: &str| logs.write(text)),
+        false => None,
+    };
+    let (mut records, problems) = run_all(&files, &prog, &opts, expected.as_deref(), json, &tick, sink);
     if expect.results {
         judge_result_lines(&mut records);
     }
     if let Some(b) = &bar {
         b.finish_and_clear();
     }
-    // Buffered whole (see `check`).
+    logs.finish()?;
     let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    if let Some(path) = &log {
-        let mut text = String::with_capacity(records.iter().map(|r| r.log.len() + 1).sum());
-        for r in &records {
-            text.push_str(&r.log);
-            text.push('\n');
-        }
-        std::fs::write(path, text)
-            .map_err(|e| Diag::file(&path.to_string_lossy(), format!("cannot write log: {e}")))?;
-    }
     let sum = summary(&records, &problems);
     match format {
         Format::Json => {
@@ -241,16 +237,77 @@ fn run(
             eprint!("{sum}");
         }
         Format::Herd => {
-            if log.is_none() {
-                for r in records.iter().filter(|r| !r.log.is_empty()) {
-                    let _ = writeln!(out, "{}", r.log);
-                }
-            }
             let _ = write!(out, "{sum}");
             let _ = out.flush();
         }
     }
     Ok(if success(&records, &problems) { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+/// Where `litsat run` writes each test's log as it is answered, in input order: the
+/// `--log` file, or in herd's format standard output, above the progress bar. JSON
+/// output without `--log` has no logs.
+struct Logs {
+    file: Option<(PathBuf, std::io::BufWriter<std::fs::File>)>,
+    /// The first error writing the file, reported once the run is over.
+    failed: Option<std::io::Error>,
+    stdout: Option<std::io::BufWriter<std::io::Stdout>>,
+    bar: Option<indicatif::ProgressBar>,
+}
+
+impl Logs {
+    /// Creates the log file now, so that a path that cannot be written stops the run
+    /// before it starts.
+    fn open(log: Option<&Path>, format: &Format, bar: Option<indicatif::ProgressBar>) -> Result<Logs, Diag> {
+        let file = match log {
+            Some(path) => {
+                let f = std::fs::File::create(path).map_err(|e| log_error(path, e))?;
+                Some((path.to_path_buf(), std::io::BufWriter::with_capacity(1 << 16, f)))
+            }
+            None => None,
+        };
+        let to_stdout = log.is_none() && matches!(format, Format::Herd);
+        let stdout = to_stdout.then(|| std::io::BufWriter::with_capacity(1 << 16, std::io::stdout()));
+        Ok(Logs { file, failed: None, stdout, bar })
+    }
+
+    /// Whether logs go anywhere.
+    fn kept(&self) -> bool {
+        self.file.is_some() || self.stdout.is_some()
+    }
+
+    /// One test's log (empty for a test not answered: a blank line in the file, as herd's
+    /// log of a run has, and nothing on standard output).
+    fn write(&mut self, text: &str) {
+        if let Some((_, f)) = &mut self.file
+            && let Err(e) = writeln!(f, "{text}")
+        {
+            self.failed.get_or_insert(e);
+        }
+        let Some(out) = self.stdout.as_mut().filter(|_| !text.is_empty()) else { return };
+        match &self.bar {
+            Some(b) => b.suspend(|| {
+                let _ = writeln!(out, "{text}");
+                let _ = out.flush();
+            }),
+            None => {
+                let _ = writeln!(out, "{text}");
+            }
+        }
+    }
+
+    /// Flushes what is buffered, and reports the first error writing the file.
+    fn finish(self) -> Result<(), Diag> {
+        if let Some(mut out) = self.stdout {
+            let _ = out.flush();
+        }
+        let Some((path, mut f)) = self.file else { return Ok(()) };
+        self.failed.map_or_else(|| f.flush(), Err).map_err(|e| log_error(&path, e))
+    }
+}
+
+fn log_error(path: &Path, e: std::io::Error) -> Diag {
+    Diag::file(&path.to_string_lossy(), format!("cannot write log: {e}"))
 }
 
 fn merge(files: &[PathBuf]) -> Result<ExitCode, Diag> {

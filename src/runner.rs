@@ -1,6 +1,6 @@
 //! The corpus regression runner behind `litsat run` and `litsat merge`.
 
-use crate::driver::{check_file, map_inputs, per_input};
+use crate::driver::{check_file, for_each_input, per_input};
 use crate::expect::results::{Judgement, judge, parse_result_line};
 use crate::expect::{Answer, Expected, compare, match_entries};
 use litsat::cat::Models;
@@ -51,7 +51,9 @@ pub fn shard<T>(items: Vec<T>, i: usize, n: usize) -> Vec<T> {
 
 /// Runs every file, in parallel, and returns records in input order. `progress` is
 /// called once per finished test. Answers carry their states where `expected` is given
-/// or `with_states` asks for them (for JSON output).
+/// or `with_states` asks for them (for JSON output). Where `logs` is given, each test's
+/// log goes to it in input order as soon as the tests before it are answered, and the
+/// records keep none (see [`for_each_input`]).
 pub fn run_all(
     files: &[PathBuf],
     models: &Models,
@@ -59,11 +61,13 @@ pub fn run_all(
     expected: Option<&[Expected]>,
     with_states: bool,
     progress: &(dyn Fn() + Sync),
+    mut logs: Option<&mut (dyn FnMut(&str) + Send)>,
 ) -> (Vec<Record>, Expectations) {
     let model = models.display_name();
     let per_input = per_input(files, opts);
     let with_states = with_states || expected.is_some();
-    let mut records: Vec<Record> = map_inputs(files, &per_input, |f, opts| {
+    let mut records: Vec<Record> = Vec::with_capacity(files.len());
+    let answer = |f: &std::path::Path, opts: &Options| {
         let r = check_file(f, models, opts);
         progress();
         let path = f.to_string_lossy().to_string();
@@ -101,6 +105,12 @@ pub fn run_all(
                 log: String::new(),
             },
         }
+    };
+    for_each_input(files, &per_input, answer, |mut rec| {
+        if let Some(w) = logs.as_mut() {
+            w(&std::mem::take(&mut rec.log));
+        }
+        records.push(rec);
     });
     let mut problems = Vec::new();
     let mut unmatched_count = 0;

@@ -124,20 +124,6 @@ pub fn per_input(files: &[PathBuf], opts: &Options) -> Vec<Options> {
     dimacs_names(files).into_iter().map(|n| Options { dimacs_name: Some(n), ..opts.clone() }).collect()
 }
 
-/// Maps `f` over the inputs and their options, in input order: in parallel, but for a
-/// single input on this thread, so that checking one test starts no thread pool (its
-/// threads cost more CPU than a small test's answer).
-pub fn map_inputs<T: Send>(
-    files: &[PathBuf],
-    opts: &[Options],
-    f: impl Fn(&Path, &Options) -> T + Sync + Send,
-) -> Vec<T> {
-    if files.len() <= 1 {
-        return files.iter().zip(opts).map(|(p, o)| f(p, o)).collect();
-    }
-    files.par_iter().zip(opts).map(|(p, o)| f(p, o)).collect()
-}
-
 /// Hands `sink` each input's result in input order, as soon as it and every result
 /// before it are made, so that a corpus's output appears as it is answered and only
 /// results that came early are held (holding every log until the last test grew the

@@ -214,11 +214,8 @@ fn run(
     };
     let json = matches!(format, Format::Json);
     let mut logs = Logs::open(log.as_deref(), &format, bar.clone())?;
-    let sink: Option<&mut (dyn FnMut(&str) + Send)> = match logs.kept() {
-        true => Some(&mut |text: &str| logs.write(text)),
-        false => None,
-    };
-    let (mut records, problems) = run_all(&files, &prog, &opts, expected.as_deref(), json, &tick, sink);
+    let (mut records, problems) =
+        run_all(&files, &prog, &opts, expected.as_deref(), json, &tick, &mut |text| logs.write(text));
     if expect.results {
         judge_result_lines(&mut records);
     }
@@ -269,11 +266,6 @@ impl Logs {
         let to_stdout = log.is_none() && matches!(format, Format::Herd);
         let stdout = to_stdout.then(|| std::io::BufWriter::with_capacity(1 << 16, std::io::stdout()));
         Ok(Logs { file, failed: None, stdout, bar })
-    }
-
-    /// Whether logs go anywhere.
-    fn kept(&self) -> bool {
-        self.file.is_some() || self.stdout.is_some()
     }
 
     /// One test's log (empty for a test not answered: a blank line in the file, as herd's

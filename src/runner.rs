@@ -40,8 +40,6 @@ pub struct Record {
     /// The disagreement or the diagnostic.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub detail: String,
-    #[serde(skip)]
-    pub log: String,
 }
 
 /// Keeps the tests of shard `i` of `n` (1-based), by position in the sorted input.
@@ -51,9 +49,9 @@ pub fn shard<T>(items: Vec<T>, i: usize, n: usize) -> Vec<T> {
 
 /// Runs every file, in parallel, and returns records in input order. `progress` is
 /// called once per finished test. Answers carry their states where `expected` is given
-/// or `with_states` asks for them (for JSON output). Where `logs` is given, each test's
-/// log goes to it in input order as soon as the tests before it are answered, and the
-/// records keep none (see [`for_each_input`]).
+/// or `with_states` asks for them (for JSON output). Each test's herd log (empty for a
+/// test not answered) goes to `logs` in input order as soon as the tests before it are
+/// answered (see [`for_each_input`]).
 pub fn run_all(
     files: &[PathBuf],
     models: &Models,
@@ -61,7 +59,7 @@ pub fn run_all(
     expected: Option<&[Expected]>,
     with_states: bool,
     progress: &(dyn Fn() + Sync),
-    mut logs: Option<&mut (dyn FnMut(&str) + Send)>,
+    logs: &mut (dyn FnMut(&str) + Send),
 ) -> (Vec<Record>, Expectations) {
     let model = models.display_name();
     let per_input = per_input(files, opts);
@@ -74,42 +72,46 @@ pub fn run_all(
         let stem = f.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
         match r.outcome {
             // A limit met while counting: a timeout, with the states found so far in the log.
-            Ok(o) if o.incomplete.is_some() => Record {
-                name: o.test.name.clone(),
-                path,
-                model: model.clone(),
-                status: Status::Timeout,
-                answer: None,
-                time: r.seconds,
-                detail: o.incomplete.as_ref().map(ToString::to_string).unwrap_or_default(),
-                log: herd_log(&o, r.seconds),
-            },
-            Ok(o) => Record {
-                name: o.test.name.clone(),
-                path,
-                model: model.clone(),
-                status: Status::Done,
-                answer: Some(if with_states { Answer::of(&o) } else { Answer::stateless(&o) }),
-                time: r.seconds,
-                detail: String::new(),
-                log: herd_log(&o, r.seconds),
-            },
-            Err(d) => Record {
-                name: stem,
-                path,
-                model: model.clone(),
-                status: if d.kind == DiagKind::Limit { Status::Timeout } else { Status::Error },
-                answer: None,
-                time: r.seconds,
-                detail: d.to_string(),
-                log: String::new(),
-            },
+            Ok(o) if o.incomplete.is_some() => (
+                Record {
+                    name: o.test.name.clone(),
+                    path,
+                    model: model.clone(),
+                    status: Status::Timeout,
+                    answer: None,
+                    time: r.seconds,
+                    detail: o.incomplete.as_ref().map(ToString::to_string).unwrap_or_default(),
+                },
+                herd_log(&o, r.seconds),
+            ),
+            Ok(o) => (
+                Record {
+                    name: o.test.name.clone(),
+                    path,
+                    model: model.clone(),
+                    status: Status::Done,
+                    answer: Some(if with_states { Answer::of(&o) } else { Answer::stateless(&o) }),
+                    time: r.seconds,
+                    detail: String::new(),
+                },
+                herd_log(&o, r.seconds),
+            ),
+            Err(d) => (
+                Record {
+                    name: stem,
+                    path,
+                    model: model.clone(),
+                    status: if d.kind == DiagKind::Limit { Status::Timeout } else { Status::Error },
+                    answer: None,
+                    time: r.seconds,
+                    detail: d.to_string(),
+                },
+                String::new(),
+            ),
         }
     };
-    for_each_input(files, &per_input, answer, |mut rec| {
-        if let Some(w) = logs.as_mut() {
-            w(&std::mem::take(&mut rec.log));
-        }
+    for_each_input(files, &per_input, answer, |(rec, log)| {
+        logs(&log);
         records.push(rec);
     });
     let mut problems = Vec::new();

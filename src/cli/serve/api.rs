@@ -68,7 +68,6 @@ pub fn check(body: &[u8], limits: &Limits) -> Reply {
             answer: Some(Answer::of(outcome.internals())),
             time,
             detail: String::new(),
-            log: String::new(),
         };
         let mut v = serde_json::to_value(&record).map_err(|e| Reply::error(500, e.to_string()))?;
         v["log"] = Value::String(outcome.log(time));

@@ -65,6 +65,8 @@ fn is_type_word(s: &str) -> bool {
             | "s16"
             | "s32"
             | "s64"
+            | "__int128"
+            | "__uint128"
     ) || s.ends_with("_t")
 }
 

@@ -1,6 +1,7 @@
 //! File-level work shared by the subcommands: expanding inputs and running one test file.
 
 use litsat::cat::ChooseModel;
+use litsat::cat::cfg::Settings;
 use litsat::diag::Diag;
 use litsat::litmus::parse_test;
 use litsat::query::{self, Options, Outcome};
@@ -153,6 +154,21 @@ pub fn for_each_input<T: Send>(
             *next += 1;
         }
     });
+}
+
+/// The inputs herd's test selection keeps (a cfg's `oknames` and `nonames`, by the name on
+/// a test's first line). Only where the cfg selects is each file read for its name here;
+/// a file that cannot be read or parsed is kept, so that its error is reported.
+pub fn select(files: Vec<PathBuf>, settings: &Settings) -> Vec<PathBuf> {
+    if settings.oknames.is_empty() && settings.nonames.is_empty() {
+        return files;
+    }
+    let keeps = |f: &PathBuf| {
+        let name = f.to_string_lossy();
+        let text = read(f).map(|b| String::from_utf8_lossy(&b).into_owned());
+        text.ok().and_then(|t| parse_test(&name, &t).ok()).is_none_or(|t| settings.selects(&t.name))
+    };
+    files.into_iter().filter(keeps).collect()
 }
 
 pub struct FileResult {

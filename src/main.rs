@@ -4,7 +4,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use litsat::diag::Diag;
 use litsat::report::herd_log;
 use litsat_cli::cli::args::{ModelArgs, setup};
-use litsat_cli::driver::{check_file, collect_inputs, for_each_input, loop_note, per_input, render};
+use litsat_cli::driver::{check_file, collect_inputs, for_each_input, loop_note, per_input, render, select};
 use litsat_cli::expect::parse_any;
 use litsat_cli::runner::{Expectations, Record, judge_result_lines, run_all, shard, success, summary};
 use std::io::{IsTerminal, Write};
@@ -121,7 +121,7 @@ fn main() -> ExitCode {
 
 fn check(m: &ModelArgs, inputs: &[String], graph: Option<PathBuf>, format: Option<String>) -> Result<ExitCode, Diag> {
     let (prog, opts) = setup(m)?;
-    let files = collect_inputs(inputs)?;
+    let files = select(collect_inputs(inputs)?, &prog.settings());
     let per_input = per_input(&files, &opts);
     let mut failed = 0;
     // One buffer for every log, flushed before each message to stderr, so that the two
@@ -184,7 +184,7 @@ fn run(
     shard_arg: Option<String>,
 ) -> Result<ExitCode, Diag> {
     let (prog, opts) = setup(m)?;
-    let mut files = collect_inputs(inputs)?;
+    let mut files = select(collect_inputs(inputs)?, &prog.settings());
     if let Some(s) = &shard_arg {
         let parsed = s.split_once('/').and_then(|(i, n)| Some((i.parse::<usize>().ok()?, n.parse::<usize>().ok()?)));
         let Some((i, n)) = parsed.filter(|&(i, n)| i >= 1 && i <= n) else {

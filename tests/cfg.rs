@@ -275,3 +275,204 @@ fn m_lkmm_finds_linux_kernel_cfg_on_the_search_path() {
     let (code, _, err) = check_in(&empty, Some(&dir), &["-m", "lkmm"]);
     assert!(!err.contains("cannot find"), "{code}: {err}");
 }
+
+/// The shared folder's `corpus/herd-instructions` and `models`, when present.
+fn shared() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    p.join("corpus").is_dir().then_some(p)
+}
+
+/// A cfg's `skipcheck` takes effect as `--skipchecks` does: SB's cycle no longer forbids.
+#[test]
+fn a_cfg_skipcheck_acts_as_the_option() {
+    let cwd = scratch("skip");
+    write(&cwd, "s.cfg", "model sc.cat\nskipcheck sc\n");
+    let obs = |log: &str| log.lines().find(|l| l.starts_with("Observation")).map(str::to_string);
+    let (code, by_cfg, err) = check_in(&cwd, None, &["--conf", "s.cfg"]);
+    assert_eq!((code, obs(&by_cfg).as_deref()), (0, Some("Observation SB Sometimes 1 3")), "{err}");
+    let (_, by_option, _) = check_in(&cwd, None, &["-m", "sc", "--skipchecks", "sc"]);
+    assert_eq!(obs(&by_option), obs(&by_cfg));
+    let (_, plain, _) = check_in(&cwd, None, &["-m", "sc"]);
+    assert_eq!(obs(&plain).as_deref(), Some("Observation SB Never 0 3"));
+}
+
+/// An unknown key stops the run with status 2, located at the key; a key herd knows but
+/// litsat does not implement is refused by name.
+#[test]
+fn a_cfg_with_an_unknown_or_unimplemented_key_is_refused_at_the_key() {
+    let cwd = scratch("unknown");
+    write(&cwd, "u.cfg", "model sc.cat\n  frobnicate 3\n");
+    let (code, out, err) = check_in(&cwd, None, &["--conf", "u.cfg"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("u.cfg:2:3: error: unknown key `frobnicate`"), "{err}");
+    write(&cwd, "n.cfg", "model sc.cat\nspeedcheck true\n");
+    let (code, _, err) = check_in(&cwd, None, &["--conf", "n.cfg"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("n.cfg:2:") && err.contains("`speedcheck`"), "{err}");
+}
+
+/// A cfg that names no model leaves the architecture's default, as herd does: the log is
+/// the one without `--conf`.
+#[test]
+fn an_empty_cfg_keeps_the_default_model() {
+    let cwd = scratch("empty");
+    write(&cwd, "e.cfg", "");
+    write(&cwd, "d.cfg", "# display only\ngraph columns\nshowevents memory\n");
+    let untimed = |log: String| log.lines().filter(|l| !l.starts_with("Time ")).collect::<Vec<_>>().join("\n");
+    let (code, plain, err) = check_in(&cwd, None, &[]);
+    assert_eq!(code, 0, "{err}");
+    assert!(plain.contains("Observation SB Sometimes 1 3"), "x86-TSO, the default: {plain}");
+    for cfg in ["e.cfg", "d.cfg"] {
+        let (code, out, err) = check_in(&cwd, None, &["--conf", cfg]);
+        assert_eq!((code, untimed(out)), (0, untimed(plain.clone())), "{cfg}: {err}");
+    }
+}
+
+/// herd's own instruction suites run with their `ci.cfg` (empty: the default model) give
+/// herd's recorded `.expected` logs: the same States, Witnesses and Observation.
+#[test]
+fn herd_instruction_suites_under_their_ci_cfg_give_herds_expected_logs() {
+    let Some(sh) = shared() else {
+        println!("skipped: ../shared is absent, so herd's instruction suites were not run");
+        return;
+    };
+    let root = sh.join("corpus/herd-instructions");
+    for (arch, floor) in [("PPC", 17), ("RISCV", 28), ("X86_64", 13), ("ARM", 22)] {
+        let dir = root.join(arch);
+        let mut expected = Vec::new();
+        let mut tests = Vec::new();
+        for e in std::fs::read_dir(&dir).expect("suite").flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "expected") {
+                let text = std::fs::read_to_string(&p).expect("expected log");
+                expected.extend(litsat_cli::expect::parse_herd_log(&text));
+                tests.push(p.with_extension(""));
+            }
+        }
+        let out = litsat().arg("check").arg("--conf").arg(dir.join("ci.cfg")).args(&tests).output().expect("runs");
+        let log = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{arch}: {}", String::from_utf8_lossy(&out.stderr));
+        let ours = litsat_cli::expect::parse_herd_log(&log);
+        let mut agree = 0;
+        for e in &expected {
+            let a = ours.iter().find(|o| o.name == e.name).unwrap_or_else(|| panic!("{arch}: {} unanswered", e.name));
+            let key = |x: &litsat_cli::expect::Expected| (x.observation.clone(), x.witnesses, x.states.clone(), x.ok);
+            assert_eq!(key(a), key(e), "{arch}/{}", e.name);
+            agree += 1;
+        }
+        assert!(agree >= floor && agree == tests.len(), "{arch}: {agree} of {} agree, floor {floor}", tests.len());
+    }
+}
+
+/// herd's C instruction suite under its `ci.cfg` (`hexa true`, rc11 named from herdtools'
+/// root, `variant S128`): herd's `.expected` logs line for line, numbers in hexadecimal.
+#[test]
+fn herd_c_instructions_under_their_ci_cfg_print_herds_hexadecimal_logs() {
+    let Some(sh) = shared() else {
+        println!("skipped: ../shared is absent, so herd's C instruction suite was not run");
+        return;
+    };
+    let dir = sh.join("corpus/herd-instructions/C");
+    let root = herd_root(&sh);
+    let mut tests = Vec::new();
+    for e in std::fs::read_dir(&dir).expect("suite").flatten() {
+        let p = e.path();
+        if p.extension().is_some_and(|x| x == "expected") {
+            tests.push(p.with_extension(""));
+        }
+    }
+    tests.sort();
+    let mut c = litsat();
+    c.arg("check").arg("--conf").arg(dir.join("ci.cfg")).arg("-I").arg(&root).arg("-I").arg(sh.join("models/herd"));
+    let out = c.args(&tests).output().expect("runs");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let strip = |log: &str| -> String {
+        log.lines().filter(|l| !l.starts_with("Time ") && !l.starts_with("Hash=")).map(|l| format!("{l}\n")).collect()
+    };
+    let expected: String = tests
+        .iter()
+        .map(|t| strip(&std::fs::read_to_string(t.with_extension("litmus.expected")).expect("log")))
+        .collect();
+    assert_eq!(strip(&String::from_utf8_lossy(&out.stdout)), expected);
+    assert!(tests.len() >= 14 && expected.contains("=0x1"), "{} tests", tests.len());
+}
+
+/// A folder standing for herdtools' root, whose `herd/libdir` is the shared herd library.
+fn herd_root(sh: &Path) -> PathBuf {
+    let root = scratch("herdroot");
+    std::fs::create_dir_all(root.join("herd")).expect("folder");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(sh.join("models/herd"), root.join("herd/libdir")).expect("link");
+    root
+}
+
+/// Every cfg file in the shared folder loads: each key takes effect or is a listed display
+/// setting, and each file it names is found (herd's test harness names
+/// `herd/libdir/rc11.cat` from herdtools' root, so that root is mimicked with a link).
+#[test]
+fn every_shared_cfg_loads() {
+    let Some(sh) = shared() else {
+        println!("skipped: ../shared is absent, so its cfg files were not loaded");
+        return;
+    };
+    let incs = [sh.join("models/herd"), sh.join("models/lkmm"), herd_root(&sh)];
+    let mut cfgs = Vec::new();
+    let mut stack = vec![sh.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("folder").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "cfg") {
+                cfgs.push(p);
+            }
+        }
+    }
+    let mut named_models = 0;
+    for c in &cfgs {
+        let spec = ModelSpec { conf: Some(s(c)), ..ModelSpec::default() };
+        let p = litsat::cat::load_or(&spec, &incs, Some("sc"))
+            .unwrap_or_else(|d| panic!("{}: {d}", c.display()))
+            .expect("a model, at worst the fallback");
+        named_models += usize::from(p.root != "<bundled>/sc.cat");
+    }
+    println!("{} cfg files loaded, {named_models} naming their own model", cfgs.len());
+    assert!(cfgs.len() >= 38 && named_models >= 5, "{} cfgs, {named_models} with a model", cfgs.len());
+}
+
+/// `hexa true` in a cfg prints values as herd's `-hexa` does, the same as `--hexa`.
+#[test]
+fn hexa_from_a_cfg_or_the_command_line_prints_hexadecimal() {
+    let cwd = scratch("hexa");
+    write(&cwd, "h.cfg", "hexa true\n");
+    let untimed = |log: String| log.lines().filter(|l| !l.starts_with("Time ")).collect::<Vec<_>>().join("\n");
+    let (code, by_cfg, err) = check_in(&cwd, None, &["--conf", "h.cfg"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        by_cfg.contains("0:EAX=0x1; 1:EAX=0x0;") && by_cfg.contains("exists (0:EAX=0x0 /\\ 1:EAX=0x0)"),
+        "{by_cfg}"
+    );
+    let (_, by_flag, _) = check_in(&cwd, None, &["--hexa"]);
+    assert_eq!(untimed(by_cfg), untimed(by_flag));
+    write(&cwd, "d.cfg", "hexa false\n");
+    let (_, decimal, _) = check_in(&cwd, None, &["--conf", "d.cfg"]);
+    assert!(decimal.contains("0:EAX=1; 1:EAX=0;"), "{decimal}");
+}
+
+/// `nonames` and `oknames` select tests by name, as herd's options do.
+#[test]
+fn a_cfg_selects_tests_by_name() {
+    let cwd = scratch("names");
+    let other = write(&cwd, "SB2.litmus", &SB.replace("X86 SB", "X86 SB2"));
+    let names = |cfg: &str| {
+        write(&cwd, "n.cfg", cfg);
+        let (code, out, err) = check_in(&cwd, None, &["--conf", "n.cfg", &s(&other)]);
+        assert_eq!(code, 0, "{err}");
+        out.lines()
+            .filter_map(|l| l.strip_prefix("Observation ")?.split(' ').next().map(str::to_string))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(names("nonames SB\n"), ["SB2"]);
+    assert_eq!(names("oknames SB2,SB\nnonames SB2\n"), ["SB"]);
+    assert_eq!(names("graph columns\n"), ["SB2", "SB"]);
+}

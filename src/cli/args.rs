@@ -73,6 +73,9 @@ pub struct ModelArgs {
     /// executions share a state; 0 counts from the start.
     #[arg(long, value_name = "N")]
     pub count_after: Option<u64>,
+    /// Print the log's numbers in hexadecimal (herd's -hexa).
+    #[arg(long)]
+    pub hexa: bool,
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
@@ -131,6 +134,7 @@ pub fn setup(m: &ModelArgs) -> Result<(Models, Options), Diag> {
         },
         auto_unroll: matches!(m.unroll, Some(Unroll::Auto)),
         count_after: m.count_after,
+        hexa: m.hexa,
     };
     if let Some(j) = m.jobs {
         // Only the first call configures the global pool; later ones are harmless. This

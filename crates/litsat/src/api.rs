@@ -195,7 +195,7 @@ impl State {
         let split = |(l, v): &(litmus::Loc, query::SortVal)| {
             let (mut place, mut value) = (String::new(), String::new());
             report::push_place(&mut place, l, false);
-            report::push_value(&mut value, v);
+            report::push_value(&mut value, v, false);
             (place, value)
         };
         State { places: key.0.iter().map(split).collect(), line: report::state_line(key) }

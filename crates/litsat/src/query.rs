@@ -53,6 +53,8 @@ pub struct Options {
     /// `None`: 2048, and only where the executions outnumber their states.
     /// `Some(0)` counts every test whose log can be counted (the tests compare the two).
     pub count_after: Option<u64>,
+    /// herd's `-hexa`: the log's numbers in hexadecimal.
+    pub hexa: bool,
 }
 
 /// herd's default `-unroll`.
@@ -62,6 +64,25 @@ pub const DEFAULT_UNROLL: usize = 2;
 pub const AUTO_UNROLL_LIMIT: usize = 16;
 
 impl Options {
+    /// These options with the cfg's settings (`prog.settings`) where the options leave
+    /// them unset, as herd's command line and its `-conf` file combine: the checks
+    /// skipped add up, and the options' own timeout, unroll and hexa win.
+    pub fn under<'a>(&'a self, prog: &Program) -> std::borrow::Cow<'a, Options> {
+        let s = &prog.settings;
+        if *s == crate::cat::cfg::Settings::default() {
+            return std::borrow::Cow::Borrowed(self);
+        }
+        let mut o = self.clone();
+        let extra = s.skipchecks.iter().filter(|c| !self.skipchecks.contains(c));
+        o.skipchecks.extend(extra.cloned());
+        o.timeout = self.timeout.or(s.timeout.flatten().map(std::time::Duration::from_secs_f64));
+        if self.unroll.is_none() && !self.auto_unroll {
+            o.unroll = s.unroll.flatten();
+        }
+        o.hexa |= s.hexa == Some(true);
+        std::borrow::Cow::Owned(o)
+    }
+
     /// The loop-unrolling bound in force.
     pub fn unroll(&self) -> usize {
         self.unroll.unwrap_or(DEFAULT_UNROLL)
@@ -95,6 +116,8 @@ pub struct Outcome {
     /// Why the counts fell short (a limit met while counting, issue #15): the states are
     /// those found so far, and the counts and flags are not to be read.
     pub incomplete: Option<Diag>,
+    /// herd's `-hexa`: the log writes numbers in hexadecimal.
+    pub hexa: bool,
 }
 
 impl Outcome {
@@ -468,6 +491,7 @@ pub struct Encoding {
 /// Prepares the test, encodes its candidate executions and compiles the model, within
 /// `opts.timeout`.
 pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Encoding, Diag> {
+    let opts = &*opts.under(prog);
     let deadline = Deadline::after(opts.timeout);
     let p = prepared(test, file, text, prog, opts, deadline)?;
     encode_with(p, file, prog, opts, Mode::Exact, deadline)
@@ -573,6 +597,7 @@ fn final_writes_choose(x: &mut exec::Exec) {
 /// call proves that the unrolling went far enough); if some solution is an execution where
 /// a cut came too early, again from the exact encoding.
 pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Outcome, Diag> {
+    let opts = &*opts.under(prog);
     // One deadline for the whole test, however many bounds `--unroll auto` tries.
     let deadline = Deadline::after(opts.timeout);
     if !opts.auto_unroll {
@@ -710,6 +735,7 @@ fn run_with(
         cut_at: BTreeSet::new(),
         unroll: None,
         incomplete: None,
+        hexa: opts.hexa,
     };
     let shown_at: Vec<usize> =
         shown.iter().map(|l| places.iter().rposition(|(q, _)| q == l).expect("shown places have values")).collect();

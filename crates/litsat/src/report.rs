@@ -18,7 +18,7 @@ pub fn kind_word(k: CondKind) -> &'static str {
 pub fn push_place_value(out: &mut String, l: &Loc, v: &SortVal, brackets: bool) {
     push_place(out, l, brackets);
     out.push('=');
-    push_value(out, v);
+    push_value(out, v, false);
 }
 
 /// Appends a place as [`push_place_value`] shows it.
@@ -32,9 +32,16 @@ pub fn push_place(out: &mut String, l: &Loc, brackets: bool) {
     }
 }
 
-/// Appends a value as [`push_place_value`] shows it.
-pub fn push_value(out: &mut String, v: &SortVal) {
+/// Appends a value as [`push_place_value`] shows it, or under herd's `-hexa` (`hexa`) as
+/// `0x` and its 64-bit two's complement in hexadecimal.
+pub fn push_value(out: &mut String, v: &SortVal, hexa: bool) {
     match v {
+        SortVal::Int(i) if hexa => {
+            let _ = write!(out, "{:#x}", *i as u64);
+        }
+        SortVal::UInt(u) if hexa => {
+            let _ = write!(out, "{u:#x}");
+        }
         SortVal::Int(i) => out.push_str(itoa::Buffer::new().format(*i)),
         SortVal::UInt(u) => out.push_str(itoa::Buffer::new().format(*u)),
         SortVal::Sym(x) => out.push_str(x),
@@ -43,15 +50,17 @@ pub fn push_value(out: &mut String, v: &SortVal) {
 
 pub fn state_line(s: &StateKey) -> String {
     let mut out = String::new();
-    push_state_line(&mut out, s);
+    push_state_line(&mut out, s, false);
     out
 }
 
 /// Appends a state as its `States` line shows it, without the newline.
-fn push_state_line(out: &mut String, s: &StateKey) {
+fn push_state_line(out: &mut String, s: &StateKey, hexa: bool) {
     let start = out.len();
     for (l, v) in &s.0 {
-        push_place_value(out, l, v, true);
+        push_place(out, l, true);
+        out.push('=');
+        push_value(out, v, hexa);
         out.push_str("; ");
     }
     let kept = out[start..].trim_end().len();
@@ -76,7 +85,7 @@ pub fn herd_log(o: &Outcome, seconds: f64) -> String {
     push_line(&mut s, &["Test ", name, " ", kind_word(t.cond.kind)]);
     push_line(&mut s, &["States ", num.format(o.states.len())]);
     for st in &o.states {
-        push_state_line(&mut s, st);
+        push_state_line(&mut s, st, o.hexa);
         s.push('\n');
     }
     if let Some(d) = &o.incomplete {
@@ -95,7 +104,7 @@ pub fn herd_log(o: &Outcome, seconds: f64) -> String {
         push_line(&mut s, &["Flag ", f]);
     }
     s.push_str("Condition ");
-    let _ = crate::litmus::print::write_condition(&t.cond, &mut s);
+    let _ = crate::litmus::print::write_condition(&t.cond, o.hexa, &mut s);
     s.push('\n');
     let obs = o.observation().word();
     push_line(&mut s, &["Observation ", name, " ", obs, " ", num.format(o.pos), " ", num2.format(o.neg)]);

@@ -4,7 +4,7 @@
 //! evaluation per test then only looks files up.
 
 use super::ast::{Model, Stmt};
-use super::cfg::{Cfg, CfgValue, parse_cfg};
+use super::cfg::{Cfg, CfgValue, Settings, parse_cfg};
 use super::parse::parse_model;
 use crate::diag::Diag;
 use crate::logic::FxMap;
@@ -77,6 +77,8 @@ pub struct Program {
     pub macros: Option<MacroSource>,
     /// The variants the cfg sets; [`Program::variants_with`] adds the command line's.
     pub variants: Vec<String>,
+    /// The other herd options the cfg sets (see [`Settings`]).
+    pub settings: Settings,
     /// By [`Name::index`](super::Name::index): whether some file binds the name. A name none binds can only
     /// be a built-in, looked up in the built-ins' table directly (see `binders`); found
     /// once here, not per test.
@@ -358,6 +360,13 @@ pub fn load_program(model: &str, include_dirs: &[PathBuf]) -> Result<Program, Di
 /// names or the command line overrides, each cat and bell file with everything it
 /// includes, and the stdlib.
 pub fn load_model(spec: &ModelSpec, include_dirs: &[PathBuf]) -> Result<Program, Diag> {
+    load_or(spec, include_dirs, None)?.ok_or_else(|| Diag::file("litsat", "no model: neither the options nor the cfg name one"))
+}
+
+/// As [`load_model`], with `fallback` (a bundled name) as the model where neither the
+/// command line nor the cfg names one, as herd falls back on the architecture's default;
+/// `None` where there is no model and no fallback.
+pub fn load_or(spec: &ModelSpec, include_dirs: &[PathBuf], fallback: Option<&str>) -> Result<Option<Program>, Diag> {
     let mut search: Vec<PathBuf> = include_dirs.to_vec();
     if let Ok(lib) = std::env::var("LITSAT_LIB") {
         search.extend(lib.split(':').filter(|s| !s.is_empty()).map(PathBuf::from));
@@ -375,6 +384,11 @@ pub fn load_model(spec: &ModelSpec, include_dirs: &[PathBuf]) -> Result<Program,
         Some(name) => Some(read_cfg(&l, name)?),
         None => None,
     };
+    // herd appends a cfg's `include` folders to the search path.
+    if let Some(c) = &cfg {
+        let at = include_dirs.len();
+        l.search.splice(at..at, c.cfg.settings.includes.iter().map(PathBuf::from));
+    }
     // A file the command line names, else the one the cfg's line `key` names.
     let named = |cli: &Option<String>, key: fn(&Cfg) -> &Option<CfgValue>| match (cli, &cfg) {
         (Some(f), _) => command_line_file(&l, f).map(Some),
@@ -384,15 +398,12 @@ pub fn load_model(spec: &ModelSpec, include_dirs: &[PathBuf]) -> Result<Program,
     // In the cfg's own order, so the first bad line is the one reported.
     let macros = named(&spec.macros, |c| &c.macros)?;
     let bell = named(&spec.bell, |c| &c.bell)?;
-    let root = match (spec.model.as_deref().filter(|m| !names_cfg(m)), &cfg) {
-        (Some(m), _) => l.command_line_model(m)?,
-        (None, Some(c)) => match &c.cfg.model {
-            Some(v) => c.find(&l, v)?,
-            None => {
-                return Err(Diag::file(&c.path, "the cfg names no model (a `model FILE` line) and -m is not given"));
-            }
-        },
-        (None, None) => return Err(Diag::file("litsat", "no model: give -m MODEL or --conf FILE")),
+    let cfg_model = cfg.as_ref().and_then(|c| c.cfg.model.as_ref().map(|v| (c, v)));
+    let root = match (spec.model.as_deref().filter(|m| !names_cfg(m)), cfg_model, fallback) {
+        (Some(m), _, _) => l.command_line_model(m)?,
+        (None, Some((c, v)), _) => c.find(&l, v)?,
+        (None, None, Some(m)) => l.command_line_model(m)?,
+        (None, None, None) => return Ok(None),
     };
     l.prog.root = root.clone();
     l.load(&root)?;
@@ -409,8 +420,9 @@ pub fn load_model(spec: &ModelSpec, include_dirs: &[PathBuf]) -> Result<Program,
     }
     if let Some(c) = cfg {
         l.prog.variants = c.cfg.variants;
+        l.prog.settings = c.cfg.settings;
     }
-    l.finish(&root)
+    l.finish(&root).map(Some)
 }
 
 /// Loads a model from `text`, named `name` in diagnostics, with its includes and the

@@ -13,5 +13,5 @@ mod reach;
 
 pub use interp::{Builtins, CheckOut, Compiled, Env, V, compile_model, compile_model_with, run_model};
 pub use name::Name;
-pub use load::{MacroSource, ModelSpec, Program, load_model, load_program};
+pub use load::{MacroSource, ModelSpec, Program, load_model, load_or, load_program};
 pub use models::{ChooseModel, Models};

@@ -2,7 +2,8 @@
 //! herd's default for the test's architecture (each ISA plug-in says which bundled model
 //! stands for it, [`crate::isa::Isa::default_model`]).
 
-use super::{ModelSpec, Program, load_model, load_program};
+use super::cfg::Settings;
+use super::{ModelSpec, Program, load_or};
 use crate::diag::Diag;
 use crate::litmus::Test;
 use std::path::PathBuf;
@@ -15,19 +16,32 @@ pub enum Models {
 }
 
 impl Models {
-    /// The model `spec` names, or, when it names nothing, every architecture's default.
+    /// The model `spec` names, or, when it names nothing (no `-m`, and a cfg, if any,
+    /// without a `model` line), every architecture's default, each with the cfg's other
+    /// lines, as herd runs a cfg that names no model.
     pub fn load(spec: &ModelSpec, include: &[PathBuf]) -> Result<Models, Diag> {
-        if spec.model.is_some() || spec.conf.is_some() || spec.bell.is_some() {
-            return Ok(Models::Named(Box::new(load_model(spec, include)?)));
+        if let Some(p) = load_or(spec, include, None)? {
+            return Ok(Models::Named(Box::new(p)));
         }
         let mut defaults: Vec<(&'static str, Program)> = Vec::new();
         for arch in crate::isa::ARCHS {
             let Some(name) = crate::isa::for_arch(arch).and_then(|i| i.default_model()) else { continue };
             if !defaults.iter().any(|(n, _)| *n == name) {
-                defaults.push((name, load_program(name, include)?));
+                // Some: the fallback always names a model.
+                if let Some(p) = load_or(spec, include, Some(name))? {
+                    defaults.push((name, p));
+                }
             }
         }
         Ok(Models::Defaults(defaults))
+    }
+
+    /// The herd options the cfg sets (every program of a `Models` comes from one spec).
+    pub fn settings(&self) -> Settings {
+        match self {
+            Models::Named(p) => p.settings.clone(),
+            Models::Defaults(ds) => ds.first().map(|(_, p)| p.settings.clone()).unwrap_or_default(),
+        }
     }
 
     /// The name reports give the model: the named one's, or `default`.

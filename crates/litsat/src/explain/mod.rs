@@ -47,6 +47,7 @@ pub struct Encoded {
 
 /// Encodes a parsed test under a model for [`analyse`].
 pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Encoded, Diag> {
+    let opts = &*opts.under(prog);
     let query::Encoding { test, isa: _, ev, x, mut lg, checks, shown, places, cut, loops: _ } =
         query::encode(test, file, text, prog, opts)?;
     // Executions past the unrolling bound are no executions herd answers with.
@@ -197,6 +198,7 @@ pub fn explain_file(
 
 /// Decides the outcome and explains the answer.
 pub fn analyse(mut enc: Encoded, prog: &Program, opts: &Options, file: &str) -> Result<Analysis, Diag> {
+    let opts = &*opts.under(prog);
     let started = std::time::Instant::now();
     let vars = enc.lg.num_vars();
     let mut solver = Solver::new();

@@ -7,8 +7,10 @@
 use super::ast::*;
 use std::fmt::{self, Display, Write};
 
-fn write_val<W: Write>(v: &Val, f: &mut W) -> fmt::Result {
+/// A value in decimal, or under herd's `-hexa` as `0x` and the 64-bit two's complement.
+fn write_val<W: Write>(v: &Val, hexa: bool, f: &mut W) -> fmt::Result {
     match v {
+        Val::Int(v) if hexa => write!(f, "{:#x}", *v as u64),
         Val::Int(v) => f.write_str(itoa::Buffer::new().format(*v)),
         Val::Sym(s) => f.write_str(s),
     }
@@ -34,7 +36,7 @@ pub(crate) fn write_loc<W: Write>(l: &Loc, f: &mut W) -> fmt::Result {
 
 impl Display for Val {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_val(self, f)
+        write_val(self, false, f)
     }
 }
 
@@ -54,10 +56,10 @@ fn level(p: &Prop) -> u8 {
     }
 }
 
-fn write_at<W: Write>(p: &Prop, min: u8, f: &mut W) -> fmt::Result {
+fn write_at<W: Write>(p: &Prop, min: u8, hexa: bool, f: &mut W) -> fmt::Result {
     if level(p) < min {
         f.write_str("(")?;
-        write_at(p, 0, f)?;
+        write_at(p, 0, hexa, f)?;
         return f.write_str(")");
     }
     match p {
@@ -66,7 +68,7 @@ fn write_at<W: Write>(p: &Prop, min: u8, f: &mut W) -> fmt::Result {
         Prop::Eq(l, v) => {
             write_loc(l, f)?;
             f.write_str("=")?;
-            write_val(v, f)
+            write_val(v, hexa, f)
         }
         Prop::EqLoc(a, b) => {
             write_loc(a, f)?;
@@ -75,7 +77,7 @@ fn write_at<W: Write>(p: &Prop, min: u8, f: &mut W) -> fmt::Result {
         }
         Prop::Not(q) => {
             f.write_str("not (")?;
-            write_at(q, 0, f)?;
+            write_at(q, 0, hexa, f)?;
             f.write_str(")")
         }
         Prop::Or(ps) | Prop::And(ps) => {
@@ -84,26 +86,27 @@ fn write_at<W: Write>(p: &Prop, min: u8, f: &mut W) -> fmt::Result {
                 if k > 0 {
                     f.write_str(sep)?;
                 }
-                write_at(q, lvl, f)?;
+                write_at(q, lvl, hexa, f)?;
             }
             Ok(())
         }
         Prop::Implies(a, b) => {
-            write_at(a, 3, f)?;
+            write_at(a, 3, hexa, f)?;
             f.write_str(" => ")?;
-            write_at(b, 2, f)
+            write_at(b, 2, hexa, f)
         }
     }
 }
 
 impl Display for Prop {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_at(self, 0, f)
+        write_at(self, 0, false, f)
     }
 }
 
-/// Appends the condition as herd's `Condition` line shows it.
-pub fn write_condition<W: Write>(c: &Condition, f: &mut W) -> fmt::Result {
+/// Appends the condition as herd's `Condition` line shows it, numbers in hexadecimal
+/// under `hexa`.
+pub fn write_condition<W: Write>(c: &Condition, hexa: bool, f: &mut W) -> fmt::Result {
     let kw = match c.kind {
         CondKind::Exists => "exists",
         CondKind::NotExists => "~exists",
@@ -111,12 +114,12 @@ pub fn write_condition<W: Write>(c: &Condition, f: &mut W) -> fmt::Result {
     };
     f.write_str(kw)?;
     f.write_str(" (")?;
-    write_at(&c.prop, 0, f)?;
+    write_at(&c.prop, 0, hexa, f)?;
     f.write_str(")")
 }
 
 impl Display for Condition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write_condition(self, f)
+        write_condition(self, false, f)
     }
 }

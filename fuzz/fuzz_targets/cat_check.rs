@@ -2,6 +2,8 @@
 //! x86, with the bundled stdlib), then solved.
 #![no_main]
 
+mod expand;
+
 use libfuzzer_sys::fuzz_target;
 use litsat::cat::load::SourceFile;
 use litsat::cat::{Program, load_program};
@@ -17,7 +19,7 @@ fn base() -> &'static Program {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let text = String::from_utf8_lossy(data);
+    let text = expand::expand(data);
     let path = "fuzz.cat";
     let Ok(model) = litsat::cat::parse::parse_model(path, &text) else {
         return;

@@ -2,6 +2,8 @@
 //! a small time and size budget.
 #![no_main]
 
+mod expand;
+
 use libfuzzer_sys::fuzz_target;
 use litsat::cat::{Program, load_program};
 use litsat::query::{Options, prepare, run};
@@ -14,7 +16,7 @@ fn model() -> &'static Program {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let text = String::from_utf8_lossy(data);
+    let text = expand::expand(data);
     let name = "fuzz.litmus";
     let Ok(test) = litsat::litmus::parse_test(name, &text) else {
         return;

@@ -25,6 +25,62 @@ pub enum Expr {
     If(Box<Cond>, Box<Expr>, Box<Expr>),
 }
 
+/// How many operands a chain of one binary operator may have and keep the nested shape
+/// it is written in: the models people write stay exactly as before, and a longer chain
+/// (a generated model's union of thousands of terms) is built balanced, so that its
+/// depth, which every pass over the tree recurses through, grows as its logarithm.
+pub const KEEP_NESTED: usize = 32;
+
+/// Which way a short chain nests.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Nest {
+    /// `(a op b) op c`
+    Left,
+    /// `a op (b op c)`
+    Right,
+}
+
+impl Expr {
+    /// `first op e1 op e2 …`, where each `ei` comes with the position of the operator
+    /// before it: nested as `nest` says up to [`KEEP_NESTED`] operands, balanced past
+    /// that where `op` is associative. Built in loops, as it may be long.
+    pub fn chain(op: Op2, first: Expr, rest: Vec<(Pos, Expr)>, nest: Nest) -> Expr {
+        let node = |a, b, pos| Expr::Op2(op, Box::new(a), Box::new(b), pos);
+        if rest.len() < KEEP_NESTED || !op.associative() {
+            return match nest {
+                Nest::Left => rest.into_iter().fold(first, |a, (pos, b)| node(a, b, pos)),
+                Nest::Right => {
+                    // Each node takes the position of the operator on its left.
+                    let mut items = rest.into_iter().rev();
+                    let Some((mut pos, mut acc)) = items.next() else { return first };
+                    for (p, e) in items {
+                        acc = node(e, acc, pos);
+                        pos = p;
+                    }
+                    node(first, acc, pos)
+                }
+            };
+        }
+        // Pairs of neighbours joined, round by round; each item keeps the position of the
+        // operator on its left (none for the first).
+        let mut items: Vec<(Option<Pos>, Expr)> = std::iter::once((None, first))
+            .chain(rest.into_iter().map(|(p, e)| (Some(p), e)))
+            .collect();
+        while items.len() > 1 {
+            let mut joined = Vec::with_capacity(items.len().div_ceil(2));
+            let mut it = items.into_iter();
+            while let Some((pa, a)) = it.next() {
+                joined.push(match it.next() {
+                    Some((pb, b)) => (pa, node(a, b, pb.unwrap_or(Pos(0)))),
+                    None => (pa, a),
+                });
+            }
+            items = joined;
+        }
+        items.pop().map(|(_, e)| e).unwrap_or(Expr::Empty)
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op1 {
     Plus,
@@ -43,6 +99,13 @@ pub enum Op2 {
     Prod,
     /// `++`: add an element to a set.
     Add,
+}
+
+impl Op2 {
+    /// Whether `(a op b) op c` is `a op (b op c)` for every value herd gives them.
+    pub fn associative(self) -> bool {
+        matches!(self, Op2::Union | Op2::Inter | Op2::Seq)
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

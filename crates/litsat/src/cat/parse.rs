@@ -456,41 +456,47 @@ impl<'a> P<'a> {
         self.union()
     }
 
-    fn bin(&mut self, op: Op2, sym: &str, next: fn(&mut Self) -> R<Expr>, right: bool) -> R<Expr> {
-        let mut a = next(self)?;
-        let mut built = 0;
+    /// A chain of `sym`, read in a loop, built by [`Expr::chain`]: `\` nests to the left,
+    /// the others to the right, as in herd. Each operand is read as deep as the nesting
+    /// would put it while the chain is short, so that the depth bound holds on the tree.
+    /// A long `a \ b \ c …` is built as `a \ (b | c | …)`, the same set or relation,
+    /// as a left-nested chain cannot be balanced.
+    fn bin(&mut self, op: Op2, sym: &str, next: fn(&mut Self) -> R<Expr>, nest: Nest) -> R<Expr> {
+        let first = next(self)?;
+        let mut rest = Vec::new();
         loop {
             let pos = self.pos();
             if !self.eat_sym(sym) {
-                return Ok(a);
+                break;
             }
-            let b = if right {
-                self.deeper(0, |p| p.bin(op, sym, next, right))?
-            } else {
-                built += 1;
-                self.deeper(built, next)?
-            };
-            a = Expr::Op2(op, Box::new(a), Box::new(b), pos);
-            if right {
-                return Ok(a);
-            }
+            let lift = if op.associative() || nest == Nest::Left { rest.len().min(KEEP_NESTED) } else { rest.len() };
+            self.depth += lift;
+            let b = self.deeper(0, next);
+            self.depth -= lift;
+            rest.push((pos, b?));
         }
+        if nest == Nest::Left && rest.len() >= KEEP_NESTED {
+            let (pos, second) = rest.remove(0);
+            let others = Expr::chain(Op2::Union, second, rest, Nest::Right);
+            return Ok(Expr::Op2(op, Box::new(first), Box::new(others), pos));
+        }
+        Ok(Expr::chain(op, first, rest, nest))
     }
 
     fn union(&mut self) -> R<Expr> {
-        self.bin(Op2::Union, "|", Self::add, true)
+        self.bin(Op2::Union, "|", Self::add, Nest::Right)
     }
     fn add(&mut self) -> R<Expr> {
-        self.bin(Op2::Add, "++", Self::seq, true)
+        self.bin(Op2::Add, "++", Self::seq, Nest::Right)
     }
     fn seq(&mut self) -> R<Expr> {
-        self.bin(Op2::Seq, ";", Self::diff, true)
+        self.bin(Op2::Seq, ";", Self::diff, Nest::Right)
     }
     fn diff(&mut self) -> R<Expr> {
-        self.bin(Op2::Diff, "\\", Self::inter, false)
+        self.bin(Op2::Diff, "\\", Self::inter, Nest::Left)
     }
     fn inter(&mut self) -> R<Expr> {
-        self.bin(Op2::Inter, "&", Self::prod, true)
+        self.bin(Op2::Inter, "&", Self::prod, Nest::Right)
     }
     fn prod(&mut self) -> R<Expr> {
         let a = self.unary()?;

@@ -7,7 +7,7 @@ use super::{Eid, Event, Events, Instr, Kind, LockRole, SourceRef, VExpr, ValId, 
 use crate::diag::{Deadline, Diag, Pos};
 use crate::isa::{Addr, BinOp, Cond, Isa, LockOp, Op, Operand, Reg, Src, Tag};
 use crate::litmus::{Loc, Test};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Where [`Op::Exit`] paths wait for the thread's end: no label is spelt so.
 const EXIT: &str = "%exit";
@@ -86,27 +86,44 @@ fn put(regs: &mut Regs, r: usize, c: Content) {
 /// scans it saved.
 struct RegNames<'a> {
     names: Vec<&'a str>,
+    /// The numbers by name, kept only past [`RegNames::INDEXED`] registers (a long C
+    /// expression's temporaries), where searching `names` would take quadratic time.
+    index: HashMap<&'a str, usize>,
 }
 
 impl Default for RegNames<'_> {
     /// Room for the registers of most threads, so that numbering them does not grow it.
     fn default() -> Self {
-        RegNames { names: Vec::with_capacity(16) }
+        RegNames { names: Vec::with_capacity(16), index: HashMap::new() }
     }
 }
 
 impl<'a> RegNames<'a> {
+    /// How many registers are searched in order before they are indexed.
+    const INDEXED: usize = 64;
+
     /// The number of register `r`, a new one if it is new.
     fn number(&mut self, r: &'a str) -> usize {
         if let Some(k) = self.get(r) {
             return k;
         }
         self.names.push(r);
+        if self.names.len() > Self::INDEXED {
+            if self.index.is_empty() {
+                self.index.extend(self.names.iter().enumerate().map(|(k, n)| (*n, k)));
+            } else {
+                self.index.insert(r, self.names.len() - 1);
+            }
+        }
         self.names.len() - 1
     }
 
     fn get(&self, r: &str) -> Option<usize> {
-        self.names.iter().position(|n| *n == r)
+        if self.index.is_empty() {
+            self.names.iter().position(|n| *n == r)
+        } else {
+            self.index.get(r).copied()
+        }
     }
 }
 

@@ -15,7 +15,7 @@
 
 use super::values::{Shape, same_struct, select, shape, subset};
 use super::{Bound, Interp, Prim, R, V, bind_rec_closures};
-use crate::cat::ast::{Binding, Expr, Op1, Op2};
+use crate::cat::ast::{Binding, Expr, Nest, Op1, Op2};
 use crate::cat::parse::TUPLE_BINDING;
 use crate::diag::Pos;
 use crate::logic::B;
@@ -317,8 +317,9 @@ fn closure_base(name: &str, body: &Expr) -> Option<Expr> {
     if rec.is_empty() || rest.is_empty() || rest.iter().any(|t| mentions(t, name)) {
         return None;
     }
-    let pos = Pos(0);
-    rest.into_iter().cloned().reduce(|a, b| Expr::Op2(Op2::Union, Box::new(a), Box::new(b), pos))
+    let mut rest = rest.into_iter().cloned();
+    let first = rest.next()?;
+    Some(Expr::chain(Op2::Union, first, rest.map(|e| (Pos(0), e)).collect(), Nest::Left))
 }
 
 /// Whether `e` refers to `name` anywhere (ignoring shadowing, which only makes this

@@ -21,6 +21,11 @@ pub enum Expr<'a> {
     /// `a && b`, `a || b`: 0/1 valued.
     Logic(bool, Box<Expr<'a>>, Box<Expr<'a>>),
     Cond(Box<Expr<'a>>, Box<Expr<'a>>, Box<Expr<'a>>),
+    /// Two or more binary operators in a row, `a op b op c …`, associating to the left
+    /// as C does (`(a op b) op c`): kept flat, so that no pass recurses once per operator
+    /// and a chain of any length costs no stack. Every pass treats it exactly as the
+    /// left-nested `Bin`s and `Logic`s it stands for.
+    Chain(Box<Chain<'a>>),
     /// A macro or primitive call; `tag` is the `{…}` annotation of a primitive. Boxed,
     /// as a call is the largest node: every expression is moved through the parser's
     /// levels, and a small one moves cheaply.
@@ -35,6 +40,32 @@ pub struct Call<'a> {
     pub pos: Pos,
     /// The file the call is written in (a test or a `.def`), for diagnostics.
     pub file: usize,
+}
+
+/// A chain of binary operators: the first operand, then each operator with its right
+/// operand, in order.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chain<'a> {
+    pub first: Expr<'a>,
+    pub rest: Vec<(Infix, Expr<'a>)>,
+}
+
+/// A binary operator of a [`Chain`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Infix {
+    Bin(BinOp),
+    /// `&&` (true) or `||` (false), as [`Expr::Logic`].
+    Logic(bool),
+}
+
+impl<'a> Infix {
+    /// The node `a op b`.
+    pub fn node(self, a: Expr<'a>, b: Expr<'a>) -> Expr<'a> {
+        match self {
+            Infix::Bin(op) => Expr::Bin(op, Box::new(a), Box::new(b)),
+            Infix::Logic(and) => Expr::Logic(and, Box::new(a), Box::new(b)),
+        }
+    }
 }
 
 /// An argument: an expression, or an operator (`__atomic_op(X,+,V)`).
@@ -63,7 +94,18 @@ impl Expr<'_> {
             Expr::Call(c) => Some(c.pos),
             Expr::Neg(e) | Expr::Not(e) | Expr::BitNot(e) => e.pos(),
             Expr::Bin(_, a, _) | Expr::Logic(_, a, _) | Expr::Cond(a, _, _) => a.pos(),
+            Expr::Chain(c) => c.first.pos(),
             Expr::Int(_) => None,
+        }
+    }
+
+    /// The operator applied last: the top node's, or a chain's last.
+    pub fn top_op(&self) -> Option<Infix> {
+        match self {
+            Expr::Bin(op, ..) => Some(Infix::Bin(*op)),
+            Expr::Logic(and, ..) => Some(Infix::Logic(*and)),
+            Expr::Chain(c) => c.rest.last().map(|(op, _)| *op),
+            _ => None,
         }
     }
 }

@@ -68,16 +68,33 @@ impl Gen<'_> {
             Expr::Deref(p, _) => self.load(p, acts)?,
             Expr::Bin(_, a, b) => {
                 let x = self.expr(a, acts)?;
-                let y = self.expr(b, acts)?;
-                if matches!((x, y), (Out::Const, Out::Const)) {
-                    Out::Const
-                } else {
-                    self.draw();
-                    Out::Other
+                self.operation(x, b, acts)?
+            }
+            // As the left-nested `Bin`s it stands for, in a loop.
+            Expr::Chain(c) => {
+                let mut x = self.expr(&c.first, acts)?;
+                for (op, b) in &c.rest {
+                    if !matches!(op, Infix::Bin(_)) {
+                        return None;
+                    }
+                    x = self.operation(x, b, acts)?;
                 }
+                x
             }
             Expr::Call(c) => self.call(c, acts)??,
             _ => return None,
+        })
+    }
+
+    /// An operation whose left operand's value is `x`: its right operand `b`, then one
+    /// draw unless both are constants.
+    fn operation(&mut self, x: Out, b: &Expr, acts: &mut Vec<Act>) -> Option<Out> {
+        let y = self.expr(b, acts)?;
+        Some(if matches!((x, y), (Out::Const, Out::Const)) {
+            Out::Const
+        } else {
+            self.draw();
+            Out::Other
         })
     }
 
@@ -187,8 +204,8 @@ impl Gen<'_> {
     /// herd's `build_cond`: a comparison as is, anything else compared with 0.
     fn cond(&mut self, c: &Expr, acts: &mut Vec<Act>) -> Option<()> {
         use BinOp::*;
-        match c {
-            Expr::Bin(Lt | Gt | Eq | Ne | Le | Ge, ..) => self.expr(c, acts)?,
+        match c.top_op() {
+            Some(Infix::Bin(Lt | Gt | Eq | Ne | Le | Ge)) => self.expr(c, acts)?,
             _ => self.expr(&Expr::Bin(Ne, Box::new(c.clone()), Box::new(Expr::Int(0))), acts)?,
         };
         Some(())

@@ -261,13 +261,11 @@ impl<'a> Lower<'a> {
             Expr::BitNot(a) => self.bin(BinOp::Xor, a, &Expr::Int(-1))?,
             Expr::Bin(op, a, b) => self.bin(*op, a, b)?,
             Expr::Logic(and, a, b) => {
-                let x = self.bin(BinOp::Ne, a, &Expr::Int(0))?;
-                let y = self.bin(BinOp::Ne, b, &Expr::Int(0))?;
-                let dst = self.tmp();
-                let op = if *and { BinOp::And } else { BinOp::Or };
-                self.emit(vec![Op::Bin { dst: dst.clone(), op, a: x, b: y }], "");
-                Src::Reg(dst)
+                self.emit(vec![Op::Operand(Operand::First)], "");
+                let x = self.rvalue(a)?;
+                self.logic_rest(*and, x, b)?
             }
+            Expr::Chain(c) => self.chain(c)?,
             Expr::Cond(c, a, b) => {
                 let cv = self.rvalue(c)?;
                 let av = self.rvalue(a)?;
@@ -290,6 +288,11 @@ impl<'a> Lower<'a> {
     fn bin(&mut self, op: BinOp, a: &Expr, b: &Expr) -> R<Src> {
         self.emit(vec![Op::Operand(Operand::First)], "");
         let x = self.rvalue(a)?;
+        self.bin_rest(op, x, b)
+    }
+
+    /// The rest of `a op b` once `a` is evaluated to `x` (after its `Operand::First`).
+    fn bin_rest(&mut self, op: BinOp, x: Src, b: &Expr) -> R<Src> {
         self.emit(vec![Op::Operand(Operand::Next)], "");
         let y = self.rvalue(b)?;
         self.emit(vec![Op::Operand(Operand::Done)], "");
@@ -298,7 +301,34 @@ impl<'a> Lower<'a> {
         Ok(Src::Reg(dst))
     }
 
-    /// The address a pointer expression holds.
+    /// The rest of `a && b` (`a || b`) once `a` is evaluated to `x`: each side compared
+    /// with 0, then combined.
+    fn logic_rest(&mut self, and: bool, x: Src, b: &Expr) -> R<Src> {
+        let x = self.bin_rest(BinOp::Ne, x, &Expr::Int(0))?;
+        let y = self.bin(BinOp::Ne, b, &Expr::Int(0))?;
+        let dst = self.tmp();
+        let op = if and { BinOp::And } else { BinOp::Or };
+        self.emit(vec![Op::Bin { dst: dst.clone(), op, a: x, b: y }], "");
+        Ok(Src::Reg(dst))
+    }
+
+    /// A chain, emitting what its left-nested operators would, in a loop: every
+    /// operator opens its operands before the first operand is evaluated, and each then
+    /// evaluates its right operand and combines.
+    fn chain(&mut self, c: &Chain) -> R<Src> {
+        for _ in &c.rest {
+            self.emit(vec![Op::Operand(Operand::First)], "");
+        }
+        let mut x = self.rvalue(&c.first)?;
+        for (op, b) in &c.rest {
+            x = match op {
+                Infix::Bin(op) => self.bin_rest(*op, x, b)?,
+                Infix::Logic(and) => self.logic_rest(*and, x, b)?,
+            };
+        }
+        Ok(x)
+    }
+
     fn address(&mut self, p: &Expr) -> R<Addr> {
         match self.rvalue(p)? {
             Src::Addr(x) => Ok(Addr::Sym(x)),
@@ -432,6 +462,10 @@ pub(super) fn subst<'a>(e: &Expr<'a>, m: &HashMap<&str, Expr<'a>>) -> Expr<'a> {
         Expr::Bin(op, x, y) => Expr::Bin(*op, b(x), b(y)),
         Expr::Logic(and, x, y) => Expr::Logic(*and, b(x), b(y)),
         Expr::Cond(c, x, y) => Expr::Cond(b(c), b(x), b(y)),
+        Expr::Chain(c) => Expr::Chain(Box::new(Chain {
+            first: subst(&c.first, m),
+            rest: c.rest.iter().map(|(op, x)| (*op, subst(x, m))).collect(),
+        })),
         Expr::Call(c) => Expr::Call(Box::new(Call {
             name: c.name,
             tag: c.tag.clone(),

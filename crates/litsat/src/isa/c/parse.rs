@@ -321,9 +321,12 @@ impl<'a> Parser<'a> {
 
     /// Binary operators binding at least as tightly as precedence `min` (see [`level`]),
     /// by precedence climbing: each operator's right operand takes only tighter ones, so
-    /// that all associate to the left.
+    /// that all associate to the left. The operators read here are one left-nested
+    /// sequence, built flat as a [`Chain`] where there are two or more: its length costs
+    /// neither this parser nor the passes after it any stack.
     fn binary(&mut self, min: usize) -> R<Expr<'a>> {
-        let mut lhs = self.unary()?;
+        let first = self.unary()?;
+        let mut rest = Vec::new();
         while let Some(Tok::Sym(s)) = self.peek()
             && let Some(l) = level(s)
             && l >= min
@@ -331,17 +334,24 @@ impl<'a> Parser<'a> {
             let pos = self.pos();
             self.bump();
             let rhs = self.nested(|p| p.binary(l + 1))?;
-            lhs = match s {
-                "||" => Expr::Logic(false, Box::new(lhs), Box::new(rhs)),
-                "&&" => Expr::Logic(true, Box::new(lhs), Box::new(rhs)),
-                "&~" => Expr::Bin(BinOp::And, Box::new(lhs), Box::new(Expr::BitNot(Box::new(rhs)))),
+            rest.push(match s {
+                "||" => (Infix::Logic(false), rhs),
+                "&&" => (Infix::Logic(true), rhs),
+                "&~" => (Infix::Bin(BinOp::And), Expr::BitNot(Box::new(rhs))),
                 _ => match bin_op(s) {
-                    Some(op) => Expr::Bin(op, Box::new(lhs), Box::new(rhs)),
+                    Some(op) => (Infix::Bin(op), rhs),
                     None => return self.err_at(pos, format!("unsupported: operator `{s}`")),
                 },
-            };
+            });
         }
-        Ok(lhs)
+        Ok(match rest.len() {
+            0 => first,
+            1 => {
+                let (op, rhs) = rest.swap_remove(0);
+                op.node(first, rhs)
+            }
+            _ => Expr::Chain(Box::new(Chain { first, rest })),
+        })
     }
 
     fn unary(&mut self) -> R<Expr<'a>> {

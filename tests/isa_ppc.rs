@@ -5,9 +5,11 @@
 //! project's tests in `litmus/ppc`. What herd reads but gives no meaning is refused, located,
 //! saying why.
 
+mod isa_common;
+
+use isa_common::{check, run};
 use litsat::isa::{Isa, Op, for_arch};
-use litsat::query::{Options, Outcome};
-use litsat_cli::driver::check_file;
+use litsat::query::Outcome;
 use std::path::{Path, PathBuf};
 
 fn isa() -> &'static dyn Isa {
@@ -15,40 +17,15 @@ fn isa() -> &'static dyn Isa {
 }
 
 fn ops(text: &str) -> Vec<Op> {
-    isa().parse(text).unwrap_or_else(|e| panic!("{text}: {}", e.message))
+    isa_common::ops(isa(), text)
 }
 
 fn error(text: &str) -> String {
-    match isa().parse(text) {
-        Ok(ops) => panic!("{text} parsed as {ops:?}"),
-        Err(e) => e.message,
-    }
+    isa_common::error(isa(), text)
 }
 
 fn project_test(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus/ppc").join(format!("{name}.litmus"))
-}
-
-/// The outcome of the test at `path` under the bundled `model`, or its diagnostic.
-fn check(path: &Path, model: &str) -> Result<Outcome, String> {
-    let prog = litsat::cat::load_program(model, &[]).expect("bundled model");
-    check_file(path, &prog, &Options::default()).outcome.map_err(|d| d.to_string())
-}
-
-/// [`check`] on a test written inline.
-fn run(text: &str, model: &str) -> Result<Outcome, String> {
-    let dir = std::env::temp_dir().join(format!("litsat-ppc-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    // Named by the text's hash: tests run in parallel.
-    let hash = {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        text.hash(&mut h);
-        h.finish()
-    };
-    let path = dir.join(format!("t{hash:x}.litmus"));
-    std::fs::write(&path, text).unwrap();
-    check(&path, model)
 }
 
 fn log(o: &Outcome) -> String {

@@ -1,24 +1,20 @@
 //! The AArch64 plug-in: register names, the ops and sets of each instruction family, and
 //! small end-to-end tests of the atomics the shared corpus does not exercise.
 
-use litsat::cat::load_program;
+mod isa_common;
+
 use litsat::isa::{Addr, BinOp, Isa, Op, Src, for_arch};
-use litsat::query::Options;
-use litsat_cli::driver::check_file;
 
 fn isa() -> &'static dyn Isa {
     for_arch("AArch64").expect("AArch64 plug-in")
 }
 
 fn ops(text: &str) -> Vec<Op> {
-    isa().parse(text).unwrap_or_else(|e| panic!("{text}: {}", e.message))
+    isa_common::ops(isa(), text)
 }
 
 fn error(text: &str) -> String {
-    match isa().parse(text) {
-        Ok(ops) => panic!("{text} parsed as {ops:?}"),
-        Err(e) => e.message,
-    }
+    isa_common::error(isa(), text)
 }
 
 /// The tags of every memory or fence event, in order.
@@ -119,13 +115,7 @@ fn barriers() {
 
 /// Runs `text` under herd's sc and returns the Observation and Witnesses.
 fn check(name: &str, text: &str) -> (String, u128, u128) {
-    let dir = std::env::temp_dir().join(format!("litsat-isa-aarch64-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{name}.litmus"));
-    std::fs::write(&path, text).unwrap();
-    let prog = load_program("sc", &[]).expect("bundled sc");
-    let r = check_file(&path, &prog, &Options::default());
-    let o = r.outcome.unwrap_or_else(|d| panic!("{name}: {d}"));
+    let o = isa_common::run(text, "sc").unwrap_or_else(|d| panic!("{name}: {d}"));
     let (p, n) = o.witnesses();
     (o.observation().to_string(), p, n)
 }

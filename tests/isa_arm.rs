@@ -2,6 +2,8 @@
 //! symbolic registers, located refusals, and herd's answers under its own `arm.cat` for the
 //! project's ARM tests (when `../shared` is present).
 
+mod isa_common;
+
 use litsat::isa::{Addr, BinOp, Cond, Isa, Op, Src, for_arch};
 use litsat::query::Options;
 use litsat_cli::driver::check_file;
@@ -12,14 +14,11 @@ fn isa() -> &'static dyn Isa {
 }
 
 fn ops(text: &str) -> Vec<Op> {
-    isa().parse(text).unwrap_or_else(|e| panic!("{text}: {}", e.message))
+    isa_common::ops(isa(), text)
 }
 
 fn error(text: &str) -> String {
-    match isa().parse(text) {
-        Ok(ops) => panic!("{text} parsed as {ops:?}"),
-        Err(e) => e.message,
-    }
+    isa_common::error(isa(), text)
 }
 
 fn fence_tags(text: &str) -> Vec<String> {
@@ -194,22 +193,10 @@ fn undeclared_elements_and_huge_arrays_are_refused_where_written() {
     assert!(e.contains(":2:3: error: unsupported: an array of 4000000000 elements"), "{e}");
 }
 
-/// Runs a test written inline, returning its outcome or its diagnostic, rendered as
-/// `file:line:col: error: message`.
+/// Runs a test written inline under the bundled `sc`, returning its outcome or its
+/// diagnostic, rendered as `file:line:col: error: message`.
 fn run(text: &str) -> Result<litsat::query::Outcome, String> {
-    let dir = std::env::temp_dir().join(format!("litsat-arm-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    // Named by the text's hash: tests run in parallel, and texts may have one length.
-    let hash = {
-        use std::hash::{Hash, Hasher};
-        let mut h = std::collections::hash_map::DefaultHasher::new();
-        text.hash(&mut h);
-        h.finish()
-    };
-    let path = dir.join(format!("t{hash:x}.litmus"));
-    std::fs::write(&path, text).unwrap();
-    let prog = litsat::cat::load_program("sc", &[]).unwrap();
-    check_file(&path, &prog, &Options::default()).outcome.map_err(|d| d.to_string())
+    isa_common::run(text, "sc")
 }
 
 #[test]

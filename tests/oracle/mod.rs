@@ -2030,6 +2030,13 @@ fn arith(ev: &Events, op: litsat::isa::BinOp, x: Value, y: Value) -> Option<Valu
         (None, BinOp::Sext | BinOp::Zext, Value::Addr(l), Value::Int(c)) if c >= 32 && ev.layout.is_code(l) => {
             Some(Value::Addr(l))
         }
+        // Division as herd's Int64.div, computed here rather than by the engine: truncated
+        // towards zero, `min_int / -1` wrapping, no value for a zero divisor.
+        (None, BinOp::Div, Value::Int(a), Value::Int(b)) => match b {
+            0 => None,
+            -1 => Some(Value::Int(a.wrapping_neg())),
+            _ => Some(Value::Int(a / b)),
+        },
         (None, ..) => events::apply(op, x, y),
     }
 }

@@ -360,6 +360,7 @@ impl Events {
                 self.offset_message(l, k)
             }
             (BinOp::Sub, Value::Addr(l), Value::Int(k)) => self.offset_message(l, k.wrapping_neg()),
+            (BinOp::Div, Value::Int(_), Value::Int(0)) => "unsupported: a division by zero (herd stops there)".into(),
             _ => "unsupported: arithmetic on an address".into(),
         }
     }
@@ -439,6 +440,9 @@ pub fn apply(op: BinOp, x: Value, y: Value) -> Option<Value> {
             BinOp::Shl => a.wrapping_shl(c as u32),
             BinOp::Shr => ((a as u64).wrapping_shr(c as u32)) as i64,
             BinOp::Mul => a.wrapping_mul(c),
+            // herd's Int64.div: `min_int / -1` wraps to `min_int`.
+            BinOp::Div if c == 0 => return None,
+            BinOp::Div => a.wrapping_div(c),
             BinOp::Lt => (a < c) as i64,
             BinOp::Ge => (a >= c) as i64,
             BinOp::Gt => (a > c) as i64,

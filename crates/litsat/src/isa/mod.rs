@@ -47,6 +47,9 @@ pub enum BinOp {
     Shl,
     Shr,
     Mul,
+    /// Signed 64-bit division, truncated towards zero (herd's `Op.Div` on its 64-bit
+    /// values); no value for a zero divisor.
+    Div,
     /// Comparisons give 1 or 0.
     Eq,
     Ne,

@@ -16,13 +16,23 @@ use super::*;
 
 pub struct Ppc;
 
+/// The widths in bytes of word and doubleword accesses.
+const WORD: usize = 4;
+const DOUBLE: usize = 8;
+
 /// The base register that indexed forms and `addi` read as 0.
 const R0: &str = "r0";
 
-/// herd's PPC registers, `r0`–`r31` (symbolic registers `%name` are given real ones before
-/// the plug-in reads the code: [`crate::litmus::symbolic`]).
+/// The link register, herd's only named register besides `r0`–`r31` (`lr`, any case).
+const LR: &str = "LR";
+
+/// herd's PPC registers, `r0`–`r31` and `lr`, in any case (symbolic registers `%name` are
+/// given real ones before the plug-in reads the code: [`crate::litmus::symbolic`]).
 fn reg(s: &str) -> Option<Reg> {
     let s = s.trim();
+    if s.eq_ignore_ascii_case("lr") {
+        return Some(LR.to_string());
+    }
     let n = s.strip_prefix('r').or_else(|| s.strip_prefix('R'))?;
     if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) || (n.len() > 1 && n.starts_with('0')) {
         return None;
@@ -33,7 +43,7 @@ fn reg(s: &str) -> Option<Reg> {
 }
 
 fn r(s: &str) -> Result<Reg, InstrError> {
-    reg(s).ok_or_else(|| InstrError::new(format!("expected a register `r0`–`r31`, found '{}'", s.trim())))
+    reg(s).ok_or_else(|| InstrError::new(format!("expected a register `r0`–`r31` or `lr`, found '{}'", s.trim())))
 }
 
 fn rs(s: &str) -> Result<Src, InstrError> {
@@ -90,6 +100,27 @@ fn mem(s: &str) -> Result<Addr, InstrError> {
     Ok(Addr::Reg(r(&s[open + 1..close])?, off))
 }
 
+/// The address of a displacement form from its operands after the first: `d(rA)`, or
+/// herd's older spelling `d,rA` (`stw r6,0,r4`), the same access.
+fn d_form(ops: &[&str]) -> Result<Addr, InstrError> {
+    match ops {
+        [m] => mem(m),
+        [d, a] => Ok(Addr::Reg(r(a)?, imm(d)?)),
+        _ => Err(InstrError::new("expected `offset(register)` or `offset,register`")),
+    }
+}
+
+/// The base register's update in `lwzu` and `stwu`: it gets the address accessed, unless
+/// it is `r0` or `keep` (a load's destination), as herd's semantics say.
+fn update(v: &mut Vec<Op>, addr: &Addr, keep: Option<&str>) {
+    if let Addr::Reg(base, off) = addr
+        && base != R0
+        && Some(base.as_str()) != keep
+    {
+        v.push(Op::Bin { dst: base.clone(), op: BinOp::Add, a: Src::Reg(base.clone()), b: Src::Imm(*off) });
+    }
+}
+
 /// The address `rA + rB` of an indexed form, `rA` = `r0` standing for 0. The sum goes
 /// through a temporary so that both registers' dependencies reach the access.
 fn indexed(pre: &mut Vec<Op>, a: &str, b: &str) -> Result<Addr, InstrError> {
@@ -142,6 +173,48 @@ fn field(s: &str) -> Result<i64, InstrError> {
     }
 }
 
+/// herd's `mfcr rD`: field `cr0` as herd holds it, LT 8, GT 4 and EQ 2.
+fn mfcr(dst: Reg) -> Vec<Op> {
+    let bit = |t: &str, b: Reg, k| Op::Bin { dst: t.into(), op: BinOp::Shl, a: Src::Reg(b), b: Src::Imm(k) };
+    vec![
+        bit("%l", lt(0), 3),
+        bit("%g", gt(0), 2),
+        bit("%e", eq(0), 1),
+        Op::Bin { dst: "%c".into(), op: BinOp::Or, a: tmp("%l"), b: tmp("%g") },
+        Op::Bin { dst, op: BinOp::Or, a: tmp("%c"), b: tmp("%e") },
+    ]
+}
+
+/// herd's `com "text"`, a comment that herd runs as a no-op.
+fn comment(text: &str) -> Result<Vec<Op>, InstrError> {
+    let rest = text.trim().get(3..).unwrap_or_default().trim();
+    let body = rest.strip_prefix('"').and_then(|r| r.strip_suffix('"'));
+    match body {
+        Some(b) if !b.contains('"') => Ok(vec![]),
+        _ => Err(InstrError::new(format!("expected a quoted string after `com`, found '{rest}'"))),
+    }
+}
+
+/// Instructions herd's parser reads but its Power semantics stops at, "not implemented".
+const NOT_IN_HERD: &[&str] = &["nor", "neg", "slw", "srawi", "sraw", "bl", "mtlr", "mflr", "stmw", "lmw"];
+
+/// Byte and halfword accesses: herd takes them only on locations of their own size, and
+/// litsat does not model mixed sizes.
+const NARROW: &[&str] = &["lbz", "lbzx", "lhz", "lhzx", "stb", "stbx", "sth", "sthx"];
+
+/// The refusal of an instruction herd reads but litsat gives no meaning, saying why; `None`
+/// for one herd does not read either.
+fn refusal(base: &str, text: &str) -> Option<InstrError> {
+    let why = if NOT_IN_HERD.contains(&base) {
+        "herd's Power semantics does not implement it"
+    } else if NARROW.contains(&base) {
+        "a byte or halfword access (mixed-size)"
+    } else {
+        return None;
+    };
+    Some(InstrError::new(format!("unsupported instruction '{}': {why}", text.trim())))
+}
+
 fn branch(cond: Option<Cond>, target: &str) -> Vec<Op> {
     vec![Op::Branch { cond, target: target.trim().to_string() }]
 }
@@ -164,7 +237,11 @@ impl Isa for Ppc {
         reg(r)
     }
 
+    /// herd's order: the general-purpose registers by number, then the link register.
     fn reg_index(&self, r: &str) -> usize {
+        if r == LR {
+            return 32;
+        }
         r.strip_prefix('r').and_then(|n| n.parse().ok()).unwrap_or(usize::MAX)
     }
 
@@ -191,9 +268,13 @@ impl Isa for Ppc {
             Some(b) if m != "stwcx." && m != "stdcx." => (b, true),
             _ => (m.as_str(), false),
         };
+        if let Some(e) = refusal(base, text) {
+            return Err(e);
+        }
         // Only these record forms set cr0 here; any other `op.` (`mr.`, `addi.`, `lwz.`)
         // is refused rather than read as `op` without its cr0 update.
-        const RECORDED: &[&str] = &["add", "sub", "subf", "or", "and", "xor", "mullw", "mulld", "extsw", "andi"];
+        const RECORDED: &[&str] =
+            &["add", "sub", "subf", "or", "and", "xor", "mullw", "mulld", "divw", "extsw", "andi"];
         if dot && !RECORDED.contains(&base) {
             return Err(bad());
         }
@@ -213,17 +294,21 @@ impl Isa for Ppc {
             Ok(vec![Op::Bin { dst: r(d)?, op, a: rs(a)?, b: Src::Imm(imm(i)?) }])
         };
         // A load, its value extended as `ext` says (`None`: the whole doubleword).
+        // A word or doubleword wide, which an array's elements must be.
         let load = |pre: Vec<Op>, d: &str, addr: Addr, ext: Option<BinOp>, tags: &[&str]| {
             let dst = r(d)?;
-            let mut v = pre;
+            let mut v = vec![Op::Width(if ext.is_some() { WORD } else { DOUBLE })];
+            v.extend(pre);
             v.push(Op::Load { dst: dst.clone(), addr, tags: tags.iter().map(|t| Tag::from(t.to_string())).collect() });
             if let Some(op) = ext {
                 v.push(Op::Bin { dst: dst.clone(), op, a: Src::Reg(dst), b: Src::Imm(32) });
             }
             Ok(v)
         };
+        let width = if base.starts_with("std") { DOUBLE } else { WORD };
         let store = |pre: Vec<Op>, s: &str, addr: Addr| -> Result<Vec<Op>, InstrError> {
-            let mut v = pre;
+            let mut v = vec![Op::Width(width)];
+            v.extend(pre);
             v.push(Op::Store { addr, src: rs(s)?, tags: Vec::new(), when: None });
             Ok(v)
         };
@@ -251,10 +336,23 @@ impl Isa for Ppc {
         match (base, o.as_slice()) {
             ("nop", []) => Ok(vec![]),
             // Memory: displacement forms.
-            ("lwz", [d, a]) => load(Vec::new(), d, mem(a)?, zext, &[]),
+            ("lwz", [d, rest @ ..]) => load(Vec::new(), d, d_form(rest)?, zext, &[]),
             ("lwa", [d, a]) => load(Vec::new(), d, mem(a)?, sext, &[]),
-            ("ld", [d, a]) => load(Vec::new(), d, mem(a)?, None, &[]),
-            ("stw" | "std", [s, a]) => store(Vec::new(), s, mem(a)?),
+            ("ld", [d, rest @ ..]) => load(Vec::new(), d, d_form(rest)?, None, &[]),
+            ("stw" | "std", [s, rest @ ..]) => store(Vec::new(), s, d_form(rest)?),
+            // With update: the base register gets the address.
+            ("lwzu", [d, rest @ ..]) => {
+                let addr = d_form(rest)?;
+                let mut v = load(Vec::new(), d, addr.clone(), zext, &[])?;
+                update(&mut v, &addr, Some(&r(d)?));
+                Ok(v)
+            }
+            ("stwu", [s, rest @ ..]) => {
+                let addr = d_form(rest)?;
+                let mut v = store(Vec::new(), s, addr.clone())?;
+                update(&mut v, &addr, None);
+                Ok(v)
+            }
             // Indexed forms.
             ("lwzx" | "lwax" | "ldx", [d, a, b]) => {
                 let mut pre = Vec::new();
@@ -278,7 +376,7 @@ impl Isa for Ppc {
                 load(pre, d, addr, if base == "lwarx" { zext } else { None }, &["EX"])
             }
             ("stwcx." | "stdcx.", [s, a, b]) => {
-                let mut pre = Vec::new();
+                let mut pre = vec![Op::Width(width)];
                 let addr = indexed(&mut pre, a, b)?;
                 pre.push(Op::Mov { dst: lt(0), src: Src::Imm(0) });
                 pre.push(Op::Mov { dst: gt(0), src: Src::Imm(0) });
@@ -296,8 +394,13 @@ impl Isa for Ppc {
             ("li", [d, i]) => Ok(vec![Op::Mov { dst: r(d)?, src: Src::Imm(imm(i)?) }]),
             ("lis", [d, i]) => Ok(vec![Op::Mov { dst: r(d)?, src: Src::Imm(imm(i)?.wrapping_shl(16)) }]),
             ("mr", [d, s]) => Ok(vec![Op::Mov { dst: r(d)?, src: rs(s)? }]),
-            ("addi" | "addis", [d, a, i]) => {
-                let v = if base == "addis" { imm(i)?.wrapping_shl(16) } else { imm(i)? };
+            ("addi" | "addis" | "subi", [d, a, i]) => {
+                let k = imm(i)?;
+                let v = match base {
+                    "addis" => k.wrapping_shl(16),
+                    "subi" => k.wrapping_neg(),
+                    _ => k,
+                };
                 let (dst, a) = (r(d)?, r(a)?);
                 if a == R0 {
                     return Ok(vec![Op::Mov { dst, src: Src::Imm(v) }]);
@@ -311,6 +414,7 @@ impl Isa for Ppc {
             ("and", _) => bin3(BinOp::And, false),
             ("xor", _) => bin3(BinOp::Xor, false),
             ("mullw" | "mulld", _) => bin3(BinOp::Mul, false),
+            ("divw", _) => bin3(BinOp::Div, false),
             ("ori", _) if !dot => bin_imm(BinOp::Or),
             ("xori", _) if !dot => bin_imm(BinOp::Xor),
             ("mulli", _) if !dot => bin_imm(BinOp::Mul),
@@ -352,9 +456,11 @@ impl Isa for Ppc {
             ("beq", [l]) => Ok(branch(Some(bit_cond(eq(0), true)), l)),
             ("bne", [l]) => Ok(branch(Some(bit_cond(eq(0), false)), l)),
             ("blt", [l]) => Ok(branch(Some(bit_cond(lt(0), true)), l)),
-            ("bge", [l]) => Ok(branch(Some(bit_cond(lt(0), false)), l)),
+            ("bge" | "bnl", [l]) => Ok(branch(Some(bit_cond(lt(0), false)), l)),
             ("bgt", [l]) => Ok(branch(Some(bit_cond(gt(0), true)), l)),
-            ("ble", [l]) => Ok(branch(Some(bit_cond(gt(0), false)), l)),
+            ("ble" | "bng", [l]) => Ok(branch(Some(bit_cond(gt(0), false)), l)),
+            ("mfcr", [d]) if !dot => Ok(mfcr(r(d)?)),
+            ("com", _) if !dot => comment(text),
             // herd (variant telechat) takes a return as the thread's end.
             ("blr", []) if !dot => Ok(vec![Op::Exit]),
             // Barriers.
@@ -407,14 +513,14 @@ mod tests {
     fn r0_as_a_base_is_zero() {
         // Indexed forms and addi read no register for rA = r0 (herd's read_reg_or_zero).
         let ops = Ppc.parse("lwzx r1,r0,r2").unwrap();
-        assert!(matches!(&ops[0], Op::Load { addr: Addr::Reg(r, 0), .. } if r == "r2"), "{ops:?}");
+        assert!(matches!(&ops[1], Op::Load { addr: Addr::Reg(r, 0), .. } if r == "r2"), "{ops:?}");
         let ops = Ppc.parse("lwzx r1,r3,r2").unwrap();
-        assert!(matches!(&ops[0], Op::Bin { op: BinOp::Add, .. }), "{ops:?}");
+        assert!(matches!(&ops[1], Op::Bin { op: BinOp::Add, .. }), "{ops:?}");
         assert_eq!(Ppc.parse("addi r3,r0,5").unwrap(), vec![Op::Mov { dst: "r3".into(), src: Src::Imm(5) }]);
         assert_eq!(Ppc.parse("addis r3,r0,1").unwrap(), vec![Op::Mov { dst: "r3".into(), src: Src::Imm(65536) }]);
         // A displacement form reads r0 as a register.
         let ops = Ppc.parse("lwz r1,0(r0)").unwrap();
-        assert!(matches!(&ops[0], Op::Load { addr: Addr::Reg(r, 0), .. } if r == "r0"), "{ops:?}");
+        assert!(matches!(&ops[1], Op::Load { addr: Addr::Reg(r, 0), .. } if r == "r0"), "{ops:?}");
     }
 
     #[test]
@@ -427,7 +533,7 @@ mod tests {
         let ops = Ppc.parse("stdcx. r4,r0,r3").unwrap();
         assert!(matches!(ops.last(), Some(Op::StoreCond { status: Some(s), .. }) if s == "%eq0"), "{ops:?}");
         let ops = Ppc.parse("ldarx r4,r0,r3").unwrap();
-        assert!(matches!(&ops[..], [Op::Load { tags, .. }] if tags == &["EX".to_string()]), "{ops:?}");
+        assert!(matches!(&ops[..], [Op::Width(8), Op::Load { tags, .. }] if tags == &["EX".to_string()]), "{ops:?}");
         let ops = Ppc.parse("bne Loop").unwrap();
         let Op::Branch { cond: Some(c), target } = &ops[0] else { panic!("{ops:?}") };
         assert_eq!((c.op, &c.a, target.as_str()), (BinOp::Eq, &Src::Reg("%eq0".into()), "Loop"));

@@ -502,3 +502,27 @@ fn a_deep_expression_chain_is_answered_and_the_server_lives() {
     assert!(status == 200 || (status == 422 && v["error"]["message"].is_string()), "{status} {v}");
     assert!(served.check_sb().0, "the server stopped answering");
 }
+
+/// A diff of 2,000 tests under two models (about 0.3 s of checks) runs under the request's
+/// one `--timeout` of 50 ms, not one per check: the rows past it are timeouts, and the
+/// reply comes soon after it.
+#[test]
+fn a_diff_answers_within_one_timeout() {
+    let timeout = Duration::from_millis(50);
+    let small = start("127.0.0.1", 0, Limits::new(timeout, 40), 2).expect("starts");
+    let sb = litmus("x86/SB.litmus");
+    let tests: Vec<Value> = (0..2000).map(|k| json!({ "name": format!("SB{k}"), "text": sb })).collect();
+    let body = json!({ "tests": tests, "a": { "model": "tso" }, "b": { "model": "sc" } }).to_string();
+    let t = std::time::Instant::now();
+    let (status, bytes) = request(small.addr, "POST", "/api/diff", body.as_bytes()).expect("answers");
+    let took = t.elapsed();
+    let v: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    assert_eq!(status, 200, "{v}");
+    let rows = v["rows"].as_array().map_or(&[][..], Vec::as_slice);
+    let late = rows.iter().filter(|r| r["b"].as_str().is_some_and(|b| b.contains("timeout"))).count();
+    eprintln!("diff of {} rows: {late} past the timeout, answered in {:.2} s", rows.len(), took.as_secs_f64());
+    assert_eq!(rows.len(), 2000);
+    assert!(late > 0 && rows[0]["a"] == "Sometimes", "{}", rows[0]);
+    assert!(took < timeout + Duration::from_secs(2), "{took:?}");
+    small.stop();
+}

@@ -468,7 +468,19 @@ pub struct Encoding {
 /// Prepares the test, encodes its candidate executions and compiles the model, within
 /// `opts.timeout`.
 pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Encoding, Diag> {
-    let deadline = Deadline::after(opts.timeout);
+    encode_until(test, file, text, prog, opts, Deadline::after(opts.timeout))
+}
+
+/// [`encode`] stopping once `deadline` passes, for a caller whose work goes on after the
+/// encoding under the same deadline (`explain`).
+pub fn encode_until(
+    test: Test,
+    file: &str,
+    text: &str,
+    prog: &Program,
+    opts: &Options,
+    deadline: Deadline,
+) -> Result<Encoding, Diag> {
     let p = prepared(test, file, text, prog, opts, deadline)?;
     encode_with(p, file, prog, opts, Mode::Exact, deadline)
 }

@@ -7,6 +7,7 @@ use super::assets::bundled_text;
 use super::http::Reply;
 use crate::expect::Answer;
 use crate::runner::{Record, Status};
+use litsat::diag::{Deadline, Diag, TIMEOUT};
 use litsat::{Error, Model, Options, Test};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -98,24 +99,30 @@ pub fn explain(body: &[u8], limits: &Limits) -> Reply {
 }
 
 /// `POST /api/diff`: each test's Observation under models A and B (an error per test
-/// is its row's entry, not the reply's).
+/// is its row's entry, not the reply's). All the rows share the request's one timeout:
+/// each check runs within what is left of it, and rows past it are timeouts.
 pub fn diff(body: &[u8], limits: &Limits) -> Reply {
     reply(|| {
         let job: Diff = parse(body)?;
         let (a, b) = (load(&job.a)?, load(&job.b)?);
-        let opts = Options { fast: true, ..options(limits) };
-        let observe = |test: &Result<Test, Error>, model: &Model| match test {
-            Ok(t) => {
-                litsat::check(t, model, &opts).map_or_else(|e| format!("error: {e}"), |o| o.observation().to_string())
-            }
-            Err(e) => format!("error: {e}"),
+        let deadline = Deadline::after(Some(limits.timeout));
+        let observe = |name: &str, test: &Result<Test, Error>, model: &Model| {
+            let left = deadline.left().filter(|t| !t.is_zero());
+            let run = |t: &Test| match left {
+                Some(left) => litsat::check(t, model, &Options { fast: true, timeout: Some(left), ..options(limits) }),
+                None => Err(Error::from(Diag::limit(name, TIMEOUT))),
+            };
+            test.as_ref()
+                .map_err(Clone::clone)
+                .and_then(run)
+                .map_or_else(|e| format!("error: {e}"), |o| o.observation().to_string())
         };
         let rows: Vec<Value> = job
             .tests
             .iter()
             .map(|t| {
                 let test = Test::parse(&t.text, &t.name);
-                json!({ "name": t.name, "a": observe(&test, &a), "b": observe(&test, &b) })
+                json!({ "name": t.name, "a": observe(&t.name, &test, &a), "b": observe(&t.name, &test, &b) })
             })
             .collect();
         Ok(json!({ "rows": rows }))

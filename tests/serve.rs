@@ -526,3 +526,37 @@ fn a_diff_answers_within_one_timeout() {
     assert!(took < timeout + Duration::from_secs(2), "{took:?}");
     small.stop();
 }
+
+/// Models with fresh names, 20,000 of them in all, grow the process's names by no more
+/// than the server's `--max-names` allows; past it a model is refused with a located
+/// limit, and bundled models still answer.
+#[test]
+fn fresh_cat_names_stay_within_max_names() {
+    use litsat::cat::names_interned;
+    let sb_tso = json!({ "test": litmus("x86/SB.litmus"), "model": "tso" }).to_string();
+    // tso's names, interned before the count starts.
+    let _ = request(server(), "POST", "/api/check", sb_tso.as_bytes()).expect("answers");
+    let start_count = names_interned();
+    let limits = Limits { max_names: start_count + 1000, ..Limits::new(Duration::from_secs(2), 40) };
+    let small = start("127.0.0.1", 0, limits, 2).expect("starts");
+    let sb = litmus("x86/SB.litmus");
+    let mut last = (0, Value::Null);
+    for k in 0..40 {
+        let lets: String = (0..500).map(|n| format!("let fresh_{k}_{n} = po\n")).collect();
+        let cat = format!("\"fresh\"\n{lets}acyclic po | rf | co | fr as sc\n");
+        let body = json!({ "test": sb, "cat": cat }).to_string();
+        let (status, bytes) = request(small.addr, "POST", "/api/check", body.as_bytes()).expect("answers");
+        last = (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null));
+    }
+    let grown = names_interned() - start_count;
+    eprintln!("names: {start_count} before, grown by {grown} for 20,000 sent");
+    // Other tests may intern a few names of their own meanwhile.
+    assert!(grown < 1000 + 500, "{grown} names kept");
+    let (status, v) = last;
+    let e = &v["error"];
+    assert_eq!((status, &e["kind"], &e["input"]), (422, &json!("limit"), &json!("cat")), "{v}");
+    assert!(e["line"].as_u64().is_some_and(|l| l > 1), "{v}");
+    let (status, _) = request(small.addr, "POST", "/api/check", sb_tso.as_bytes()).expect("answers");
+    assert_eq!(status, 200);
+    small.stop();
+}

@@ -44,6 +44,10 @@ pub struct Args {
     /// Refuse tests with more events than this.
     #[arg(long, value_name = "N", default_value_t = 64)]
     pub max_events: usize,
+    /// Refuse cat names new to the server once it holds this many (they are kept for the
+    /// life of the process).
+    #[arg(long, value_name = "N", default_value_t = MAX_NAMES)]
+    pub max_names: usize,
     /// Worker threads answering requests (default: the cores, at least 2).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
@@ -58,12 +62,19 @@ pub struct Limits {
     pub max_events: usize,
     /// For a request's head, and then for its body.
     pub read_timeout: Duration,
+    /// Distinct cat names the process may hold (see `litsat::cat::bound_here`).
+    pub max_names: usize,
 }
 
+/// The default `--max-names`: a few MB of names, hundreds of times what a bundled model
+/// uses (tso with the stdlib: about 100).
+pub const MAX_NAMES: usize = 1 << 16;
+
 impl Limits {
-    /// `timeout` and `max_events`, with the default `--read-timeout` (10 s).
+    /// `timeout` and `max_events`, with the default `--read-timeout` (10 s) and
+    /// `--max-names`.
     pub fn new(timeout: Duration, max_events: usize) -> Limits {
-        Limits { timeout, max_events, read_timeout: Duration::from_secs(10) }
+        Limits { timeout, max_events, read_timeout: Duration::from_secs(10), max_names: MAX_NAMES }
     }
 }
 
@@ -92,6 +103,7 @@ pub fn main(args: Args) -> Result<ExitCode, Diag> {
         timeout: Duration::from_secs_f64(args.timeout),
         max_events: args.max_events,
         read_timeout: Duration::from_secs_f64(args.read_timeout),
+        max_names: args.max_names,
     };
     let workers = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
     let running = start(&args.bind, args.port, limits, workers)?;

@@ -96,6 +96,8 @@ async fn work(answer: Handler, body: Bytes, shared: &Arc<Shared>) -> Reply {
     let shared = shared.clone();
     let job = move || {
         let _queued = queued;
+        // Workers are the only threads that intern what clients send.
+        litsat::cat::bound_here(Some(shared.limits.max_names));
         catch_unwind(AssertUnwindSafe(|| answer(&body, &shared.limits))).unwrap_or_else(|_| internal())
     };
     tokio::task::spawn_blocking(job).await.unwrap_or_else(|_| internal())

@@ -463,24 +463,14 @@ pub struct Encoding {
     pub cut: B,
     /// Per loop (by name), the execution went past its bound.
     pub loops: Vec<(String, B)>,
+    /// When the test must stop: work after the encoding (an explanation) shares it.
+    pub deadline: Deadline,
 }
 
 /// Prepares the test, encodes its candidate executions and compiles the model, within
 /// `opts.timeout`.
 pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Encoding, Diag> {
-    encode_until(test, file, text, prog, opts, Deadline::after(opts.timeout))
-}
-
-/// [`encode`] stopping once `deadline` passes, for a caller whose work goes on after the
-/// encoding under the same deadline (`explain`).
-pub fn encode_until(
-    test: Test,
-    file: &str,
-    text: &str,
-    prog: &Program,
-    opts: &Options,
-    deadline: Deadline,
-) -> Result<Encoding, Diag> {
+    let deadline = Deadline::after(opts.timeout);
     let p = prepared(test, file, text, prog, opts, deadline)?;
     encode_with(p, file, prog, opts, Mode::Exact, deadline)
 }
@@ -563,7 +553,7 @@ fn encode_with(
     let loops: Vec<(String, B)> = by_loop.into_iter().map(|(n, bs)| (n.to_string(), lg.or(&bs))).collect();
     let reached: Vec<B> = loops.iter().map(|l| l.1).collect();
     let cut = lg.or(&reached);
-    Ok(Encoding { test, isa, ev, x, lg, checks, shown, places, cut, loops })
+    Ok(Encoding { test, isa, ev, x, lg, checks, shown, places, cut, loops, deadline })
 }
 
 /// Where co is the model's to choose and the model generates orders of its own instead
@@ -672,7 +662,7 @@ fn run_with(
     mode: Mode,
     deadline: Deadline,
 ) -> Result<Tried<Prepared>, Diag> {
-    let Encoding { test, isa, ev, x, mut lg, checks, shown, places, cut, loops } =
+    let Encoding { test, isa, ev, x, mut lg, checks, shown, places, cut, loops, deadline: _ } =
         encode_with(p, file, prog, opts, mode, deadline)?;
     if lg.spoiled() {
         return Ok(Tried::Again(Prepared { test, isa, ev }));

@@ -49,9 +49,8 @@ pub struct Encoded {
 
 /// Encodes a parsed test under a model for [`analyse`].
 pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Encoded, Diag> {
-    let deadline = Deadline::after(opts.timeout);
-    let query::Encoding { test, isa: _, ev, x, mut lg, checks, shown, places, cut, loops: _ } =
-        query::encode_until(test, file, text, prog, opts, deadline)?;
+    let query::Encoding { test, isa: _, ev, x, mut lg, checks, shown, places, cut, loops: _, deadline } =
+        query::encode(test, file, text, prog, opts)?;
     // Executions past the unrolling bound are no executions herd answers with.
     lg.assert(cut.negate());
     let checks: Vec<CheckOut> = checks

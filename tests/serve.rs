@@ -29,7 +29,7 @@ fn litmus(name: &str) -> String {
 fn server() -> SocketAddr {
     static ADDR: OnceLock<SocketAddr> = OnceLock::new();
     *ADDR.get_or_init(|| {
-        let limits = Limits { timeout: Duration::from_secs(2), max_events: 40 };
+        let limits = Limits::new(Duration::from_secs(2), 40);
         start("127.0.0.1", 0, limits, 2).expect("the server starts").addr
     })
 }
@@ -350,7 +350,7 @@ fn mutation_sweep_of_1000_requests() {
 
 #[test]
 fn limits_are_located_errors_of_kind_limit() {
-    let small = start("127.0.0.1", 0, Limits { timeout: Duration::from_secs(2), max_events: 4 }, 2).expect("starts");
+    let small = start("127.0.0.1", 0, Limits::new(Duration::from_secs(2), 4), 2).expect("starts");
     let body = json!({ "test": litmus("x86/SB.litmus"), "model": "tso" }).to_string();
     for path in ["/api/check", "/api/explain"] {
         let (status, bytes) = request(small.addr, "POST", path, body.as_bytes()).expect("answers");
@@ -386,4 +386,177 @@ fn a_stuck_request_does_not_block_the_others() {
 fn the_load_run_counts_its_requests() {
     let (report, _) = litsat_cli::cli::serve::load::run(4, 3).expect("the load run");
     assert!(report.contains("| 12 | 0 |"), "{report}");
+}
+
+// ---------- the server's limits (issue #34) ----------
+
+/// `litsat serve` as a child process of its own, so that its file descriptors can be
+/// counted apart from this test process's; killed when dropped.
+struct Served {
+    child: std::process::Child,
+    addr: SocketAddr,
+}
+
+impl Served {
+    fn start(args: &[&str]) -> Served {
+        use std::io::BufRead;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_litsat"))
+            .args(["serve", "--port", "0"])
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("litsat serve starts");
+        let mut line = String::new();
+        let stdout = child.stdout.take().expect("its stdout");
+        std::io::BufReader::new(stdout).read_line(&mut line).expect("its first line");
+        let addr = line.trim().trim_start_matches("Listening on http://").trim_end_matches('/');
+        let addr = addr.parse().unwrap_or_else(|_| panic!("no address in {line:?}"));
+        Served { child, addr }
+    }
+
+    /// How many file descriptors the server holds open.
+    fn fds(&self) -> usize {
+        std::fs::read_dir(format!("/proc/{}/fd", self.child.id())).map_or(0, |d| d.count())
+    }
+
+    /// Checks SB under tso: whether it was answered `Sometimes`, and how long it took.
+    fn check_sb(&self) -> (bool, Duration) {
+        let body = json!({ "test": litmus("x86/SB.litmus"), "model": "tso" }).to_string();
+        let t = std::time::Instant::now();
+        let answered = request(self.addr, "POST", "/api/check", body.as_bytes()).ok().is_some_and(|(s, b)| {
+            s == 200 && serde_json::from_slice::<Value>(&b).is_ok_and(|v| v["observation"] == "Sometimes")
+        });
+        (answered, t.elapsed())
+    }
+}
+
+impl Drop for Served {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A connection that declares a body of `declared` bytes and sends only `sent` of it.
+fn declare(addr: SocketAddr, declared: u64, sent: &[u8]) -> std::net::TcpStream {
+    use std::io::Write;
+    let mut s = std::net::TcpStream::connect(addr).expect("connects");
+    let head = format!("POST /api/check HTTP/1.1\r\nHost: x\r\nContent-Length: {declared}\r\n\r\n");
+    s.write_all(head.as_bytes()).expect("head sent");
+    s.write_all(sent).expect("body begun");
+    s
+}
+
+/// 100 requests declaring 1 GB bodies (half of them then closed, half held open), and 20
+/// clients that declare a body and never send it: the server still answers a check while
+/// they hold on, and once they are gone (or dropped past `--read-timeout`) it holds the
+/// file descriptors it started with.
+#[test]
+#[cfg(target_os = "linux")]
+fn a_flood_of_huge_and_stalled_bodies_leaves_the_server_as_it_was() {
+    use std::io::Read;
+    let served = Served::start(&["--read-timeout", "1", "-j", "2"]);
+    assert!(served.check_sb().0, "the server answers before the flood");
+    // The check's connection may still be closing on the server's side.
+    std::thread::sleep(Duration::from_millis(200));
+    let before = served.fds();
+    assert!(before > 0, "no /proc/PID/fd to count");
+    let mut held = Vec::new();
+    for k in 0..100 {
+        let mut s = declare(served.addr, 1_000_000_000, b"{\"test\": \"");
+        let mut reply = [0; 12];
+        let n = s.read(&mut reply).unwrap_or(0);
+        assert_eq!(&reply[..n], b"HTTP/1.1 413", "request {k}");
+        if k % 2 == 0 {
+            held.push(s);
+        }
+    }
+    let stalled: Vec<_> = (0..20).map(|_| declare(served.addr, 1000, b"")).collect();
+    let (answered, took) = served.check_sb();
+    eprintln!("a check during the flood answered in {:.1} ms", took.as_secs_f64() * 1e3);
+    assert!(answered, "the server stopped answering");
+    drop(held);
+    // The stalled clients are not closed: the server must drop them itself.
+    let waited = std::time::Instant::now();
+    while served.fds() > before && waited.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    eprintln!("fds: {before} before, {} after ({:.1} s)", served.fds(), waited.elapsed().as_secs_f64());
+    assert!(served.fds() <= before, "file descriptors left open: {} > {before}", served.fds());
+    assert!(served.check_sb().0, "the server stopped answering");
+    drop(stalled);
+}
+
+/// A 3,000-term expression in a C test is answered (or refused with a reason), and the
+/// server goes on answering: no stack overflow takes it down.
+#[test]
+fn a_deep_expression_chain_is_answered_and_the_server_lives() {
+    let chain = vec!["1"; 3000].join("+");
+    let test = format!(
+        "C deep\n{{ [x] = 0; }}\nP0 (atomic_int* x) {{\n  int r0 = {chain};\n  atomic_store_explicit(x, r0, memory_order_relaxed);\n}}\nexists (x=1)\n"
+    );
+    let served = Served::start(&[]);
+    let body = json!({ "test": test, "model": "rc11" }).to_string();
+    let (status, bytes) = request(served.addr, "POST", "/api/check", body.as_bytes()).expect("an answer");
+    let v: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    assert!(status == 200 || (status == 422 && v["error"]["message"].is_string()), "{status} {v}");
+    assert!(served.check_sb().0, "the server stopped answering");
+}
+
+/// A diff of 2,000 tests under two models (about 0.3 s of checks) runs under the request's
+/// one `--timeout` of 50 ms, not one per check: the rows past it are timeouts, and the
+/// reply comes soon after it.
+#[test]
+fn a_diff_answers_within_one_timeout() {
+    let timeout = Duration::from_millis(50);
+    let small = start("127.0.0.1", 0, Limits::new(timeout, 40), 2).expect("starts");
+    let sb = litmus("x86/SB.litmus");
+    let tests: Vec<Value> = (0..2000).map(|k| json!({ "name": format!("SB{k}"), "text": sb })).collect();
+    let body = json!({ "tests": tests, "a": { "model": "tso" }, "b": { "model": "sc" } }).to_string();
+    let t = std::time::Instant::now();
+    let (status, bytes) = request(small.addr, "POST", "/api/diff", body.as_bytes()).expect("answers");
+    let took = t.elapsed();
+    let v: Value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    assert_eq!(status, 200, "{v}");
+    let rows = v["rows"].as_array().map_or(&[][..], Vec::as_slice);
+    let late = rows.iter().filter(|r| r["b"].as_str().is_some_and(|b| b.contains("timeout"))).count();
+    eprintln!("diff of {} rows: {late} past the timeout, answered in {:.2} s", rows.len(), took.as_secs_f64());
+    assert_eq!(rows.len(), 2000);
+    assert!(late > 0 && rows[0]["a"] == "Sometimes", "{}", rows[0]);
+    assert!(took < timeout + Duration::from_secs(2), "{took:?}");
+    small.stop();
+}
+
+/// Models with fresh names, 20,000 of them in all, grow the process's names by no more
+/// than the server's `--max-names` allows; past it a model is refused with a located
+/// limit, and bundled models still answer.
+#[test]
+fn fresh_cat_names_stay_within_max_names() {
+    use litsat::cat::names_interned;
+    let sb_tso = json!({ "test": litmus("x86/SB.litmus"), "model": "tso" }).to_string();
+    // tso's names, interned before the count starts.
+    let _ = request(server(), "POST", "/api/check", sb_tso.as_bytes()).expect("answers");
+    let start_count = names_interned();
+    let limits = Limits { max_names: start_count + 1000, ..Limits::new(Duration::from_secs(2), 40) };
+    let small = start("127.0.0.1", 0, limits, 2).expect("starts");
+    let sb = litmus("x86/SB.litmus");
+    let mut last = (0, Value::Null);
+    for k in 0..40 {
+        let lets: String = (0..500).map(|n| format!("let fresh_{k}_{n} = po\n")).collect();
+        let cat = format!("\"fresh\"\n{lets}acyclic po | rf | co | fr as sc\n");
+        let body = json!({ "test": sb, "cat": cat }).to_string();
+        let (status, bytes) = request(small.addr, "POST", "/api/check", body.as_bytes()).expect("answers");
+        last = (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null));
+    }
+    let grown = names_interned() - start_count;
+    eprintln!("names: {start_count} before, grown by {grown} for 20,000 sent");
+    // Other tests may intern a few names of their own meanwhile.
+    assert!(grown < 1000 + 500, "{grown} names kept");
+    let (status, v) = last;
+    let e = &v["error"];
+    assert_eq!((status, &e["kind"], &e["input"]), (422, &json!("limit"), &json!("cat")), "{v}");
+    assert!(e["line"].as_u64().is_some_and(|l| l > 1), "{v}");
+    let (status, _) = request(small.addr, "POST", "/api/check", sb_tso.as_bytes()).expect("answers");
+    assert_eq!(status, 200);
+    small.stop();
 }

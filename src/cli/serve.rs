@@ -1,13 +1,16 @@
 //! `litsat serve`: a herd-www-like page and the JSON API behind it, served locally
 //! (issue #16).
 //!
-//! tiny_http's threads read requests; one accept loop hands each to a bounded pool of
-//! workers through a bounded queue and never answers a test itself, so a runaway test holds
-//! one worker (until its `--timeout`), never the server. Nothing is read from the file
+//! hyper reads requests on a small tokio runtime of one thread, and the tests are answered
+//! on a bounded pool of blocking threads (`--jobs`), so a runaway test holds one worker
+//! (until its `--timeout`), never the server. Every connection is bounded in time and
+//! the connections in number (issue #34): a client that declares a huge body, or one it
+//! never sends, costs a socket for at most `--read-timeout`. Nothing is read from the file
 //! system: the page, the litmus menu and the models are embedded (`serve/assets.rs`).
 
 mod api;
 mod assets;
+mod conn;
 mod http;
 pub mod load;
 
@@ -16,10 +19,9 @@ use litsat::diag::Diag;
 use std::io::Write;
 use std::net::SocketAddr;
 use std::process::ExitCode;
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
-use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
+use tokio::sync::oneshot;
 
 #[derive(clap::Args, Clone, Debug)]
 pub struct Args {
@@ -35,9 +37,17 @@ pub struct Args {
     /// Stop each request's test after this many seconds (answered 422, kind "limit").
     #[arg(long, value_name = "S", default_value_t = 10.0, value_parser = parse_seconds)]
     pub timeout: f64,
+    /// Drop a client that sends no request head, or no body, within this many seconds
+    /// (a body's whole declared length must arrive within it).
+    #[arg(long, value_name = "S", default_value_t = 10.0, value_parser = parse_seconds)]
+    pub read_timeout: f64,
     /// Refuse tests with more events than this.
     #[arg(long, value_name = "N", default_value_t = 64)]
     pub max_events: usize,
+    /// Refuse cat names new to the server once it holds this many (they are kept for the
+    /// life of the process).
+    #[arg(long, value_name = "N", default_value_t = MAX_NAMES)]
+    pub max_names: usize,
     /// Worker threads answering requests (default: the cores, at least 2).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
@@ -46,15 +56,32 @@ pub struct Args {
 /// What every request is answered under.
 #[derive(Clone, Debug)]
 pub struct Limits {
-    /// Per test (each model of a diff counts apart).
+    /// Per request: one deadline for all the tests a request runs (a diff's rows, an
+    /// explanation and its check).
     pub timeout: Duration,
     pub max_events: usize,
+    /// For a request's head, and then for its body.
+    pub read_timeout: Duration,
+    /// Distinct cat names the process may hold (see `litsat::cat::bound_here`).
+    pub max_names: usize,
+}
+
+/// The default `--max-names`: a few MB of names, hundreds of times what a bundled model
+/// uses (tso with the stdlib: about 100).
+pub const MAX_NAMES: usize = 1 << 16;
+
+impl Limits {
+    /// `timeout` and `max_events`, with the default `--read-timeout` (10 s) and
+    /// `--max-names`.
+    pub fn new(timeout: Duration, max_events: usize) -> Limits {
+        Limits { timeout, max_events, read_timeout: Duration::from_secs(10), max_names: MAX_NAMES }
+    }
 }
 
 /// A server answering on its own threads until [`Running::stop`].
 pub struct Running {
     pub addr: SocketAddr,
-    server: Arc<tiny_http::Server>,
+    stop: oneshot::Sender<()>,
     accept: JoinHandle<()>,
 }
 
@@ -64,15 +91,20 @@ impl Running {
         format!("http://{}/", self.addr)
     }
 
-    /// Stops accepting, lets the workers finish the requests they hold, and returns.
+    /// Stops accepting, lets the connections open finish, and returns.
     pub fn stop(self) {
-        self.server.unblock();
+        let _ = self.stop.send(());
         let _ = self.accept.join();
     }
 }
 
 pub fn main(args: Args) -> Result<ExitCode, Diag> {
-    let limits = Limits { timeout: Duration::from_secs_f64(args.timeout), max_events: args.max_events };
+    let limits = Limits {
+        timeout: Duration::from_secs_f64(args.timeout),
+        max_events: args.max_events,
+        read_timeout: Duration::from_secs_f64(args.read_timeout),
+        max_names: args.max_names,
+    };
     let workers = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
     let running = start(&args.bind, args.port, limits, workers)?;
     let url = running.url();
@@ -87,55 +119,19 @@ pub fn main(args: Args) -> Result<ExitCode, Diag> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Binds `bind:port` and starts the accept loop and `workers` workers (at least 2).
+/// Binds `bind:port` and starts serving with `workers` workers (at least 2).
 pub fn start(bind: &str, port: u16, limits: Limits, workers: usize) -> Result<Running, Diag> {
-    let server = tiny_http::Server::http((bind, port))
-        .map_err(|e| Diag::file("litsat serve", format!("cannot listen on {bind}:{port}: {e}")))?;
-    let addr =
-        server.server_addr().to_ip().ok_or_else(|| Diag::file("litsat serve", "the server has no IP address"))?;
-    let server = Arc::new(server);
+    let cannot = |e: std::io::Error| Diag::file("litsat serve", format!("cannot listen on {bind}:{port}: {e}"));
+    let listener = std::net::TcpListener::bind((bind, port)).map_err(cannot)?;
+    listener.set_nonblocking(true).map_err(cannot)?;
+    let addr = listener.local_addr().map_err(cannot)?;
     let workers = workers.max(2);
-    // Many requests may wait per worker (a page's campaign, a load test); past that, the
-    // server says at once that it is busy.
-    let (tx, rx) = sync_channel::<tiny_http::Request>(workers * 64);
-    let rx = Arc::new(Mutex::new(rx));
-    let limits = Arc::new(limits);
-    let pool: Vec<JoinHandle<()>> = (0..workers)
-        .map(|_| {
-            std::thread::spawn({
-                let (rx, limits) = (rx.clone(), limits.clone());
-                move || work(&rx, &limits)
-            })
-        })
-        .collect();
-    let accept = std::thread::spawn({
-        let server = server.clone();
-        move || accept(&server, tx, pool)
-    });
-    Ok(Running { addr, server, accept })
-}
-
-/// Hands requests to the workers until the server is unblocked, then waits for them.
-fn accept(server: &tiny_http::Server, tx: SyncSender<tiny_http::Request>, pool: Vec<JoinHandle<()>>) {
-    for req in server.incoming_requests() {
-        if let Err(TrySendError::Full(req)) = tx.try_send(req) {
-            http::busy(req);
-        }
-    }
-    drop(tx);
-    for w in pool {
-        let _ = w.join();
-    }
-}
-
-/// A worker: answers requests until the queue closes.
-fn work(rx: &Mutex<Receiver<tiny_http::Request>>, limits: &Limits) {
-    loop {
-        // The lock is held only to take one request, not while answering it.
-        let next = rx.lock().map(|r| r.recv());
-        match next {
-            Ok(Ok(req)) => http::answer(req, limits),
-            _ => return,
-        }
-    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .max_blocking_threads(workers)
+        .build()
+        .map_err(|e| Diag::file("litsat serve", format!("cannot start the server: {e}")))?;
+    let (stop, stopped) = oneshot::channel();
+    let accept = std::thread::spawn(move || runtime.block_on(conn::serve(listener, limits, workers, stopped)));
+    Ok(Running { addr, stop, accept })
 }

@@ -129,7 +129,7 @@ pub fn explain(test: &Test, model: &Model, opts: &Options) -> Result<Execution, 
 fn analyse(test: &Test, model: &Model, opts: &Options) -> Result<Analysis, Error> {
     let prog = model.0.for_test(&test.parsed, &test.origin)?;
     let enc = explain::encode(test.parsed.clone(), &test.origin, &test.text, prog, opts)?;
-    Ok(explain::analyse(enc, prog, opts, &test.origin)?)
+    Ok(explain::analyse(enc, prog, &test.origin)?)
 }
 
 /// The answer to a test: what herd7 prints for it.

@@ -83,6 +83,11 @@ impl Deadline {
         Deadline(timeout.and_then(|t| std::time::Instant::now().checked_add(t)))
     }
 
+    /// The time left before the deadline (zero once it has passed); `None` without one.
+    pub fn left(&self) -> Option<std::time::Duration> {
+        self.0.map(|d| d.saturating_duration_since(std::time::Instant::now()))
+    }
+
     pub fn passed(&self) -> bool {
         self.0.is_some_and(|d| std::time::Instant::now() >= d)
     }

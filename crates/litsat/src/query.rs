@@ -486,6 +486,8 @@ pub struct Encoding {
     pub cut: B,
     /// Per loop (by name), the execution went past its bound.
     pub loops: Vec<(String, B)>,
+    /// When the test must stop: work after the encoding (an explanation) shares it.
+    pub deadline: Deadline,
 }
 
 /// Prepares the test, encodes its candidate executions and compiles the model, within
@@ -575,7 +577,7 @@ fn encode_with(
     let loops: Vec<(String, B)> = by_loop.into_iter().map(|(n, bs)| (n.to_string(), lg.or(&bs))).collect();
     let reached: Vec<B> = loops.iter().map(|l| l.1).collect();
     let cut = lg.or(&reached);
-    Ok(Encoding { test, isa, ev, x, lg, checks, shown, places, cut, loops })
+    Ok(Encoding { test, isa, ev, x, lg, checks, shown, places, cut, loops, deadline })
 }
 
 /// Where co is the model's to choose and the model generates orders of its own instead
@@ -685,7 +687,7 @@ fn run_with(
     mode: Mode,
     deadline: Deadline,
 ) -> Result<Tried<Prepared>, Diag> {
-    let Encoding { test, isa, ev, x, mut lg, checks, shown, places, cut, loops } =
+    let Encoding { test, isa, ev, x, mut lg, checks, shown, places, cut, loops, deadline: _ } =
         encode_with(p, file, prog, opts, mode, deadline)?;
     if lg.spoiled() {
         return Ok(Tried::Again(Prepared { test, isa, ev }));

@@ -7,6 +7,8 @@ use super::assets::bundled_text;
 use super::http::Reply;
 use crate::expect::Answer;
 use crate::runner::{Record, Status};
+use litsat::cat::take_refused;
+use litsat::diag::{Deadline, Diag, DiagKind, Pos, TIMEOUT};
 use litsat::{Error, Model, Options, Test};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
@@ -52,7 +54,7 @@ struct Diff {
 
 /// `POST /api/check`: `litsat run --format json`'s record of the test, plus herd's log.
 pub fn check(body: &[u8], limits: &Limits) -> Reply {
-    reply(|| {
+    reply(body, || {
         let job: Job = parse(body)?;
         let (test, model) = (read_test(&job.test, job.model.cat.as_deref())?, load(&job.model)?);
         let start = Instant::now();
@@ -77,7 +79,7 @@ pub fn check(body: &[u8], limits: &Limits) -> Reply {
 
 /// `POST /api/explain`: `litsat explain`'s text and the execution's graph.
 pub fn explain(body: &[u8], limits: &Limits) -> Reply {
-    reply(|| {
+    reply(body, || {
         let job: Job = parse(body)?;
         let (test, model) = (read_test(&job.test, job.model.cat.as_deref())?, load(&job.model)?);
         let at = |e: Error| located(&e, &job.test, job.model.cat.as_deref());
@@ -98,24 +100,30 @@ pub fn explain(body: &[u8], limits: &Limits) -> Reply {
 }
 
 /// `POST /api/diff`: each test's Observation under models A and B (an error per test
-/// is its row's entry, not the reply's).
+/// is its row's entry, not the reply's). All the rows share the request's one timeout:
+/// each check runs within what is left of it, and rows past it are timeouts.
 pub fn diff(body: &[u8], limits: &Limits) -> Reply {
-    reply(|| {
+    reply(body, || {
         let job: Diff = parse(body)?;
         let (a, b) = (load(&job.a)?, load(&job.b)?);
-        let opts = Options { fast: true, ..options(limits) };
-        let observe = |test: &Result<Test, Error>, model: &Model| match test {
-            Ok(t) => {
-                litsat::check(t, model, &opts).map_or_else(|e| format!("error: {e}"), |o| o.observation().to_string())
-            }
-            Err(e) => format!("error: {e}"),
+        let deadline = Deadline::after(Some(limits.timeout));
+        let observe = |name: &str, test: &Result<Test, Error>, model: &Model| {
+            let left = deadline.left().filter(|t| !t.is_zero());
+            let run = |t: &Test| match left {
+                Some(left) => litsat::check(t, model, &Options { fast: true, timeout: Some(left), ..options(limits) }),
+                None => Err(Error::from(Diag::limit(name, TIMEOUT))),
+            };
+            test.as_ref()
+                .map_err(Clone::clone)
+                .and_then(run)
+                .map_or_else(|e| format!("error: {e}"), |o| o.observation().to_string())
         };
         let rows: Vec<Value> = job
             .tests
             .iter()
             .map(|t| {
                 let test = Test::parse(&t.text, &t.name);
-                json!({ "name": t.name, "a": observe(&test, &a), "b": observe(&test, &b) })
+                json!({ "name": t.name, "a": observe(&t.name, &test, &a), "b": observe(&t.name, &test, &b) })
             })
             .collect();
         Ok(json!({ "rows": rows }))
@@ -127,9 +135,30 @@ fn options(limits: &Limits) -> Options {
     Options { timeout: Some(limits.timeout), max_events: Some(limits.max_events), ..Options::default() }
 }
 
-/// A handler's answer: its JSON (200) or its error reply.
-fn reply(f: impl FnOnce() -> Result<Value, Reply>) -> Reply {
-    f().map_or_else(|r| r, |v| Reply::ok(&v))
+/// A handler's answer: its JSON (200) or its error reply; or, when the request brought a
+/// cat name past `--max-names`, a limit located at the name's first use in the request.
+fn reply(body: &[u8], f: impl FnOnce() -> Result<Value, Reply>) -> Reply {
+    let _ = take_refused();
+    let answer = f();
+    match take_refused() {
+        Some(name) => too_many_names(body, &name),
+        None => answer.map_or_else(|r| r, |v| Reply::ok(&v)),
+    }
+}
+
+/// The limit error for a name refused past `--max-names`, in the first of the request's
+/// cat texts (then its tests) that spells it.
+fn too_many_names(body: &[u8], name: &str) -> Reply {
+    let v: Value = serde_json::from_slice(body).unwrap_or(Value::Null);
+    let cats = [&v["cat"], &v["a"]["cat"], &v["b"]["cat"]].map(|c| (CAT_ORIGIN, c.as_str()));
+    let tests = v["tests"].as_array().into_iter().flatten().map(|t| (TEST_ORIGIN, t["text"].as_str()));
+    let mut texts = cats.into_iter().chain([(TEST_ORIGIN, v["test"].as_str())]).chain(tests);
+    let (file, text, at) =
+        texts.find_map(|(f, t)| t.and_then(|t| Some((f, t, t.find(name)?)))).unwrap_or((TEST_ORIGIN, "", 0));
+    let message = format!("limit: the server holds its --max-names of cat names; `{name}` is new to it");
+    let mut d = Diag::at(file, text, Pos(at), message);
+    d.kind = DiagKind::Limit;
+    located(&Error::from(d), text, Some(text))
 }
 
 /// The request body as `T`; malformed or mistyped JSON is refused (400) with serde's reason.

@@ -39,7 +39,7 @@ pub fn request(addr: SocketAddr, method: &str, path: &str, body: &[u8]) -> std::
 /// report and whether the target was met.
 pub fn run(clients: usize, each: usize) -> Result<(String, bool), Diag> {
     let workers = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    let server = start("127.0.0.1", 0, Limits { timeout: Duration::from_secs(10), max_events: 64 }, workers)?;
+    let server = start("127.0.0.1", 0, Limits::new(Duration::from_secs(10), 64), workers)?;
     let addr = server.addr;
     let body = json!({ "test": SB, "model": "tso" }).to_string();
     let started = Instant::now();

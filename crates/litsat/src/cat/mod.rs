@@ -12,6 +12,6 @@ pub mod parse;
 mod reach;
 
 pub use interp::{Builtins, CheckOut, Compiled, Env, V, compile_model, compile_model_with, run_model};
-pub use name::Name;
+pub use name::{Name, bound_here, count as names_interned, take_refused};
 pub use load::{MacroSource, ModelSpec, Program, load_model, load_or, load_program};
 pub use models::{ChooseModel, Models};

@@ -6,13 +6,61 @@
 //! bound), a name is a pointer, and two names are equal exactly when the pointers are;
 //! each also has a small number of its own, to index tables by. The text of each
 //! distinct name is kept for the life of the process: the names of the models and tests
-//! run, a small set.
+//! run, a small set. A server, which interns whatever its clients send, bounds the table
+//! on its workers' threads ([`bound_here`]): past the bound a new spelling is refused, and
+//! the request that brought it is answered with a limit (issue #34). Hits, the hot path,
+//! never look at the bound.
 
 use std::collections::HashMap;
 use std::fmt;
 use crate::logic::Fx;
 use std::hash::BuildHasherDefault;
-use std::sync::{Mutex, OnceLock};
+use std::cell::{Cell, RefCell};
+use std::sync::{Mutex, MutexGuard, OnceLock};
+
+type Table = HashMap<&'static str, Name, BuildHasherDefault<Fx>>;
+
+thread_local! {
+    /// How many names this thread may see interned in all (see [`bound_here`]).
+    static BOUND: Cell<Option<usize>> = const { Cell::new(None) };
+    /// The first spelling refused on this thread since [`take_refused`] last looked.
+    static REFUSED: RefCell<Option<Box<str>>> = const { RefCell::new(None) };
+}
+
+/// What a spelling refused past the bound stands for: one name for them all, so that the
+/// work under way goes on harmlessly until its caller sees [`take_refused`].
+const REFUSED_NAME: &str = "<a name past the server's limit>";
+
+fn table() -> MutexGuard<'static, Table> {
+    static TABLE: OnceLock<Mutex<Table>> = OnceLock::new();
+    TABLE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// How many distinct names have been interned.
+pub fn count() -> usize {
+    table().len()
+}
+
+/// Bounds interning on this thread: once `bound` names exist, a new spelling is refused
+/// ([`take_refused`] tells which). `None`, the default, interns every spelling.
+pub fn bound_here(bound: Option<usize>) {
+    BOUND.set(bound);
+}
+
+/// The first spelling refused on this thread since the last call, if any.
+pub fn take_refused() -> Option<Box<str>> {
+    REFUSED.take()
+}
+
+/// `s`'s name in `table`, interned if new.
+fn intern(table: &mut Table, s: &str) -> Name {
+    if let Some(&x) = table.get(s) {
+        return x;
+    }
+    let x: &'static Interned = Box::leak(Box::new(Interned { text: s.into(), index: table.len() }));
+    table.insert(&x.text, Name(x));
+    Name(x)
+}
 
 /// An interned name: copied freely, compared by address.
 #[derive(Clone, Copy)]
@@ -27,14 +75,17 @@ struct Interned {
 impl Name {
     /// The name spelt `s`, the same for every spelling of it.
     pub fn new(s: &str) -> Name {
-        static TABLE: OnceLock<Mutex<HashMap<&'static str, Name, BuildHasherDefault<Fx>>>> = OnceLock::new();
-        let mut table = TABLE.get_or_init(Default::default).lock().unwrap_or_else(|e| e.into_inner());
+        let mut table = table();
         if let Some(&x) = table.get(s) {
             return x;
         }
-        let x: &'static Interned = Box::leak(Box::new(Interned { text: s.into(), index: table.len() }));
-        table.insert(&x.text, Name(x));
-        Name(x)
+        if BOUND.get().is_some_and(|b| table.len() >= b) {
+            REFUSED.with_borrow_mut(|r| {
+                r.get_or_insert_with(|| s.into());
+            });
+            return intern(&mut table, REFUSED_NAME);
+        }
+        intern(&mut table, s)
     }
 
     pub fn as_str(self) -> &'static str {
@@ -120,5 +171,24 @@ mod tests {
         assert_ne!(a, Name::new("po"));
         assert_eq!(a, "po-loc");
         assert_eq!(format!("{a} {a:?}"), "po-loc \"po-loc\"");
+    }
+
+    /// Past the bound, new spellings are refused and known ones still found; other
+    /// threads are not bounded.
+    #[test]
+    fn a_bounded_thread_refuses_new_spellings() {
+        let known = Name::new("po-loc");
+        super::bound_here(Some(super::count()));
+        let fresh = Name::new("a-spelling-never-seen-before");
+        let again = Name::new("po-loc");
+        let after = super::count();
+        super::bound_here(None);
+        assert_eq!(super::take_refused().as_deref(), Some("a-spelling-never-seen-before"));
+        assert_eq!(super::take_refused(), None);
+        assert_eq!(again, known);
+        assert_ne!(fresh.as_str(), "a-spelling-never-seen-before");
+        assert!(after <= super::count());
+        let elsewhere = std::thread::spawn(|| Name::new("another-spelling").as_str() == "another-spelling");
+        assert!(elsewhere.join().unwrap_or(false));
     }
 }

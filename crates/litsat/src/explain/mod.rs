@@ -16,7 +16,7 @@ pub mod dot;
 
 use crate::cat::ast::CheckKind;
 use crate::cat::{CheckOut, Program};
-use crate::diag::Diag;
+use crate::diag::{Deadline, Diag};
 use crate::encode::exec::Exec;
 use crate::events::{Eid, Events, Kind, Value};
 use crate::litmus::{CondKind, Loc, Prop, Test, Val, parse_test};
@@ -43,12 +43,14 @@ pub struct Encoded {
     pub places: Vec<(Loc, Vec<(Value, B)>)>,
     /// The outcome explained: the condition's proposition, negated for `forall`.
     pub outcome: Prop,
+    /// `opts.timeout` from the start of the encoding: one for the whole explanation.
+    pub deadline: Deadline,
 }
 
 /// Encodes a parsed test under a model for [`analyse`].
 pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Encoded, Diag> {
     let opts = &*opts.under(prog);
-    let query::Encoding { test, isa: _, ev, x, mut lg, checks, shown, places, cut, loops: _ } =
+    let query::Encoding { test, isa: _, ev, x, mut lg, checks, shown, places, cut, loops: _, deadline } =
         query::encode(test, file, text, prog, opts)?;
     // Executions past the unrolling bound are no executions herd answers with.
     lg.assert(cut.negate());
@@ -77,7 +79,7 @@ pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options
         let fl = query::prop_lit(f, &places, &ev, &mut lg);
         lg.assert(fl);
     }
-    Ok(Encoded { test, ev, x, lg, checks, sels, shown, places, outcome })
+    Ok(Encoded { test, ev, x, lg, checks, sels, shown, places, outcome, deadline })
 }
 
 /// What the solver said about the outcome.
@@ -193,21 +195,20 @@ pub fn explain_file(
     let test = parse_test(&name, &text)?;
     let prog = models.for_test(&test, &name)?;
     let enc = encode(test, &name, &text, prog, opts)?;
-    analyse(enc, prog, opts, &name)
+    analyse(enc, prog, &name)
 }
 
 /// Decides the outcome and explains the answer.
-pub fn analyse(mut enc: Encoded, prog: &Program, opts: &Options, file: &str) -> Result<Analysis, Diag> {
-    let opts = &*opts.under(prog);
-    let started = std::time::Instant::now();
+pub fn analyse(mut enc: Encoded, prog: &Program, file: &str) -> Result<Analysis, Diag> {
     let vars = enc.lg.num_vars();
     let mut solver = Solver::new();
     solver.add_formula(&enc.lg.full_cnf());
+    let deadline = enc.deadline;
     let mut calls = 0;
     let mut sat = |solver: &mut Solver, set: &[usize]| -> Result<bool, Diag> {
         calls += 1;
-        if calls > 1 && opts.timeout.is_some_and(|t| started.elapsed() > t) {
-            return Err(Diag::limit(file, "timeout: the test ran past --timeout"));
+        if calls > 1 {
+            deadline.check(file)?;
         }
         let lits: Vec<Lit> = set.iter().filter_map(|&k| enc.sels[k]).collect();
         solve(solver, &lits, file)

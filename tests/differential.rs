@@ -34,6 +34,7 @@ mod cat_gen;
 #[path = "differential/litmus_gen.rs"]
 mod litmus_gen;
 
+mod common;
 use cat_gen::ModelSpec;
 use litmus_gen::{Arch, LitmusSpec};
 use litsat::cat::{Program, load_program};
@@ -122,8 +123,6 @@ struct Bundled {
     models: Vec<(String, Option<Arch>, Program)>,
 }
 
-const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared");
-
 impl Bundled {
     fn load(with_herd: bool) -> Bundled {
         // rvwmo names RISC-V's annotation sets directly; the others take what an
@@ -135,9 +134,9 @@ impl Bundled {
                 (m.to_string(), arch, load_program(m, &[]).expect("bundled model"))
             })
             .collect();
-        let herd = std::path::Path::new(SHARED).join("models/herd");
-        if with_herd && herd.is_dir() {
-            let arm = std::path::Path::new(SHARED).join("models/herd-aarch64-2018");
+        let shared = if with_herd { common::shared_or_skip("herd's own models in the differential run") } else { None };
+        if let Some(sh) = shared {
+            let (herd, arm) = (sh.join("models/herd"), sh.join("models/herd-aarch64-2018"));
             for (name, arch, path, dirs) in [
                 ("herd sc", None, herd.join("sc.cat"), vec![herd.clone()]),
                 ("herd x86tso", Some(Arch::X86), herd.join("x86tso.cat"), vec![herd.clone()]),
@@ -357,6 +356,21 @@ fn run_property(what: &str, cases: u32, shards: u32, budget: u64, seed: u64, wit
     eprintln!("{} (seed {seed}, budget {budget})", stats.summary(what, start.elapsed().as_secs_f64()));
     eprintln!("{}", stats.coverage());
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert_floor(&stats, cases);
+}
+
+/// A floor on what a run compared, so that a generator that stops producing tests, an
+/// oracle that refuses them all, or models with no executions fail the run: at least 80%
+/// of the cases compared (the oracle's budget discards about 7%), four agreeing models per
+/// compared test (there are five bundled models, and four of herd's with `../shared`), an
+/// execution per test on average, and random models that allow some executions.
+fn assert_floor(stats: &Stats, cases: u32) {
+    let tests = Stats::get(&stats.tests);
+    let agreed = Stats::get(&stats.agreed);
+    assert!(tests * 10 >= u64::from(cases) * 8, "only {tests} of {cases} generated tests were compared");
+    assert!(agreed >= tests * 4, "only {agreed} test×model pairs agreed over {tests} tests");
+    assert!(Stats::get(&stats.executions) >= tests, "too few executions over {tests} tests");
+    assert!(cases < 100 || Stats::get(&stats.random_some) > 0, "no random model allowed an execution");
 }
 
 fn shards() -> u32 {

@@ -19,6 +19,7 @@
 
 mod oracle;
 
+mod common;
 use litsat::cat::{ModelSpec, Program, load_model, load_program};
 use litsat::litmus::{CondKind, parse_test};
 use litsat::query::{self, Options, Outcome};
@@ -29,8 +30,6 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-
-const SHARED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../shared");
 
 fn own_corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("litmus")
@@ -245,14 +244,8 @@ fn test_model(name: &'static str) -> Vec<(&'static str, Program)> {
 }
 
 /// The shared folder, or `None` (with a note) when it is absent.
-fn shared() -> Option<&'static Path> {
-    let p = Path::new(SHARED);
-    if p.is_dir() {
-        Some(p)
-    } else {
-        eprintln!("oracle: ../shared is absent; shared-corpus tests skipped");
-        None
-    }
+fn shared() -> Option<PathBuf> {
+    common::shared_or_skip("the oracle's comparison on the shared corpora")
 }
 
 // ---------------------------------------------------------------------------------------
@@ -745,12 +738,16 @@ fn lkmm_catalogue_against_oracle() {
     lkmm_suite("lkmm/catalogue", "lkmm-catalogue", 70);
 }
 
-/// The 744 tests of Paul McKenney's `manual/` folder (slow): `cargo test --release --test
-/// oracle_diff -- --ignored lkmm_paulmck`.
+/// The 744 tests of Paul McKenney's `manual/` folder (slow: about 50 s on two cores):
+/// `cargo test --test oracle_diff -- --ignored lkmm_paulmck`. 718 are compared on
+/// 2026-12-05; the other 26 are 20 whose candidates are too many for the oracle (the
+/// `absperf` lock chains, ManfredSpraul, seqlock, …: each named in the run's report) and 6
+/// that use macros the LKMM's `.def` lacks (`smp_memb`, `spin_unlock_wait`), which herd
+/// refuses too. The floor leaves room for three more of those, no more.
 #[test]
 #[ignore = "slow: 744 LKMM tests"]
 fn lkmm_paulmck_against_oracle() {
-    lkmm_suite("lkmm/paulmck", "lkmm-paulmck", 300);
+    lkmm_suite("lkmm/paulmck", "lkmm-paulmck", 715);
 }
 
 /// Tests where the oracle (with the engine) differs from herd for a reason the shared event
@@ -778,8 +775,8 @@ fn unnamed(state: &str) -> String {
 
 fn lkmm_suite(corpus: &str, tsv: &str, floor: usize) {
     let Some(shared) = shared() else { return };
-    let Some(prog) = lkmm_program(shared) else { return };
-    c_suite(shared, corpus, &format!("{tsv}.lkmm.tsv"), &prog, "LKMM", floor);
+    let Some(prog) = lkmm_program(&shared) else { return };
+    c_suite(&shared, corpus, &format!("{tsv}.lkmm.tsv"), &prog, "LKMM", floor);
 }
 
 /// The Dat3M C11 tests under herd's rc11.cat: engine, oracle and herd agree.
@@ -788,7 +785,7 @@ fn c11_rc11_against_oracle() {
     let Some(shared) = shared() else { return };
     let herd_lib = shared.join("models/herd");
     let prog = load_program(&herd_lib.join("rc11.cat").to_string_lossy(), &[herd_lib]).expect("rc11 loads");
-    c_suite(shared, "dat3m/C11", "dat3m-c11.rc11.tsv", &prog, "rc11", 135);
+    c_suite(&shared, "dat3m/C11", "dat3m-c11.rc11.tsv", &prog, "rc11", 135);
 }
 
 /// herd's default model for C (`c11_partialSC.cat`, with `c11_cos.cat`'s atomic-only mo
@@ -799,7 +796,7 @@ fn c11_partial_sc_against_oracle() {
     let Some(shared) = shared() else { return };
     let herd_lib = shared.join("models/herd");
     let prog = load_program(&herd_lib.join("c11_partialSC.cat").to_string_lossy(), &[herd_lib]).expect("c11 loads");
-    c_suite(shared, "dat3m/C11", "dat3m-c11.c11.tsv", &prog, "c11", 135);
+    c_suite(&shared, "dat3m/C11", "dat3m-c11.c11.tsv", &prog, "c11", 135);
 }
 
 /// herd's other C11 models, for which there are no reference answers: the engine and the
@@ -813,7 +810,7 @@ fn c11_model_family_against_oracle() {
     for model in ["c11_base", "c11_cos", "c11_orig", "c11_simp", "simple-c11"] {
         let path = herd_lib.join(format!("{model}.cat"));
         let prog = load_program(&path.to_string_lossy(), std::slice::from_ref(&herd_lib)).expect("the model loads");
-        c_suite(shared, "dat3m/C11", "", &prog, model, 130);
+        c_suite(&shared, "dat3m/C11", "", &prog, model, 130);
     }
 }
 
@@ -1075,7 +1072,7 @@ fn own_c_tests_against_oracle() {
     sc.macros = Some(litsat::cat::MacroSource { path: "own.def".into(), text: OWN_DEF.into() });
     let mut models = vec![("sc", sc)];
     if let Some(shared) = shared()
-        && let Some(lkmm) = lkmm_program(shared)
+        && let Some(lkmm) = lkmm_program(&shared)
     {
         models.push(("LKMM", lkmm));
     }
@@ -1143,7 +1140,7 @@ fn loops_against_oracle() {
         (shared.join("corpus/loops/LOOP-ldxr-inc.litmus"), arm),
         (own_corpus().join("riscv/MP+fence.w.w+spin.litmus"), riscv),
     ];
-    if let Some(lkmm) = lkmm_program(shared) {
+    if let Some(lkmm) = lkmm_program(&shared) {
         runs.push((shared.join("corpus/loops/LOOP-lkmm-spin.litmus"), lkmm));
     }
     let mut agreed = 0;

@@ -3,18 +3,16 @@
 //! without locks or RCU (whose semantics SC does not know), and every test of the
 //! catalogue parses and lowers with the LKMM's macro file.
 
+mod common;
+
+use common::shared_or_skip;
 use litsat::cat::{Program, load_program};
 use litsat::litmus::parse_test;
 use litsat::query::{Options, run};
 use litsat::report::state_line;
 use litsat_cli::expect::normalise_state;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
-
-fn shared() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    p.join("corpus").is_dir().then_some(p)
-}
+use std::path::Path;
 
 fn with_macros(mut prog: Program, def: &Path) -> Program {
     let text = std::fs::read_to_string(def).expect("def file");
@@ -36,10 +34,7 @@ fn herd_states(tsv: &Path) -> BTreeMap<String, BTreeSet<String>> {
 
 #[test]
 fn sc_states_are_lkmm_states_on_the_catalogue() {
-    let Some(sh) = shared() else {
-        eprintln!("skipped: ../shared is absent");
-        return;
-    };
+    let Some(sh) = shared_or_skip("the kernel's catalogue under SC") else { return };
     let prog = with_macros(load_program("sc", &[]).expect("sc"), &sh.join("models/lkmm/linux-kernel.def"));
     let herd = herd_states(&sh.join("corpus/expected/lkmm-catalogue.lkmm.tsv"));
     let (mut checked, mut lowered) = (0, 0);
@@ -74,10 +69,7 @@ fn sc_states_are_lkmm_states_on_the_catalogue() {
 /// The tests herd refused for unknown macros get a located error naming the macro.
 #[test]
 fn unknown_macros_are_named() {
-    let Some(sh) = shared() else {
-        eprintln!("skipped: ../shared is absent");
-        return;
-    };
+    let Some(sh) = shared_or_skip("the tests herd refused for unknown macros") else { return };
     let spec = litsat::cat::ModelSpec {
         conf: Some(sh.join("models/lkmm/linux-kernel.cfg").to_string_lossy().to_string()),
         ..Default::default()

@@ -4,6 +4,9 @@
 //! The structure is store buffering with fences: events 0 and 1 are the initial writes
 //! of x and y; P0 has 2: W x=1, 3: MFENCE, 4: R y; P1 has 5: W y=1, 6: MFENCE, 7: R x.
 
+mod common;
+
+use common::shared_or_skip;
 use litsat::cat::{load_program, run_model};
 use litsat::encode::exec;
 use litsat::litmus::parse_test;
@@ -388,11 +391,7 @@ fn cross_over_events_that_exist_in_some_executions() {
 /// herd's `cross.cat`, from the shared models.
 #[test]
 fn herd_cross() {
-    let lib = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/models/herd");
-    if !lib.join("cross.cat").is_file() {
-        eprintln!("no shared models: skipped");
-        return;
-    }
+    let Some(lib) = shared_or_skip("herd's cross.cat").map(|s| s.join("models/herd")) else { return };
     let m = "include \"cross.cat\"\nwith x from cross({{rf, 0}, {po, 0}})\nflag ~empty x & po as has-po";
     assert_eq!(run_with(m, SB, std::slice::from_ref(&lib)).expect("runs"), (4, 12, flags(&["has-po"])));
     let m = format!(

@@ -5,6 +5,9 @@
 //! Lookups that depend on the current folder or on `LITSAT_LIB` run the binary, so no test
 //! changes the process's own folder or environment.
 
+mod common;
+
+use common::shared_or_skip;
 use litsat::cat::{ModelSpec, Program, load_model, load_program};
 use litsat::litmus::parse_test;
 use litsat::query::{self, Options};
@@ -220,9 +223,8 @@ fn cos_opt_gives_a_coherence_order() {
     assert_eq!((o.observation().word(), o.pos, o.neg), ("Sometimes", 1, 3));
 }
 
-fn lkmm() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/models/lkmm");
-    p.join("linux-kernel.cfg").is_file().then_some(p)
+fn lkmm(what: &str) -> Option<PathBuf> {
+    shared_or_skip(what).map(|s| s.join("models/lkmm"))
 }
 
 /// What herd's linux-kernel.cfg names, loaded: bell, cat, macros, variant, and lock.cat's
@@ -245,10 +247,7 @@ fn assert_is_lkmm(p: &Program, dir: &Path) {
 
 #[test]
 fn herd_linux_kernel_cfg_loads() {
-    let Some(dir) = lkmm() else {
-        println!("skipped: ../shared is absent, so linux-kernel.cfg was not loaded");
-        return;
-    };
+    let Some(dir) = lkmm("loading herd's linux-kernel.cfg") else { return };
     let cfg = s(&dir.join("linux-kernel.cfg"));
     let spec = ModelSpec { conf: Some(cfg.clone()), ..ModelSpec::default() };
     let p = load_model(&spec, std::slice::from_ref(&dir)).expect("loads");
@@ -260,10 +259,7 @@ fn herd_linux_kernel_cfg_loads() {
 
 #[test]
 fn m_lkmm_finds_linux_kernel_cfg_on_the_search_path() {
-    let Some(dir) = lkmm() else {
-        println!("skipped: ../shared is absent, so -m lkmm was not tried");
-        return;
-    };
+    let Some(dir) = lkmm("-m lkmm") else { return };
     let p = load_program("lkmm", std::slice::from_ref(&dir)).expect("loads");
     assert_is_lkmm(&p, &dir);
     // It is never bundled: with no folder holding it, the error says where to look.
@@ -274,12 +270,6 @@ fn m_lkmm_finds_linux_kernel_cfg_on_the_search_path() {
     // Through LITSAT_LIB too.
     let (code, _, err) = check_in(&empty, Some(&dir), &["-m", "lkmm"]);
     assert!(!err.contains("cannot find"), "{code}: {err}");
-}
-
-/// The shared folder's `corpus/herd-instructions` and `models`, when present.
-fn shared() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    p.join("corpus").is_dir().then_some(p)
 }
 
 /// A cfg's `skipcheck` takes effect as `--skipchecks` does: SB's cycle no longer forbids.
@@ -332,10 +322,7 @@ fn an_empty_cfg_keeps_the_default_model() {
 /// herd's recorded `.expected` logs: the same States, Witnesses and Observation.
 #[test]
 fn herd_instruction_suites_under_their_ci_cfg_give_herds_expected_logs() {
-    let Some(sh) = shared() else {
-        println!("skipped: ../shared is absent, so herd's instruction suites were not run");
-        return;
-    };
+    let Some(sh) = shared_or_skip("herd's instruction suites under their ci.cfg") else { return };
     let root = sh.join("corpus/herd-instructions");
     for (arch, floor) in [("PPC", 17), ("RISCV", 28), ("X86_64", 13), ("ARM", 22)] {
         let dir = root.join(arch);
@@ -368,10 +355,7 @@ fn herd_instruction_suites_under_their_ci_cfg_give_herds_expected_logs() {
 /// root, `variant S128`): herd's `.expected` logs line for line, numbers in hexadecimal.
 #[test]
 fn herd_c_instructions_under_their_ci_cfg_print_herds_hexadecimal_logs() {
-    let Some(sh) = shared() else {
-        println!("skipped: ../shared is absent, so herd's C instruction suite was not run");
-        return;
-    };
+    let Some(sh) = shared_or_skip("herd's C instruction suite under its ci.cfg") else { return };
     let dir = sh.join("corpus/herd-instructions/C");
     let root = herd_root(&sh);
     let mut tests = Vec::new();
@@ -411,10 +395,7 @@ fn herd_root(sh: &Path) -> PathBuf {
 /// `herd/libdir/rc11.cat` from herdtools' root, so that root is mimicked with a link).
 #[test]
 fn every_shared_cfg_loads() {
-    let Some(sh) = shared() else {
-        println!("skipped: ../shared is absent, so its cfg files were not loaded");
-        return;
-    };
+    let Some(sh) = shared_or_skip("loading every cfg file of the shared folder") else { return };
     let incs = [sh.join("models/herd"), sh.join("models/lkmm"), herd_root(&sh)];
     let mut cfgs = Vec::new();
     let mut stack = vec![sh.clone()];

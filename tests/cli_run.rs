@@ -1,6 +1,9 @@
 //! `litsat run` through the binary: expectations over `litmus/`, the shared corpora when
 //! present, and sharding.
 
+mod common;
+
+use common::shared_or_skip;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -44,11 +47,7 @@ fn run_expect_over_project_corpus() {
 
 #[test]
 fn run_expect_over_shared_corpus() {
-    let shared = root().join("../shared/corpus");
-    if !shared.is_dir() {
-        println!("skipped: ../shared is absent");
-        return;
-    }
+    let Some(shared) = shared_or_skip("run --expect over the shared corpora").map(|s| s.join("corpus")) else { return };
     let cases: &[(&str, &str, &str)] = &[
         ("tso", "dat3m/X86", "expected/dat3m-x86.x86tso.tsv"),
         ("tso", "herd-catalogue/x86_64", "herd-catalogue/x86_64/kinds.txt"),

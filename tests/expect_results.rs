@@ -2,18 +2,16 @@
 //! (`../shared/corpus/expected/lkmm-paulmck.lkmm.tsv`), by judgelitmus.sh's rules, when
 //! `../shared` is present.
 
+mod common;
+
+use common::shared_or_skip;
 use litsat_cli::driver::collect_inputs;
 use litsat_cli::expect::parse_tsv;
 use litsat_cli::expect::results::{Difference, result_differences};
 use litsat_cli::runner::{Record, Status};
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
-
-fn shared() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    p.join("corpus").is_dir().then_some(p)
-}
 
 const SUITE: &str = "lkmm/paulmck/manual";
 const TSV: &str = "expected/lkmm-paulmck.lkmm.tsv";
@@ -39,10 +37,7 @@ fn differences(sh: &Path) -> (Vec<Difference>, BTreeSet<String>) {
 
 #[test]
 fn herd_answers_that_differ_from_result_lines() {
-    let Some(sh) = shared() else {
-        println!("skipped: ../shared is absent, so the paulmck Result lines were not judged");
-        return;
-    };
+    let Some(sh) = shared_or_skip("the paulmck Result lines") else { return };
     let (diffs, _) = differences(&sh);
     let fails = diffs.iter().filter(|d| d.judgement.is_fail()).count();
     println!("{} of herd's answers differ from their Result line ({fails} fail, the rest forgiven):", diffs.len());
@@ -69,10 +64,7 @@ fn herd_answers_that_differ_from_result_lines() {
 /// checked against herd.
 #[test]
 fn expect_results_fails_where_herd_differs() {
-    let Some(sh) = shared() else {
-        println!("skipped: ../shared is absent");
-        return;
-    };
+    let Some(sh) = shared_or_skip("expect-results over the paulmck suite") else { return };
     let (diffs, answered) = differences(&sh);
     let expected: BTreeSet<String> = diffs.iter().filter(|d| d.judgement.is_fail()).map(|d| d.path.clone()).collect();
     let out = Command::new(env!("CARGO_BIN_EXE_litsat"))

@@ -1,6 +1,9 @@
 //! `litsat explain` and the execution graphs: the checks that forbid an outcome and the
 //! cycle that breaks them, witnesses of allowed outcomes, and `--graph` files.
 
+mod common;
+
+use common::shared_or_skip;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -42,11 +45,7 @@ fn mp_exists(dir: &Path) -> PathBuf {
 
 #[test]
 fn mp_under_herd_x86tso_is_forbidden_by_tso_with_its_cycle() {
-    let herd = root().join("../shared/models/herd");
-    if !herd.join("x86tso.cat").is_file() {
-        println!("skipped: ../shared is absent");
-        return;
-    }
+    let Some(herd) = shared_or_skip("MP under herd's x86tso.cat").map(|s| s.join("models/herd")) else { return };
     let dir = scratch("mp");
     let file = mp_exists(&dir);
     let model = herd.join("x86tso.cat");

@@ -4,6 +4,9 @@
 
 mod isa_common;
 
+mod common;
+
+use common::shared_or_skip;
 use litsat::isa::{Addr, BinOp, Cond, Isa, Op, Src, for_arch};
 use litsat::query::Options;
 use litsat_cli::driver::check_file;
@@ -231,11 +234,10 @@ fn symbolic_registers_misused_are_errors() {
 #[test]
 fn project_tests_under_herds_arm_cat() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let herd = root.join("../shared/models/herd");
-    if !herd.join("arm.cat").is_file() {
-        println!("skipped: ../shared is absent");
+    let Some(herd) = shared_or_skip("the project's ARM tests under herd's arm.cat").map(|s| s.join("models/herd"))
+    else {
         return;
-    }
+    };
     let prog = litsat::cat::load_program(&herd.join("arm.cat").to_string_lossy(), std::slice::from_ref(&herd)).unwrap();
     for (name, want) in [
         ("SB", "Sometimes"),

@@ -11,7 +11,7 @@
 
 mod common;
 
-use common::{GARBAGE, Rng};
+use common::{GARBAGE, Rng, shared};
 use litsat::cat::load::{BUNDLED, SourceFile};
 use litsat::cat::parse::parse_model;
 use litsat::cat::{Program, load_program};
@@ -27,11 +27,6 @@ use std::time::{Duration, Instant};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn shared() -> Option<PathBuf> {
-    let p = root().join("../shared");
-    p.join("corpus").is_dir().then_some(p)
 }
 
 fn opts() -> Options {

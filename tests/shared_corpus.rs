@@ -1,4 +1,4 @@
-//! Conformance with herd7 on the shared corpora (`../shared`), when present.
+//! Conformance with herd7 on the shared corpora (`../shared`, or `LITSAT_SHARED`), when present.
 //!
 //! Each suite is run under a model and compared with herd's answers (Observation, States
 //! and Witnesses counts). Every test of a TSV is one herd answered, so litsat must answer
@@ -7,6 +7,9 @@
 //! gap that starts agreeing fails too, so the list stays true. Each suite also has a
 //! floor, the number of tests README.md's agreement tables claim agree with herd.
 
+mod common;
+
+use common::{shared, shared_or_skip};
 use litsat::cat::{ModelSpec, Program, load_model, load_program};
 use litsat::query::Options;
 use litsat_cli::driver::check_file;
@@ -14,11 +17,6 @@ use litsat_cli::expect::{Answer, by_path, compare, parse_tsv};
 use rayon::prelude::*;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-
-fn shared() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    p.join("corpus").is_dir().then_some(p)
-}
 
 /// `model<TAB>path` pairs that are known to differ from herd, with a reason column.
 fn known_gaps() -> BTreeSet<(String, String)> {
@@ -48,10 +46,7 @@ fn model(sh: &Path, model: &str, includes: &[&str]) -> Program {
 /// Runs one suite under one model and fails on any unexplained disagreement, on any test
 /// herd answered and litsat did not, and when fewer than `floor` tests match herd.
 fn suite_floor(tsv: &str, model: &str, includes: &[&str], floor: usize, opts: Options) {
-    let Some(sh) = shared() else {
-        println!("skipped: ../shared is absent, so {tsv} under {model} was not run");
-        return;
-    };
+    let Some(sh) = shared_or_skip(&format!("{tsv} under {model}")) else { return };
     let corpus = sh.join("corpus");
     let models = self::model(&sh, model, includes);
     let text = std::fs::read_to_string(corpus.join("expected").join(tsv)).expect("tsv");
@@ -334,7 +329,7 @@ fn loops_aarch64_herd2018() {
 /// answers must print the log's verdict line (and counts and states) as herd does.
 #[test]
 fn loops_match_herds_log_loop_lines() {
-    let Some(sh) = shared() else { return };
+    let Some(sh) = shared_or_skip("herd's Loop lines on the loops corpus") else { return };
     let corpus = sh.join("corpus");
     let log = std::fs::read_to_string(corpus.join("expected/logs/loops.log")).expect("loops log");
     let herd = litsat_cli::expect::parse_herd_log(&log);
@@ -359,7 +354,7 @@ fn loops_match_herds_log_loop_lines() {
 /// each; the path that keeps reading 0 is cut off whatever N is, so `Loop` stays.
 #[test]
 fn unroll_option_changes_the_cut() {
-    let Some(sh) = shared() else { return };
+    let Some(sh) = shared_or_skip("--unroll on the loops corpus") else { return };
     let prog = self::model(&sh, LKMM, LKMM_INC);
     let path = sh.join("corpus/loops/LOOP-lkmm-spin.litmus");
     for n in [0usize, 1, 3] {

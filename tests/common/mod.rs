@@ -1,6 +1,40 @@
-//! What the mutation sweeps share (`robustness.rs`, `serve.rs`): a deterministic PRNG
-//! and the tokens they splice into inputs.
+//! What the integration tests share: where the shared folder is, and, for the mutation
+//! sweeps (`robustness.rs`, `serve.rs`), a deterministic PRNG and the tokens they splice
+//! into inputs.
 #![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+/// The shared folder of corpora, herd's answers and model files: `LITSAT_SHARED` when
+/// set, else `../shared` beside the project. `None` when it holds no `corpus/`, and the
+/// tests that need it then say they skipped. CI runs the suite a second time with
+/// `LITSAT_SHARED` pointing nowhere, to prove the project's own files suffice.
+pub fn shared() -> Option<PathBuf> {
+    let p = shared_location();
+    p.join("corpus").is_dir().then_some(p)
+}
+
+/// Where the shared folder is looked for.
+pub fn shared_location() -> PathBuf {
+    match std::env::var_os("LITSAT_SHARED") {
+        Some(v) => PathBuf::from(v),
+        None => root().join("../shared"),
+    }
+}
+
+/// [`shared`], or `None` after saying that `what` was skipped and why.
+pub fn shared_or_skip(what: &str) -> Option<PathBuf> {
+    let s = shared();
+    if s.is_none() {
+        println!("skipped: {what} (no shared folder at {}; see LITSAT_SHARED)", shared_location().display());
+    }
+    s
+}
+
+/// The project's root.
+pub fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
 
 /// xorshift64*: small, fixed-seed, good enough to pick mutation points.
 pub struct Rng(pub u64);

@@ -521,6 +521,28 @@ fn long_c_chains_are_answered() {
     assert!(c_log("or", &or).contains("\nOk\n"));
 }
 
+/// A chain of 100,000 terms (a 200 KB test) through `litsat check`: answered, on the main
+/// thread's stack, with the value it sums to.
+#[test]
+fn a_100_000_term_chain_is_checked_by_the_binary() {
+    const N: usize = 100_000;
+    let dir = std::env::temp_dir().join(format!("litsat-chain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    let file = dir.join("long.litmus");
+    let body = format!("  int r1 = {};\n  *x = r1;", chain(N, " + ", "1"));
+    std::fs::write(&file, format!("C long\n{{ x = 0; }}\nP0 (int* x) {{\n{body}\n}}\nexists (x={N})\n"))
+        .expect("write");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_litsat"))
+        .args(["check", "-m", "rc11"])
+        .arg(&file)
+        .output()
+        .expect("litsat runs");
+    let log = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(log.contains("Observation long Always 1 0"), "{log}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Flat cat chains of 5,000 terms run, as in herd: `|`, `;` and `&` built balanced, `\`
 /// as the difference with the union of the rest; a chain of `++`, which is not
 /// associative, is refused past the nesting bound with a located error.

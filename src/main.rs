@@ -11,11 +11,12 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// mimalloc rather than the system's malloc: a test allocates about a thousand blocks and
-/// frees them all at the end, and with glibc's malloc the 135 Dat3M C11 tests took 36% more
-/// CPU time (BENCHMARKS.md, issue #34).
+/// jemalloc rather than the system's malloc: a test allocates about a thousand blocks and
+/// frees them all at the end, and with glibc's malloc the 135 Dat3M C11 tests took 41% more
+/// CPU time; jemalloc also measured ahead of mimalloc (BENCHMARKS.md, issue #34).
+#[cfg(not(target_env = "msvc"))]
 #[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static GLOBAL: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 #[derive(Parser)]
 #[command(name = "litsat", version, about = "Axiomatic memory-model checking by SAT, with herd7's answers")]

@@ -122,7 +122,7 @@ pub fn per_input(files: &[PathBuf], opts: &Options) -> Vec<Options> {
     if opts.dimacs.is_none() {
         return vec![opts.clone(); files.len()];
     }
-    dimacs_names(files).into_iter().map(|n| Options { dimacs_name: Some(n), ..opts.clone() }).collect()
+    dimacs_names(files).into_iter().map(|n| opts.clone().dimacs_name(Some(n))).collect()
 }
 
 /// Hands `sink` each input's result in input order, as soon as it and every result

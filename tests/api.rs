@@ -151,6 +151,25 @@ fn errors_render_with_their_source() {
     assert_eq!(e.render(), e.to_string());
 }
 
+/// The library's messages speak of the library: no command-line flag in them.
+#[test]
+fn errors_name_no_flags() {
+    let lisa = std::fs::read_dir(root().join("litmus/lisa")).expect("litmus/lisa").next().expect("a test");
+    let lisa = Test::read(lisa.expect("entry").path()).unwrap();
+    let e = check(&lisa, &Model::herd_default().unwrap(), &Options::new()).unwrap_err();
+    assert!(e.message().ends_with("bundles no default for LISA"), "{e}");
+    let sb = read("litmus/x86/SB.litmus");
+    let e = check(&sb, &Model::bundled("tso").unwrap(), &Options::new().max_events(3)).unwrap_err();
+    assert!(e.message().ends_with("more than the maximum of 3"), "{e}");
+    let e = check(&sb, &Model::bundled("tso").unwrap(), &Options::new().timeout(std::time::Duration::ZERO));
+    assert_eq!(e.unwrap_err().message(), "timeout: the test ran past its time limit");
+    // A macro of herd's c11.def, under a model without it.
+    let c11 = "C m\n{ x=0; }\nP0(atomic_int *x) { atomic_store(x, 1); }\nexists (x=1)\n";
+    let e = check(&Test::parse(c11, "m.litmus").unwrap(), &Model::bundled("tso").unwrap(), &Options::new());
+    let e = e.unwrap_err();
+    assert!(e.message().contains("c11.def: check under the model c11 or rc11"), "{e}");
+}
+
 /// `Options` are built by setters from herd's defaults.
 #[test]
 fn options_are_built_by_setters() {

@@ -78,7 +78,7 @@ impl Diag {
 pub struct Deadline(Option<std::time::Instant>);
 
 /// What a test stopped by its deadline reports.
-pub const TIMEOUT: &str = "timeout: the test ran past --timeout";
+pub const TIMEOUT: &str = "timeout: the test ran past its time limit";
 
 impl Deadline {
     /// No deadline.

@@ -608,7 +608,7 @@ fn prepared(test: Test, file: &str, text: &str, prog: &Program, opts: &Options, 
     if let Some(max) = opts.max_events
         && ev.len() > max
     {
-        return Err(Diag::limit(file, format!("limit: {} events, more than --max-events {max}", ev.len())));
+        return Err(Diag::limit(file, format!("limit: {} events, more than the maximum of {max}", ev.len())));
     }
     Ok(Prepared { test, isa, ev })
 }

@@ -122,7 +122,7 @@ pub fn per_input(files: &[PathBuf], opts: &Options) -> Vec<Options> {
     if opts.dimacs.is_none() {
         return vec![opts.clone(); files.len()];
     }
-    dimacs_names(files).into_iter().map(|n| Options { dimacs_name: Some(n), ..opts.clone() }).collect()
+    dimacs_names(files).into_iter().map(|n| opts.clone().dimacs_name(Some(n))).collect()
 }
 
 /// Hands `sink` each input's result in input order, as soon as it and every result
@@ -186,8 +186,14 @@ pub fn check_file(path: &Path, models: &(impl ChooseModel + ?Sized), opts: &Opti
         Ok(bytes) => {
             // Valid UTF-8 (nearly every file) is taken as it is, without a lossy copy.
             let text = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-            parse_test(&name, &text)
-                .and_then(|t| models.for_test(&t, &name).and_then(|prog| query::run(t, &name, &text, prog, opts)))
+            parse_test(&name, &text).and_then(|t| {
+                // The only error in choosing a model: none given, none bundled for the arch.
+                let hint = |mut d: Diag| {
+                    d.message.push_str(": name one with -m");
+                    d
+                };
+                models.for_test(&t, &name).map_err(hint).and_then(|prog| query::run(t, &name, &text, prog, opts))
+            })
         }
     };
     FileResult { path: path.to_path_buf(), outcome, seconds: start.elapsed().as_secs_f64() }

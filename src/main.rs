@@ -309,8 +309,11 @@ fn merge(files: &[PathBuf]) -> Result<ExitCode, Diag> {
         let name = f.to_string_lossy().to_string();
         let text = std::fs::read_to_string(f).map_err(|e| Diag::file(&name, format!("cannot read: {e}")))?;
         for (k, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
-            let r: Record = serde_json::from_str(line)
-                .map_err(|e| Diag { line: k + 1, ..Diag::file(&name, format!("not a litsat JSON record: {e}")) })?;
+            let r: Record = serde_json::from_str(line).map_err(|e| {
+                let mut d = Diag::file(&name, format!("not a litsat JSON record: {e}"));
+                d.line = k + 1;
+                d
+            })?;
             records.push(r);
         }
     }

@@ -12,7 +12,7 @@ use std::process::Command;
 fn answer(g: &generate::Generated, model: &str, fast: bool) -> Outcome {
     let prog = load_program(model, &[]).expect("bundled model");
     let test = parse_test(&g.name, &g.text).unwrap_or_else(|d| panic!("{} does not parse: {d}\n{}", g.name, g.text));
-    let opts = Options { fast, ..Options::default() };
+    let opts = Options::new().fast(fast);
     query::run(test, &g.name, &g.text, &prog, &opts).unwrap_or_else(|d| panic!("{} under {model}: {d}", g.name))
 }
 

@@ -113,7 +113,7 @@ exists (1:r1=0)
 fn while_loops_unroll_as_herd_does() {
     let prog = load_program("sc", &[]).expect("sc");
     for (unroll, executions) in [(None, 3), (Some(0), 1), (Some(1), 2), (Some(4), 5)] {
-        let opts = Options { unroll, ..Options::default() };
+        let opts = Options::new().unroll(unroll);
         let o = parse_test("spin.litmus", SPIN).and_then(|t| run(t, "spin.litmus", SPIN, &prog, &opts)).expect("runs");
         assert_eq!((o.pos, o.neg, o.looped), (0, executions, true), "unroll {unroll:?}");
         let states: Vec<String> = o.states.iter().map(state_line).collect();

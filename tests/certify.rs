@@ -24,7 +24,7 @@ fn root() -> PathBuf {
 }
 
 fn certified() -> Options {
-    Options { certify: true, ..Options::default() }
+    Options::new().certify(true)
 }
 
 fn answer(rel: &str, model: &str, opts: &Options) -> Outcome {
@@ -64,7 +64,7 @@ fn without_clause(cnf: &CnfFormula, skip: usize) -> CnfFormula {
 /// The CNF of SB under sc with the condition asserted: UNSAT, as SB is Never there.
 fn sb_sc_q1() -> CnfFormula {
     let dir = scratch("sbq1");
-    let opts = Options { dimacs: Some(dir.clone()), ..Options::default() };
+    let opts = Options::new().dimacs(Some(dir.clone()));
     let o = answer("litmus/x86/SB.litmus", "sc", &opts);
     assert_eq!(o.observation().word(), "Never");
     assert_eq!(o.certificate, None, "--dimacs alone prints no certificate");
@@ -107,7 +107,7 @@ fn forall_always_has_a_proof_and_a_witness() {
 
 #[test]
 fn fast_mode_is_certified_too() {
-    let opts = Options { fast: true, certify: true, ..Options::default() };
+    let opts = Options::new().fast(true).certify(true);
     let o = answer("litmus/x86/SB+mfences.litmus", "tso", &opts);
     assert_eq!(o.observation().word(), "Never");
     let line = o.certificate.expect("a certificate line");
@@ -132,7 +132,7 @@ fn every_verdict_of_the_corpus_is_certified() {
         for model in ["sc", "tso", "relaxed"] {
             let prog = load_program(model, &[]).expect("bundled model");
             let dir = scratch(&format!("corpus-{arch}-{model}"));
-            let opts = Options { certify: true, dimacs: Some(dir.clone()), ..Options::default() };
+            let opts = Options::new().certify(true).dimacs(Some(dir.clone()));
             for f in &files {
                 let o = check_file(f, &prog, &opts).outcome.expect("answered");
                 let line = o.certificate.clone().unwrap_or_default();
@@ -220,7 +220,7 @@ fn pigeonhole(n: usize) -> CnfFormula {
 #[test]
 fn dimacs_files_are_the_two_queries() {
     let dir = scratch("dimacs");
-    let opts = Options { dimacs: Some(dir.clone()), certify: true, ..Options::default() };
+    let opts = Options::new().dimacs(Some(dir.clone())).certify(true);
     let o = answer("litmus/x86/SB.litmus", "tso", &opts);
     assert_eq!(o.observation().word(), "Sometimes");
     let (q1, q2) = (read_cnf(&dir.join("SB.q1.cnf")), read_cnf(&dir.join("SB.q2.cnf")));
@@ -257,7 +257,7 @@ fn a_tampered_formula_is_refused() {
 #[test]
 fn a_proof_of_another_formula_is_refused() {
     let dir = scratch("other");
-    let opts = Options { dimacs: Some(dir.clone()), ..Options::default() };
+    let opts = Options::new().dimacs(Some(dir.clone()));
     answer("litmus/x86/SB.litmus", "sc", &opts);
     let (q1, q2) = (read_cnf(&dir.join("SB.q1.cnf")), read_cnf(&dir.join("SB.q2.cnf")));
     let proof = prove_unsat(&q1, &[]).expect("UNSAT");

@@ -216,7 +216,8 @@ fn check_without_a_model_uses_the_architectures_default() {
     let out =
         litsat().arg("check").arg(lisa.path()).arg("litmus/x86/SB.litmus").current_dir(root()).output().expect("runs");
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no default for LISA"));
+    // The library's message, with the command line's hint.
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no default for LISA: name one with -m"));
     assert!(String::from_utf8_lossy(&out.stdout).contains("Observation SB Sometimes"));
 }
 

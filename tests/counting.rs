@@ -10,7 +10,7 @@ use litsat_cli::cli::generate::{self, Generated};
 fn answer(g: &Generated, model: &str, count_after: u64) -> Outcome {
     let prog = load_program(model, &[]).expect("bundled model");
     let test = parse_test(&g.name, &g.text).unwrap_or_else(|d| panic!("{} does not parse: {d}", g.name));
-    let opts = Options { count_after: Some(count_after), ..Options::default() };
+    let opts = Options::new().count_after(Some(count_after));
     query::run(test, &g.name, &g.text, &prog, &opts).unwrap_or_else(|d| panic!("{} under {model}: {d}", g.name))
 }
 
@@ -95,7 +95,7 @@ fn a_timeout_while_counting_keeps_the_states_found() {
     let prog = load_program("tso", &[]).expect("bundled model");
     let test = parse_test(&g.name, &g.text).unwrap();
     let timeout = Some(std::time::Duration::from_secs(3));
-    let opts = Options { count_after: Some(0), timeout, ..Options::default() };
+    let opts = Options::new().count_after(Some(0)).timeout(timeout);
     let o = query::run(test, &g.name, &g.text, &prog, &opts).expect("a partial log, not an error");
     let why = o.incomplete.as_ref().expect("co-T4-K3 is not counted within 3 s");
     assert_eq!(why.kind, litsat::diag::DiagKind::Limit);
@@ -113,7 +113,7 @@ fn a_timeout_while_listing_keeps_the_states_listed() {
     let g = generate::sb(20).unwrap();
     let prog = load_program("tso", &[]).expect("bundled model");
     let test = parse_test(&g.name, &g.text).unwrap();
-    let opts = Options { timeout: Some(std::time::Duration::from_secs(1)), ..Options::default() };
+    let opts = Options::new().timeout(Some(std::time::Duration::from_secs(1)));
     let o = query::run(test, &g.name, &g.text, &prog, &opts).expect("a partial log, not an error");
     let why = o.incomplete.as_ref().expect("sb-20 is not listed within 1 s");
     assert_eq!(why.kind, litsat::diag::DiagKind::Limit);

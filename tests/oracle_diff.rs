@@ -567,11 +567,8 @@ fn c_run(path: &Path, rel: String, prog: &Program, budget: u64) -> CRun {
         Ok(t) => t,
         Err(m) => return CRun { rel, engine: Err(m.clone()), oracle: Err(Refusal::Front(m)), secs: (0.0, 0.0) },
     };
-    let opts = Options {
-        variants: prog.variants_with(&[]),
-        timeout: Some(std::time::Duration::from_secs(ENGINE_TIMEOUT)),
-        ..Options::default()
-    };
+    let opts =
+        Options::new().variants(prog.variants_with(&[])).timeout(Some(std::time::Duration::from_secs(ENGINE_TIMEOUT)));
     let t0 = Instant::now();
     let engine = query::run(test.clone(), &name, &text, prog, &opts).map_err(|d| d.to_string());
     let t1 = Instant::now();

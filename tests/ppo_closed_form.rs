@@ -22,7 +22,7 @@ fn closed_form_equals_the_fixpoint() {
     let root = common::root();
     let prog =
         load_program(&root.join("tests/oracle_models/ppo-fixpoint.cat").to_string_lossy(), &[]).expect("model loads");
-    let opts = Options { skipchecks: CHECKS.iter().map(|c| c.to_string()).collect(), ..Options::default() };
+    let opts = Options::new().skipchecks(CHECKS.iter().copied());
     let own = compare(&prog, &opts, &[root.join("litmus/ppc"), root.join("litmus/arm"), root.join("litmus/aarch64")]);
     // The project's own tests include two (`MP+lwsync+data-rfi-addr`, `MP+dmb+data-rfi-addr`)
     // whose ppo holds a pair only a composition gives.

@@ -30,7 +30,7 @@ fn root() -> PathBuf {
 }
 
 fn opts() -> Options {
-    Options { timeout: Some(Duration::from_millis(200)), max_events: Some(40), ..Default::default() }
+    Options::new().timeout(Some(Duration::from_millis(200))).max_events(Some(40))
 }
 
 // ---------- the mutations (PRNG and tokens in tests/common) ----------

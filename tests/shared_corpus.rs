@@ -131,7 +131,7 @@ suites! {
 /// on: the same answers as herd's, on every shared TSV corpus (lkmm-scale aside: its
 /// 16-process test has one execution per state, which the default lists).
 fn counted() -> Options {
-    Options { count_after: Some(0), timeout: Some(std::time::Duration::from_secs(60)), ..Options::default() }
+    Options::new().count_after(Some(0)).timeout(Some(std::time::Duration::from_secs(60)))
 }
 
 macro_rules! counted_suites {
@@ -177,7 +177,7 @@ const LKMM_HERD_INC: &[&str] = &["models/lkmm", "models/herd"];
 
 /// The LKMM suites bound each test: herd itself needs over 20 s on a few.
 fn lkmm_opts() -> Options {
-    Options { timeout: Some(std::time::Duration::from_secs(30)), ..Options::default() }
+    Options::new().timeout(Some(std::time::Duration::from_secs(30)))
 }
 
 #[test]
@@ -358,7 +358,7 @@ fn unroll_option_changes_the_cut() {
     let prog = self::model(&sh, LKMM, LKMM_INC);
     let path = sh.join("corpus/loops/LOOP-lkmm-spin.litmus");
     for n in [0usize, 1, 3] {
-        let opts = Options { unroll: Some(n), ..Options::default() };
+        let opts = Options::new().unroll(Some(n));
         let o = check_file(&path, &prog, &opts).outcome.expect("answered");
         assert_eq!((o.pos, o.neg, o.looped), (0, n as u128 + 1, true), "--unroll {n}");
     }
@@ -376,7 +376,7 @@ fn fast_flags_as_full(tsv: &str, model: &str, includes: &[&str], opts: Options) 
     let prog = self::model(&sh, model, includes);
     let text = std::fs::read_to_string(corpus.join("expected").join(tsv)).expect("tsv");
     let expected = by_path(parse_tsv(&text));
-    let fast_opts = Options { fast: true, ..opts.clone() };
+    let fast_opts = opts.clone().fast(true);
     let flagged: Vec<Result<bool, String>> = expected
         .par_iter()
         .map(|(path, _)| {

@@ -34,6 +34,6 @@ fuzz_target!(|data: &[u8]| {
     let Ok(test) = litsat::litmus::parse_test("SB.litmus", SB) else {
         return;
     };
-    let opts = Options { timeout: Some(Duration::from_millis(200)), max_events: Some(40), ..Default::default() };
+    let opts = Options::new().timeout(Some(Duration::from_millis(200))).max_events(Some(40));
     let _ = run(test, "SB.litmus", SB, &prog, &opts);
 });

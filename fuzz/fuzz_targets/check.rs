@@ -23,7 +23,7 @@ fuzz_target!(|data: &[u8]| {
     };
     // `prepare` alone (ISA parsing, event structure), then the solver run.
     let _ = prepare(test.clone(), name, &text);
-    let opts = Options { timeout: Some(Duration::from_millis(200)), max_events: Some(40), ..Default::default() };
+    let opts = Options::new().timeout(Some(Duration::from_millis(200))).max_events(Some(40));
     if let Ok(o) = run(test, name, &text, model(), &opts) {
         let _ = litsat::report::herd_log(&o, 0.0);
     }

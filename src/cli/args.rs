@@ -119,23 +119,21 @@ impl ModelArgs {
 /// count.
 pub fn setup(m: &ModelArgs) -> Result<(Models, Options), Diag> {
     let models = Models::load(&m.spec(), &m.include)?;
-    let opts = Options {
-        variants: m.variant.clone(),
-        skipchecks: m.skipchecks.clone(),
-        timeout: m.timeout.map(Duration::from_secs_f64),
-        max_events: m.max_events,
-        fast: m.fast,
-        certify: m.certify,
-        dimacs: m.dimacs.clone(),
-        dimacs_name: None,
-        unroll: match m.unroll {
+    let opts = Options::new()
+        .variants(m.variant.clone())
+        .skipchecks(m.skipchecks.clone())
+        .timeout(m.timeout.map(Duration::from_secs_f64))
+        .max_events(m.max_events)
+        .fast(m.fast)
+        .certify(m.certify)
+        .dimacs(m.dimacs.clone())
+        .unroll(match m.unroll {
             Some(Unroll::Bound(n)) => Some(n),
             _ => None,
-        },
-        auto_unroll: matches!(m.unroll, Some(Unroll::Auto)),
-        count_after: m.count_after,
-        hexa: m.hexa,
-    };
+        })
+        .auto_unroll(matches!(m.unroll, Some(Unroll::Auto)))
+        .count_after(m.count_after)
+        .hexa(m.hexa);
     if let Some(j) = m.jobs {
         // Only the first call configures the global pool; later ones are harmless. This
         // thread is one of the `j` (it would only wait for the others): under `-j1` no

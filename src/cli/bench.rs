@@ -234,10 +234,10 @@ pub fn measure(
             }
         }
     }
-    let fast_opts = Options { fast: true, ..base.clone() };
+    let fast_opts = base.clone().fast(true);
     let fast = answer(name, text, prog, &fast_opts, reps);
     let full = (!fast_only).then(|| {
-        let o = Options { fast: false, timeout: Some(Duration::from_secs_f64(budget)), ..base.clone() };
+        let o = base.clone().fast(false).timeout(Some(Duration::from_secs_f64(budget)));
         answer(name, text, prog, &o, reps)
     });
     // The sizes of the CNF the solver gets (the condition's literals included).
@@ -349,12 +349,8 @@ fn corpus_in(
         let text = std::fs::read(f).map_err(|e| Diag::file(&name, format!("cannot read: {e}")))?;
         texts.push((name, String::from_utf8_lossy(&text).to_string()));
     }
-    let base = Options {
-        timeout: Some(Duration::from_secs_f64(budget)),
-        variants: prog.variants_with(&[]),
-        ..Options::default()
-    };
-    let fast_opts = Options { fast: true, ..base.clone() };
+    let base = Options::new().timeout(Some(Duration::from_secs_f64(budget))).variants(prog.variants_with(&[]));
+    let fast_opts = base.clone().fast(true);
     struct Row {
         name: String,
         full: Option<f64>,
@@ -395,7 +391,7 @@ fn corpus_in(
     let full = (!fast_only).then(|| wall(&base));
     // Full logs by listing every execution, without counting (issue #15), against the
     // default: passes alternating, so that drift in the machine's load falls on both.
-    let listing = Options { count_after: Some(u64::MAX), ..base.clone() };
+    let listing = base.clone().count_after(Some(u64::MAX));
     let rounds = if quick || fast_only { 0 } else { 3 };
     let (mut counted, mut listed) = (Vec::new(), Vec::new());
     for _ in 0..rounds {

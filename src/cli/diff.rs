@@ -65,16 +65,14 @@ pub fn main(args: Args) -> Result<ExitCode, Diag> {
     };
     let pa = load_program(a, &args.include)?;
     let pb = load_program(b, &args.include)?;
-    let opts = Options {
-        skipchecks: args.skipchecks.clone(),
-        timeout: args.timeout.map(Duration::from_secs_f64),
-        max_events: args.max_events,
-        fast: true,
-        ..Options::default()
-    };
+    let opts = Options::new()
+        .skipchecks(args.skipchecks.clone())
+        .timeout(args.timeout.map(Duration::from_secs_f64))
+        .max_events(args.max_events)
+        .fast(true);
     // Each model runs with its own cfg's variants, then --variant's.
-    let opts_a = Options { variants: pa.variants_with(&args.variant), ..opts.clone() };
-    let opts_b = Options { variants: pb.variants_with(&args.variant), ..opts };
+    let opts_a = opts.clone().variants(pa.variants_with(&args.variant));
+    let opts_b = opts.variants(pb.variants_with(&args.variant));
     if let Some(j) = args.jobs {
         let _ = rayon::ThreadPoolBuilder::new().num_threads(j).build_global();
     }

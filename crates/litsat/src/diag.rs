@@ -12,18 +12,20 @@ pub struct Pos(pub usize);
 
 /// What kind of failure a diagnostic reports, so runners can count them apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum DiagKind {
     /// Malformed input.
     #[default]
     Error,
     /// Well-formed input using something litsat does not support.
     Unsupported,
-    /// A limit stopped the test (`--timeout`, `--max-events`).
+    /// A limit stopped the test (`Options::timeout`, `Options::max_events`).
     Limit,
 }
 
 /// A located diagnostic: what went wrong, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Diag {
     /// Bad input, unsupported input, or a limit.
     pub kind: DiagKind,
@@ -41,6 +43,7 @@ pub struct Diag {
 
 impl Diag {
     /// Locates `pos` in `text`. Columns count characters, not bytes.
+    #[doc(hidden)]
     pub fn at(file: &str, text: &str, pos: Pos, message: impl Into<String>) -> Diag {
         let (line, col) = line_col(text, pos.0);
         let message = message.into();
@@ -48,31 +51,34 @@ impl Diag {
     }
 
     /// A diagnostic about a whole file (I/O errors, limits).
+    #[doc(hidden)]
     pub fn file(file: &str, message: impl Into<String>) -> Diag {
         let message = message.into();
         Diag { kind: kind_of(&message), file: file.to_string(), line: 1, col: 1, message, context: Vec::new() }
     }
 
-    /// A limit that stopped a test (`--timeout`, `--max-events`).
+    /// A limit that stopped a test.
+    #[doc(hidden)]
     pub fn limit(file: &str, message: impl Into<String>) -> Diag {
         Diag { kind: DiagKind::Limit, ..Diag::file(file, message) }
     }
 
     /// Adds an including site (`file:line:col`), outermost last.
+    #[doc(hidden)]
     pub fn included_from(mut self, site: String) -> Diag {
         self.context.push(site);
         self
     }
 }
 
-/// When a test must stop (`--timeout`). A solver call cannot be interrupted, so every phase
+/// When a test must stop (`Options::timeout`). A solver call cannot be interrupted, so every phase
 /// of answering a test (building events, evaluating the model, solving, certifying) checks
 /// it between its steps, and a test stops within one step of its deadline.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Deadline(Option<std::time::Instant>);
 
 /// What a test stopped by its deadline reports.
-pub const TIMEOUT: &str = "timeout: the test ran past --timeout";
+pub const TIMEOUT: &str = "timeout: the test ran past its time limit";
 
 impl Deadline {
     /// No deadline.

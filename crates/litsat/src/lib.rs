@@ -17,7 +17,7 @@
 //!     assert_eq!(outcome.states().len(), 4);
 //!     let sc = check(&test, &Model::bundled("sc")?, &Options::default())?;
 //!     assert_eq!(sc.observation(), Observation::Never);
-//!     print!("{}", outcome.log(0.0));
+//!     print!("{}", outcome.log());
 //!     Ok(())
 //! }
 //! ```

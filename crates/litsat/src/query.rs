@@ -18,43 +18,136 @@ mod sliced;
 mod tally;
 
 /// How a test is answered: herd's switches (`-variant`, `-skipcheck`, `-unroll`,
-/// `-speedcheck`) and litsat's own (limits, certificates, DIMACS output).
+/// `-speedcheck`, `-hexa`) and litsat's own (limits, certificates, DIMACS output).
+///
+/// Built from [`Options::new`] (herd's defaults, no limits) by its setters:
+///
+/// ```
+/// use std::time::Duration;
+/// let opts = litsat::Options::new().fast(true).timeout(Duration::from_secs(10)).variants(["mixed"]);
+/// assert!(opts.fast && opts.timeout.is_some());
+/// ```
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct Options {
-    /// Variants set for `if "variant"` in models.
+    /// Variants set for `if "variant"` in models (herd's `-variant`).
     pub variants: Vec<String>,
-    /// Checks (by `as` name) to skip.
+    /// Checks (by `as` name) to skip (herd's `-skipcheck`).
     pub skipchecks: Vec<String>,
-    /// Stop with a limit diagnostic after this long, from the start of the test (see
-    /// [`Deadline`]: checked in every phase, between solver calls, as a varisat solve
-    /// cannot be interrupted, and litmus-sized ones are short).
+    /// Stop with an [`Error`](crate::Error) of kind [`Limit`](crate::DiagKind::Limit)
+    /// after this long, from the start of the test. Every phase of the answer checks it
+    /// between its steps (a single solver call is not interrupted, and litmus-sized ones
+    /// are short).
     pub timeout: Option<std::time::Duration>,
-    /// Refuse tests with more events than this.
+    /// Refuse tests with more events than this, with a limit error.
     pub max_events: Option<usize>,
-    /// Decide only the Observation (by two solver calls) and the flags (see `run_fast`).
+    /// Decide only the Observation and the flags, by two solver calls, without the
+    /// final states and counts (herd's `-speedcheck`).
     pub fast: bool,
     /// Certify the verdict: a proof of each UNSAT answer behind it and a model of each
     /// SAT one are checked apart from the solver (see [`crate::Outcome::certificate`]).
     pub certify: bool,
     /// Write each query's CNF into this folder.
     pub dimacs: Option<std::path::PathBuf>,
-    /// The name of this test's files there (`NAME.q1.cnf`; it may hold `/`, for
-    /// subfolders); `None`: the test file's name without `.litmus`. Set per input by
-    /// the command line's `driver::per_input`, so that tests of one name in different folders do
-    /// not overwrite each other's files.
+    /// The name of this test's files under `dimacs` (`NAME.q1.cnf`; it may hold `/`, for
+    /// subfolders); `None`: the test file's name without `.litmus`. The command line sets
+    /// it per input, so that tests of one name in different folders do not overwrite
+    /// each other's files.
+    #[doc(hidden)]
     pub dimacs_name: Option<String>,
     /// How many times a loop's body may be entered (herd's `-unroll`; `None`: herd's
     /// default, 2).
     pub unroll: Option<usize>,
-    /// `--unroll auto`: raise the bound from herd's default until no execution is cut
-    /// off, up to 16.
+    /// Raise the unrolling bound from `unroll` until no execution is cut off, up to 16.
     pub auto_unroll: bool,
-    /// List at most this many executions, then count the rest (see `query::tally`);
-    /// `None`: 2048, and only where the executions outnumber their states.
-    /// `Some(0)` counts every test whose log can be counted (the tests compare the two).
+    /// List at most this many executions, then count the rest; `None`: 2048, and only
+    /// where the executions outnumber their states. `Some(0)` counts every test whose log
+    /// can be counted (the tests compare the two).
+    #[doc(hidden)]
     pub count_after: Option<u64>,
     /// herd's `-hexa`: the log's numbers in hexadecimal.
     pub hexa: bool,
+}
+
+impl Options {
+    /// herd's defaults: every check, no variant, no limit, the full log.
+    pub fn new() -> Options {
+        Options::default()
+    }
+
+    /// Sets [`Options::variants`].
+    pub fn variants<S: Into<String>>(mut self, variants: impl IntoIterator<Item = S>) -> Options {
+        self.variants = variants.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Sets [`Options::skipchecks`].
+    pub fn skipchecks<S: Into<String>>(mut self, checks: impl IntoIterator<Item = S>) -> Options {
+        self.skipchecks = checks.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Sets [`Options::timeout`] (a `Duration`, or an `Option` of one).
+    pub fn timeout(mut self, timeout: impl Into<Option<std::time::Duration>>) -> Options {
+        self.timeout = timeout.into();
+        self
+    }
+
+    /// Sets [`Options::max_events`].
+    pub fn max_events(mut self, max: impl Into<Option<usize>>) -> Options {
+        self.max_events = max.into();
+        self
+    }
+
+    /// Sets [`Options::fast`].
+    pub fn fast(mut self, fast: bool) -> Options {
+        self.fast = fast;
+        self
+    }
+
+    /// Sets [`Options::certify`].
+    pub fn certify(mut self, certify: bool) -> Options {
+        self.certify = certify;
+        self
+    }
+
+    /// Sets [`Options::dimacs`].
+    pub fn dimacs(mut self, folder: impl Into<Option<std::path::PathBuf>>) -> Options {
+        self.dimacs = folder.into();
+        self
+    }
+
+    /// Sets [`Options::unroll`].
+    pub fn unroll(mut self, bound: impl Into<Option<usize>>) -> Options {
+        self.unroll = bound.into();
+        self
+    }
+
+    /// Sets [`Options::auto_unroll`].
+    pub fn auto_unroll(mut self, auto: bool) -> Options {
+        self.auto_unroll = auto;
+        self
+    }
+
+    /// Sets [`Options::hexa`].
+    pub fn hexa(mut self, hexa: bool) -> Options {
+        self.hexa = hexa;
+        self
+    }
+
+    /// Sets the hidden `dimacs_name`.
+    #[doc(hidden)]
+    pub fn dimacs_name(mut self, name: Option<String>) -> Options {
+        self.dimacs_name = name;
+        self
+    }
+
+    /// Sets the hidden `count_after`.
+    #[doc(hidden)]
+    pub fn count_after(mut self, after: Option<u64>) -> Options {
+        self.count_after = after;
+        self
+    }
 }
 
 /// herd's default `-unroll`.
@@ -67,6 +160,7 @@ impl Options {
     /// These options with the cfg's settings (`prog.settings`) where the options leave
     /// them unset, as herd's command line and its `-conf` file combine: the checks
     /// skipped add up, and the options' own timeout, unroll and hexa win.
+    #[doc(hidden)]
     pub fn under<'a>(&'a self, prog: &Program) -> std::borrow::Cow<'a, Options> {
         let s = &prog.settings;
         if *s == crate::cat::cfg::Settings::default() {
@@ -84,7 +178,7 @@ impl Options {
     }
 
     /// The loop-unrolling bound in force.
-    pub fn unroll(&self) -> usize {
+    pub fn unroll_bound(&self) -> usize {
         self.unroll.unwrap_or(DEFAULT_UNROLL)
     }
 }
@@ -510,11 +604,11 @@ struct Prepared {
 /// The test [`Prepared`], within `opts.max_events` and stopping with a timeout once
 /// `deadline` passes.
 fn prepared(test: Test, file: &str, text: &str, prog: &Program, opts: &Options, deadline: Deadline) -> Result<Prepared, Diag> {
-    let (test, isa, ev) = prepare_until(test, file, text, prog.macro_file(), opts.unroll(), deadline)?;
+    let (test, isa, ev) = prepare_until(test, file, text, prog.macro_file(), opts.unroll_bound(), deadline)?;
     if let Some(max) = opts.max_events
         && ev.len() > max
     {
-        return Err(Diag::limit(file, format!("limit: {} events, more than --max-events {max}", ev.len())));
+        return Err(Diag::limit(file, format!("limit: {} events, more than the maximum of {max}", ev.len())));
     }
     Ok(Prepared { test, isa, ev })
 }

@@ -76,8 +76,8 @@ pub fn section(out: &mut String, budget: f64, reps: usize, quick: bool) -> Resul
     let _ = writeln!(out, "| test | model | states | executions | listing | counting | listing / counting | herd7 |");
     let _ = writeln!(out, "|---|---|---|---|---|---|---|---|");
     let timeout = Some(Duration::from_secs_f64(budget));
-    let listing_opts = Options { count_after: Some(u64::MAX), timeout, ..Options::default() };
-    let counting_opts = Options { timeout, ..Options::default() };
+    let listing_opts = Options::new().count_after(Some(u64::MAX)).timeout(timeout);
+    let counting_opts = Options::new().timeout(timeout);
     let lkmm = project_path("../shared/models/lkmm");
     let mut ok = true;
     let mut rows = Vec::new();

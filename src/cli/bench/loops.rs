@@ -26,7 +26,7 @@ pub fn section(out: &mut String, reps: usize) -> Result<bool, Diag> {
     for (label, unroll, auto) in
         [("2", Some(2), false), ("4", Some(4), false), ("8", Some(8), false), ("auto", None, true)]
     {
-        let opts = Options { unroll, auto_unroll: auto, ..Options::default() };
+        let opts = Options::new().unroll(unroll).auto_unroll(auto);
         let mut times = Vec::new();
         let mut last = None;
         for _ in 0..reps.max(1) {

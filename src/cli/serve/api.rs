@@ -13,7 +13,6 @@ use litsat::{Error, Model, Options, Test};
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
-use std::time::Instant;
 
 /// The name the request's litmus text goes by in diagnostics and records.
 const TEST_ORIGIN: &str = "<request>";
@@ -57,11 +56,10 @@ pub fn check(body: &[u8], limits: &Limits) -> Reply {
     reply(body, || {
         let job: Job = parse(body)?;
         let (test, model) = (read_test(&job.test, job.model.cat.as_deref())?, load(&job.model)?);
-        let start = Instant::now();
-        let opts = Options { fast: job.fast, ..options(limits) };
+        let opts = options(limits).fast(job.fast);
         let outcome =
             litsat::check(&test, &model, &opts).map_err(|e| located(&e, &job.test, job.model.cat.as_deref()))?;
-        let time = start.elapsed().as_secs_f64();
+        let time = outcome.elapsed().as_secs_f64();
         let record = Record {
             name: test.name().to_string(),
             path: TEST_ORIGIN.to_string(),
@@ -72,7 +70,7 @@ pub fn check(body: &[u8], limits: &Limits) -> Reply {
             detail: String::new(),
         };
         let mut v = serde_json::to_value(&record).map_err(|e| Reply::error(500, e.to_string()))?;
-        v["log"] = Value::String(outcome.log(time));
+        v["log"] = Value::String(outcome.log());
         Ok(v)
     })
 }
@@ -88,8 +86,7 @@ pub fn explain(body: &[u8], limits: &Limits) -> Reply {
         // The witness says allowed or not; the Observation takes the (fast) check, within
         // what the explanation left of the request's one timeout.
         let left = limits.timeout.saturating_sub(started.elapsed());
-        let fast = litsat::check(&test, &model, &Options { fast: true, timeout: Some(left), ..options(limits) })
-            .map_err(at)?;
+        let fast = litsat::check(&test, &model, &options(limits).fast(true).timeout(Some(left))).map_err(at)?;
         Ok(json!({
             "allowed": exec.allowed(),
             "observation": fast.observation().to_string(),
@@ -110,7 +107,7 @@ pub fn diff(body: &[u8], limits: &Limits) -> Reply {
         let observe = |name: &str, test: &Result<Test, Error>, model: &Model| {
             let left = deadline.left().filter(|t| !t.is_zero());
             let run = |t: &Test| match left {
-                Some(left) => litsat::check(t, model, &Options { fast: true, timeout: Some(left), ..options(limits) }),
+                Some(left) => litsat::check(t, model, &options(limits).fast(true).timeout(Some(left))),
                 None => Err(Error::from(Diag::limit(name, TIMEOUT))),
             };
             test.as_ref()
@@ -132,7 +129,7 @@ pub fn diff(body: &[u8], limits: &Limits) -> Reply {
 
 /// The options every test of a request runs under.
 fn options(limits: &Limits) -> Options {
-    Options { timeout: Some(limits.timeout), max_events: Some(limits.max_events), ..Options::default() }
+    Options::new().timeout(Some(limits.timeout)).max_events(Some(limits.max_events))
 }
 
 /// A handler's answer: its JSON (200) or its error reply; or, when the request brought a
@@ -189,10 +186,10 @@ fn located(e: &Error, test: &str, cat: Option<&str>) -> Reply {
         CAT_ORIGIN => ("cat", cat),
         f => ("cat", f.strip_prefix("<bundled>/").and_then(bundled_text)),
     };
-    let kind = match e {
-        Error::Input(_) => "error",
-        Error::Unsupported(_) => "unsupported",
-        Error::Limit(_) => "limit",
+    let kind = match e.kind() {
+        DiagKind::Unsupported => "unsupported",
+        DiagKind::Limit => "limit",
+        _ => "error",
     };
     let error = json!({
         "message": d.message,
@@ -200,7 +197,7 @@ fn located(e: &Error, test: &str, cat: Option<&str>) -> Reply {
         "line": d.line,
         "col": d.col,
         "kind": kind,
-        "rendered": e.render(source),
+        "rendered": d.render(source),
     });
     Reply::json(422, &json!({ "error": error }))
 }

@@ -374,7 +374,7 @@ pub fn load_or(spec: &ModelSpec, include_dirs: &[PathBuf], fallback: Option<&str
     let model_cfg = spec.model.as_deref().filter(|m| names_cfg(m));
     let cfg_name = match (spec.conf.as_deref(), model_cfg) {
         (Some(c), Some(m)) => {
-            return Err(Diag::file(c, format!("two cfgs: --conf {c} and -m {m}; give one")));
+            return Err(Diag::file(c, format!("two cfgs, {c} and {m}: give one")));
         }
         (c, m) => c.or(m),
     };
@@ -488,8 +488,9 @@ fn read_cfg(l: &Loader, name: &str) -> Result<CfgFile, Diag> {
             Some(file) => Diag::file(
                 name,
                 format!(
-                    "{m}: `{name}` is the cfg {file}, which litsat does not bundle (the model is GPL); run from \
-                     the folder holding it (the kernel's tools/memory-model) or pass that folder with -I"
+                    "{m}: `{name}` is the cfg {file}, which litsat does not bundle (the model is GPL); look in \
+                     the folder holding it (the kernel's tools/memory-model): run from there or add it to the \
+                     include folders"
                 ),
             ),
             None => Diag::file(name, m),

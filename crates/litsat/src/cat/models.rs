@@ -75,7 +75,7 @@ impl ChooseModel for Models {
                     Some((_, p)) => Ok(p),
                     None => Err(Diag::file(
                         file,
-                        format!("no model given, and litsat bundles no default for {}: name one with -m", test.arch),
+                        format!("no model given, and litsat bundles no default for {}", test.arch),
                     )),
                 }
             }

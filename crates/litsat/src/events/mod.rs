@@ -484,6 +484,23 @@ pub struct Instr {
     pub pos: Pos,
 }
 
+/// Checks a test's code as far as it can be without a model: its architecture is known,
+/// and each instruction parses (symbolic registers given real ones, computed branches
+/// resolved), or, for a language whose threads are lowered whole (C), each thread's
+/// syntax. Builds no events: [`build`] parses the code again, under the model's macros.
+pub fn check_code(test: &Test, file: &str, text: &str) -> Result<(), Diag> {
+    let isa = crate::isa::for_arch(&test.arch)
+        .ok_or_else(|| Diag::file(file, format!("unsupported architecture '{}'", test.arch)))?;
+    let src = SourceRef { file, text };
+    if let Some(checked) = isa.check_threads(test, &src) {
+        return checked;
+    }
+    let mut test = test.clone();
+    crate::litmus::symbolic::resolve(&mut test, isa, file, text)?;
+    let mut code = code::parse_cells(&test, isa, &src)?;
+    code::resolve_jumps(&test, &mut code, &src)
+}
+
 /// Parses every instruction and interprets the threads into an event structure. `macros`
 /// is the model's macro file `(path, text)`, for languages that have macros (C); loops
 /// are unrolled `unroll` times (herd's `-unroll`). Past `deadline`, stops with a timeout

@@ -271,6 +271,16 @@ pub trait Isa: Sync {
     ) -> Option<Result<Vec<Vec<crate::events::Instr>>, crate::diag::Diag>> {
         None
     }
+    /// For languages that lower whole threads ([`Isa::lower`]): what of the threads can be
+    /// checked without the model's macros (their syntax). `None`, the default: the ISA
+    /// parses instruction cells ([`Isa::parse`]), which are checked one by one.
+    fn check_threads(
+        &self,
+        _test: &crate::litmus::Test,
+        _src: &crate::events::SourceRef<'_>,
+    ) -> Option<Result<(), crate::diag::Diag>> {
+        None
+    }
     /// herd's numbering of the fresh variables its semantics draws for these threads, so
     /// that an unsolved value prints under herd's name `S<n>` ([`crate::events::HerdVars`]);
     /// `None` where the plug-in does not know it, and the value prints as `S`.

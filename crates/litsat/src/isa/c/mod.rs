@@ -73,6 +73,13 @@ impl Isa for C {
         }
         herdvars::number(&macros, &threads)
     }
+    fn check_threads(&self, test: &Test, src: &SourceRef<'_>) -> Option<Result<(), Diag>> {
+        let syntax = |th: &crate::litmus::ThreadCode| match th.cells.first() {
+            Some(cell) => parse_thread(src, &cell.text, cell.pos).map(drop),
+            None => Ok(()),
+        };
+        Some(test.threads.iter().try_for_each(syntax))
+    }
     fn lower(
         &self,
         test: &Test,

@@ -229,7 +229,7 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
         | "atomic_compare_exchange_weak_explicit"
         | "atomic_compare_exchange_weak" => Some(compare_exchange(l, c, &text)?),
         name if C11_MACROS.iter().any(|p| name.starts_with(p)) => {
-            let why = "a macro of herd's c11.def: check with -m c11, -m rc11 or --conf cpp11.cfg";
+            let why = "a macro of herd's c11.def: check under the model c11 or rc11, or the cfg cpp11.cfg";
             return Err(l.call_err(c, format!("unknown macro or primitive `{name}` ({why})")));
         }
         _ => return Err(l.unknown(c)),

@@ -435,14 +435,15 @@ pub fn load_text(name: &str, text: &str) -> Result<Program, Diag> {
 }
 
 impl Loader {
-    /// Adds the stdlib (where found) and the names the files bind: the last steps of
-    /// every load.
+    /// Adds the stdlib (where found) and the names the files bind, and refuses a name
+    /// nothing binds (see `resolve`): the last steps of every load.
     fn finish(mut self, root: &str) -> Result<Program, Diag> {
         if let Ok(std) = self.find(Some(root), "stdlib.cat", true) {
             self.load(&std)?;
             self.prog.stdlib = Some(std);
         }
         self.prog.index_names();
+        super::resolve::check(&self.prog)?;
         Ok(self.prog)
     }
 }

@@ -28,6 +28,10 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
     p
 }
 
+fn s(p: &Path) -> String {
+    p.to_string_lossy().to_string()
+}
+
 /// `litsat check ARGS` from `cwd`, with `env` set and the library variables otherwise
 /// unset: the exit status and standard error.
 fn check_in(cwd: &Path, env: &[(&str, &Path)], args: &[&str]) -> (i32, String) {
@@ -150,4 +154,82 @@ fn an_unbound_name_over_a_folder_prints_once_and_exits_2() {
     assert_eq!(code, 2, "{err}");
     assert_eq!(err.matches("error: unbound name").count(), 1, "{err}");
     assert!(err.starts_with("m.cat:2:14: error: unbound name `rfee`; did you mean `rfe`?"), "{err}");
+}
+
+/// `-m x86tso.cat` is looked for as herd looks for `-model`: the current folder, the `-I`
+/// folders, `LITSAT_LIB`, `HERDLIB`, then herd's install folders.
+#[test]
+fn a_model_file_is_found_on_the_search_path() {
+    let cwd = scratch("find-cwd");
+    write(&cwd, "SB.litmus", SB);
+    let inc = scratch("find-inc");
+    write(&inc, "mine.cat", "\"mine\"\nacyclic po | rf | co | fr as x\n");
+    let (code, err) = check_in(&cwd, &[], &["-m", "mine.cat", "-I", &s(&inc), "SB.litmus"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, err) = check_in(&cwd, &[("HERDLIB", &inc)], &["-m", "mine.cat", "SB.litmus"]);
+    assert_eq!(code, 0, "{err}");
+    // opam's switch, as herd installed by opam keeps its library.
+    let opam = scratch("find-opam");
+    let lib = opam.join("share/herdtools7/herd");
+    std::fs::create_dir_all(&lib).expect("folder");
+    write(&lib, "mine.cat", "\"mine\"\nacyclic po | rf | co | fr as x\n");
+    let (code, err) = check_in(&cwd, &[("OPAM_SWITCH_PREFIX", &opam)], &["-m", "mine.cat", "SB.litmus"]);
+    assert_eq!(code, 0, "{err}");
+}
+
+#[test]
+fn a_missing_model_file_says_where_litsat_looked() {
+    let cwd = scratch("missing");
+    write(&cwd, "SB.litmus", SB);
+    let inc = scratch("missing-inc");
+    let (code, err) = check_in(&cwd, &[("HERDLIB", &inc)], &["-m", "nowhere.cat", "-I", "somewhere", "SB.litmus"]);
+    assert_eq!(code, 2, "{err}");
+    let want = format!(
+        "nowhere.cat:1:1: error: cannot find \"nowhere.cat\" (looked in: the current folder, somewhere, {}); \
+         add a folder with -I DIR, or set LITSAT_LIB or HERDLIB",
+        inc.display()
+    );
+    assert_eq!(err.lines().next(), Some(want.as_str()), "{err}");
+}
+
+/// A cfg run from another folder: the file it names is beside it, where herd does not
+/// look; the error says so and which `-I` finds it.
+#[test]
+fn a_file_beside_the_cfg_is_hinted() {
+    let dir = scratch("beside");
+    let cfg = write(&dir, "m.cfg", "bell m.bell\nmodel m.cat\n");
+    write(&dir, "m.bell", "\"b\"\n");
+    write(&dir, "m.cat", "\"m\"\nacyclic po as x\n");
+    let cwd = scratch("beside-cwd");
+    write(&cwd, "SB.litmus", SB);
+    let (code, err) = check_in(&cwd, &[], &["--conf", &s(&cfg), "SB.litmus"]);
+    assert_eq!(code, 2, "{err}");
+    let first = err.lines().next().unwrap_or("");
+    let d = dir.display();
+    assert!(
+        first.starts_with(&format!(
+            "{}:1:6: error: cannot find \"m.bell\" (looked in: the current folder",
+            cfg.display()
+        )),
+        "{err}"
+    );
+    assert!(first.ends_with(&format!("; it is beside the cfg, in {d}, where herd does not look: add -I {d}")), "{err}");
+    let (code, err) = check_in(&cwd, &[], &["--conf", &s(&cfg), "-I", &s(&dir), "SB.litmus"]);
+    assert_eq!(code, 0, "{err}");
+}
+
+/// The acceptance's run: herd's own x86tso.cat, named by file and found through `-I`.
+#[test]
+fn herds_x86tso_is_found_through_dash_i() {
+    let Some(shared) = common::shared_or_skip("herd's x86tso.cat through -I") else { return };
+    let herd = shared.join("models/herd");
+    let cwd = scratch("x86tso");
+    write(&cwd, "SB.litmus", SB);
+    let mut c = Command::new(env!("CARGO_BIN_EXE_litsat"));
+    c.current_dir(&cwd).args(["check", "-m", "x86tso.cat", "-I", &s(&herd), "SB.litmus"]);
+    let out = c.env_remove("LITSAT_LIB").env_remove("HERDLIB").output().expect("runs");
+    let log = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    // herd: SB is allowed under TSO (the store buffer).
+    assert!(log.contains("Observation SB Sometimes 1 3"), "{log}");
 }

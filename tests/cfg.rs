@@ -201,10 +201,10 @@ fn the_bell_runs_between_the_stdlib_and_the_model() {
     let dir_s = s(&dir);
     let (code, out, err) = check_in(&cwd, None, &["--conf", "m.cfg", "-I", &dir_s]);
     assert_eq!((code, flags(&out)), (0, vec!["saw-the-bell"]), "{err}");
-    // The same files without the bell: the model's name is unbound.
+    // The same files without the bell: the model's name is unbound, refused at load.
     let (code, _, err) = check_in(&cwd, None, &["-m", &s(&dir.join("m.cat"))]);
-    assert_eq!(code, 1);
-    assert!(err.contains("unbound name 'from-bell'"), "{err}");
+    assert_eq!(code, 2);
+    assert!(err.contains("unbound name `from-bell`"), "{err}");
 }
 
 /// cat/cos-opt.cat builds coherence on the built-in co0 and names co's derived relations.

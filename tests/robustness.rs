@@ -682,7 +682,8 @@ fn batch_with_a_bad_model_is_a_located_usage_error() {
         .expect("runs");
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("inner.cat:2:1: error:"), "{stderr}");
+    // The unclosed `(` is reported where it was opened (#35).
+    assert!(stderr.contains("inner.cat:1:9: error: unclosed `(`"), "{stderr}");
     assert!(stderr.contains("included from") && stderr.contains("outer.cat:3:1"), "{stderr}");
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -166,7 +166,8 @@ fn syntax_errors_are_located_in_their_editor() {
     let (status, v) = post("/api/check", &json!({ "test": sb, "cat": "\"mine\"\nlet x = (po\n" }));
     assert_eq!(status, 422, "{v}");
     let e = &v["error"];
-    assert_eq!((&e["input"], &e["line"], &e["col"]), (&json!("cat"), &json!(3), &json!(1)), "{v}");
+    // An unclosed `(` is located where it was opened (#35).
+    assert_eq!((&e["input"], &e["line"], &e["col"]), (&json!("cat"), &json!(2), &json!(9)), "{v}");
 }
 
 #[test]

@@ -39,6 +39,10 @@ pub struct Diag {
     pub message: String,
     /// Where this file was included from, innermost first (for cat includes).
     pub context: Vec<String>,
+    /// Further facts that help, each printed as a `note:` line (where else to look). A
+    /// boxed slice, not a `Vec`: rarely any, and every `Result` carrying a diagnostic
+    /// stays small.
+    pub notes: Box<[String]>,
 }
 
 impl Diag {
@@ -47,20 +51,28 @@ impl Diag {
     pub fn at(file: &str, text: &str, pos: Pos, message: impl Into<String>) -> Diag {
         let (line, col) = line_col(text, pos.0);
         let message = message.into();
-        Diag { kind: kind_of(&message), file: file.to_string(), line, col, message, context: Vec::new() }
+        Diag { kind: kind_of(&message), file: file.to_string(), line, col, message, context: Vec::new(), notes: Box::default() }
     }
 
     /// A diagnostic about a whole file (I/O errors, limits).
     #[doc(hidden)]
     pub fn file(file: &str, message: impl Into<String>) -> Diag {
         let message = message.into();
-        Diag { kind: kind_of(&message), file: file.to_string(), line: 1, col: 1, message, context: Vec::new() }
+        Diag { kind: kind_of(&message), file: file.to_string(), line: 1, col: 1, message, context: Vec::new(), notes: Box::default() }
     }
 
     /// A limit that stopped a test.
     #[doc(hidden)]
     pub fn limit(file: &str, message: impl Into<String>) -> Diag {
         Diag { kind: DiagKind::Limit, ..Diag::file(file, message) }
+    }
+
+    /// Adds a note (printed after the message and the including sites).
+    pub fn with_note(mut self, note: impl Into<String>) -> Diag {
+        let mut notes = std::mem::take(&mut self.notes).into_vec();
+        notes.push(note.into());
+        self.notes = notes.into_boxed_slice();
+        self
     }
 
     /// Adds an including site (`file:line:col`), outermost last.
@@ -131,6 +143,9 @@ impl fmt::Display for Diag {
         write!(f, "{}:{}:{}: error: {}", self.file, self.line, self.col, self.message)?;
         for c in &self.context {
             write!(f, "\n  included from {c}")?;
+        }
+        for n in &self.notes {
+            write!(f, "\n  note: {n}")?;
         }
         Ok(())
     }

@@ -180,21 +180,47 @@ enum Order {
 struct NotFound {
     name: String,
     places: Vec<String>,
+    /// Whether folders can be added (not for a model sent as text): the message says how.
+    can_add: bool,
 }
 
+/// How a user adds a folder to the search path.
+const ADD_A_FOLDER: &str = "add a folder with -I DIR, or set LITSAT_LIB or HERDLIB";
+
 impl NotFound {
-    /// `cannot find {what}"name" (looked in: …)`.
+    /// `cannot find {what}"name" (looked in: …); add a folder with …`.
     fn message(&self, what: &str) -> String {
         let name = &self.name;
-        if self.places.is_empty() {
-            return format!("cannot find {what}\"{name}\"");
-        }
-        format!("cannot find {what}\"{name}\" (looked in: {})", self.places.join(", "))
+        let head = if self.places.is_empty() {
+            format!("cannot find {what}\"{name}\"")
+        } else {
+            format!("cannot find {what}\"{name}\" (looked in: {})", self.places.join(", "))
+        };
+        if self.can_add { format!("{head}; {ADD_A_FOLDER}") } else { head }
     }
 }
 
+/// The folders after the command line's `-I` (and a cfg's `include`s), in herd's order
+/// for its own library: litsat's `LITSAT_LIB` (folders separated by `:`), herd's
+/// `HERDLIB` (one folder, as herd reads it), then the `share/herdtools7/herd` folder
+/// of the usual install prefixes (opam's switch, `/usr/local`, `/usr`), standing for
+/// herd's compiled-in libdir, where it exists. The bundled library comes after all.
+fn library_dirs() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> = Vec::new();
+    if let Ok(lib) = std::env::var("LITSAT_LIB") {
+        dirs.extend(lib.split(':').filter(|s| !s.is_empty()).map(PathBuf::from));
+    }
+    if let Some(h) = std::env::var_os("HERDLIB").filter(|h| !h.is_empty()) {
+        dirs.push(PathBuf::from(h));
+    }
+    let opam = std::env::var_os("OPAM_SWITCH_PREFIX").map(PathBuf::from);
+    let prefixes = opam.into_iter().chain(["/usr/local", "/usr"].map(PathBuf::from));
+    dirs.extend(prefixes.map(|p| p.join("share/herdtools7/herd")).filter(|d| d.is_dir()));
+    dirs
+}
+
 struct Loader {
-    /// `-I` folders, then `LITSAT_LIB`'s.
+    /// `-I` folders, then [`library_dirs`].
     search: Vec<PathBuf>,
     order: Order,
     prog: Program,
@@ -234,8 +260,12 @@ impl Loader {
         match self.order {
             Order::Bundled if lib => return Ok(lib_path()),
             Order::Bundled => {
-                return Err(NotFound { name: name.to_string(), places: vec!["the bundled library".to_string()] });
+                let places = vec!["the bundled library".to_string()];
+                return Err(NotFound { name: name.to_string(), places, can_add: false });
             }
+            // The command line's own names are looked for from the current folder, as herd
+            // looks for `-model`.
+            Order::Plain if from.is_none() => dirs.push(PathBuf::new()),
             Order::Plain => {
                 if let Some(d) = from.filter(|f| !f.starts_with(BUNDLED_PREFIX)).and_then(|f| Path::new(f).parent()) {
                     dirs.push(d.to_path_buf());
@@ -245,7 +275,7 @@ impl Loader {
                 return if Path::new(name).is_file() {
                     Ok(name.to_string())
                 } else {
-                    Err(NotFound { name: name.to_string(), places: Vec::new() })
+                    Err(NotFound { name: name.to_string(), places: Vec::new(), can_add: false })
                 };
             }
             Order::Herd => dirs.push(PathBuf::new()),
@@ -267,7 +297,7 @@ impl Loader {
         if bundled {
             places.push("the bundled library".to_string());
         }
-        Err(NotFound { name: name.to_string(), places })
+        Err(NotFound { name: name.to_string(), places, can_add: true })
     }
 
     fn load(&mut self, path: &str) -> Result<(), Diag> {
@@ -301,8 +331,8 @@ impl Loader {
         Ok(())
     }
 
-    /// A model named on the command line: a bundled name (no `/`, no `.cat`) or a path,
-    /// used as given in the plain order and found in herd's once a cfg is used.
+    /// A model named on the command line: a bundled name (no `/`, no `.cat`) or a file,
+    /// found as herd finds `-model` (see [`Loader::command_line_path`]).
     fn command_line_model(&self, model: &str) -> Result<String, Diag> {
         if !model.contains('/') && !model.ends_with(".cat") {
             let file = format!("{model}.cat");
@@ -314,10 +344,17 @@ impl Loader {
             }
             return Ok(format!("{BUNDLED_PREFIX}{model}.cat"));
         }
-        match self.order {
-            Order::Plain | Order::Bundled => Ok(model.to_string()),
-            Order::Herd => self.find(None, model, false).map_err(|nf| Diag::file(model, nf.message(""))),
+        self.command_line_path(model, false)
+    }
+
+    /// A file the command line names: a path that is not implicit ([`is_implicit`]) is
+    /// used as it is; an implicit one is looked for in the current folder, then on the
+    /// search path (and in the bundled library where `bundled` says), as herd does.
+    fn command_line_path(&self, name: &str, bundled: bool) -> Result<String, Diag> {
+        if self.order == Order::Bundled || !is_implicit(name) {
+            return Ok(name.to_string());
         }
+        self.find(None, name, bundled).map_err(|nf| Diag::file(name, nf.message("")))
     }
 }
 
@@ -332,7 +369,19 @@ impl CfgFile {
     /// A file the cfg names, found in herd's order; a missing one is an error at the line
     /// naming it.
     fn find(&self, l: &Loader, v: &CfgValue) -> Result<String, Diag> {
-        l.find(None, &v.value, true).map_err(|nf| Diag::at(&self.path, &self.text, v.pos, nf.message("")))
+        l.find(None, &v.value, true).map_err(|nf| Diag::at(&self.path, &self.text, v.pos, self.missing(&nf, v)))
+    }
+
+    /// A missing file's message; where the file is beside the cfg, which herd does not
+    /// search (a cfg run from elsewhere), the hint names that folder.
+    fn missing(&self, nf: &NotFound, v: &CfgValue) -> String {
+        let m = nf.message("");
+        let dir = Path::new(&self.path).parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        if !is_implicit(&v.value) || !dir.join(&v.value).is_file() {
+            return m;
+        }
+        let d = dir.display();
+        format!("{m}; it is beside the cfg, in {d}, where herd does not look: add -I {d}")
     }
 }
 
@@ -368,9 +417,7 @@ pub fn load_model(spec: &ModelSpec, include_dirs: &[PathBuf]) -> Result<Program,
 /// `None` where there is no model and no fallback.
 pub fn load_or(spec: &ModelSpec, include_dirs: &[PathBuf], fallback: Option<&str>) -> Result<Option<Program>, Diag> {
     let mut search: Vec<PathBuf> = include_dirs.to_vec();
-    if let Ok(lib) = std::env::var("LITSAT_LIB") {
-        search.extend(lib.split(':').filter(|s| !s.is_empty()).map(PathBuf::from));
-    }
+    search.extend(library_dirs());
     let model_cfg = spec.model.as_deref().filter(|m| names_cfg(m));
     let cfg_name = match (spec.conf.as_deref(), model_cfg) {
         (Some(c), Some(m)) => {
@@ -435,14 +482,15 @@ pub fn load_text(name: &str, text: &str) -> Result<Program, Diag> {
 }
 
 impl Loader {
-    /// Adds the stdlib (where found) and the names the files bind: the last steps of
-    /// every load.
+    /// Adds the stdlib (where found) and the names the files bind, and refuses a name
+    /// nothing binds (see `resolve`): the last steps of every load.
     fn finish(mut self, root: &str) -> Result<Program, Diag> {
         if let Ok(std) = self.find(Some(root), "stdlib.cat", true) {
             self.load(&std)?;
             self.prog.stdlib = Some(std);
         }
         self.prog.index_names();
+        super::resolve::check(&self.prog)?;
         Ok(self.prog)
     }
 }
@@ -483,7 +531,8 @@ fn by_index<'a>(names: impl Iterator<Item = &'a super::Name>) -> Vec<bool> {
 fn read_cfg(l: &Loader, name: &str) -> Result<CfgFile, Diag> {
     let alias = CFG_ALIASES.iter().find(|(a, _)| *a == name).map(|(_, f)| *f);
     let path = l.find(None, alias.unwrap_or(name), false).map_err(|nf| {
-        let m = nf.message("");
+        // An alias's message says itself where to look.
+        let m = NotFound { can_add: alias.is_none(), ..nf }.message("");
         match alias {
             Some(file) => Diag::file(
                 name,
@@ -501,13 +550,9 @@ fn read_cfg(l: &Loader, name: &str) -> Result<CfgFile, Diag> {
     Ok(CfgFile { path, text, cfg })
 }
 
-/// A bell or macros file named on the command line: used as given in the plain order,
-/// found in herd's once a cfg is used.
+/// A bell or macros file named on the command line, found as a model is.
 fn command_line_file(l: &Loader, name: &str) -> Result<String, Diag> {
-    match l.order {
-        Order::Plain | Order::Bundled => Ok(name.to_string()),
-        Order::Herd => l.find(None, name, true).map_err(|nf| Diag::file(name, nf.message(""))),
-    }
+    l.command_line_path(name, true)
 }
 
 fn collect_includes(stmts: &[Stmt], out: &mut Vec<(String, crate::diag::Pos)>) {

@@ -10,6 +10,7 @@ pub mod models;
 mod name;
 pub mod parse;
 mod reach;
+mod resolve;
 
 pub use interp::{Builtins, CheckOut, Compiled, Env, V, compile_model, compile_model_with, run_model};
 pub use name::{Name, bound_here, count as names_interned, take_refused};

@@ -33,6 +33,14 @@ const STMT_KW: &[&str] = &[
     "catdep",
 ];
 
+/// The statement keyword `word` is likely a typo of (see `resolve::nearest`), if any.
+fn near_keyword(word: &str) -> Option<&'static str> {
+    if KEYWORDS.contains(&word) {
+        return None;
+    }
+    super::resolve::nearest(word, STMT_KW.iter().copied()).first().copied()
+}
+
 const KEYWORDS: &[&str] = &[
     "let",
     "rec",
@@ -94,15 +102,53 @@ impl<'a> P<'a> {
         self.toks.get(self.i).map(|t| t.1).unwrap_or(Pos(self.text.len()))
     }
     fn err<T>(&self, msg: impl Into<String>) -> R<T> {
-        let found = match self.peek() {
+        Err(Diag::at(self.file, self.text, self.pos(), format!("{}, found {}", msg.into(), self.found())))
+    }
+    /// The current token, as messages quote it.
+    fn found(&self) -> String {
+        match self.peek() {
             Some(Tok::Ident(s)) => format!("`{s}`"),
             Some(Tok::Sym(s)) => format!("`{s}`"),
             Some(Tok::Str(s)) => format!("\"{s}\""),
             Some(Tok::Tag(s)) => format!("'{s}"),
             Some(Tok::Int(n)) => format!("`{n}`"),
             None => "end of file".to_string(),
-        };
-        Err(Diag::at(self.file, self.text, self.pos(), format!("{}, found {found}", msg.into())))
+        }
+    }
+    /// Eats `close`, which ends what `open` (at `at`) began. Where a keyword, a new
+    /// statement or the end of the file comes first, the bracket was never closed: the error is where it
+    /// was opened, which is where the writer must look, not at the next statement.
+    fn close(&mut self, at: Pos, open: &str, close: &str) -> R<()> {
+        if self.eat_sym(close) {
+            return Ok(());
+        }
+        let keyword = matches!(self.peek(), Some(Tok::Ident(w)) if KEYWORDS.contains(&w.as_str()));
+        if !keyword && !self.at_stmt_start() {
+            return self.err(format!("expected `{close}`"));
+        }
+        let (l, c) = crate::diag::line_col(self.text, self.pos().0);
+        let msg = format!("unclosed `{open}`: {} at {l}:{c} comes before its `{close}`", self.found());
+        Err(Diag::at(self.file, self.text, at, msg))
+    }
+    /// The current word, a typo of the statement keyword `k`.
+    fn unknown_statement(&self, k: &str) -> Diag {
+        let w = self.found();
+        Diag::at(self.file, self.text, self.pos(), format!("unknown statement {w}; did you mean `{k}`?"))
+    }
+    /// Whether the current token is the first of its line.
+    fn starts_line(&self) -> bool {
+        let before = &self.text[..self.pos().0.min(self.text.len())];
+        before.rsplit('\n').next().is_some_and(|l| l.trim().is_empty())
+    }
+    /// The statement keyword the current word may be a typo of, when it is the first of
+    /// its line (and long enough not to be a short name by chance): such a word ends an
+    /// expression or a header rather than being read into it, so that the error is at
+    /// the word.
+    fn typo_at_line_start(&self) -> Option<&'static str> {
+        match self.peek() {
+            Some(Tok::Ident(s)) if s.len() >= 4 && self.starts_line() => near_keyword(s),
+            _ => None,
+        }
     }
     /// Runs `f` one nesting level deeper, or refuses past [`MAX_DEPTH`] (counting `extra`
     /// levels that a loop has already built).
@@ -296,6 +342,11 @@ impl<'a> P<'a> {
         if let Some(c) = self.check_body(flag, pos)? {
             return Ok(Stmt::Check(c));
         }
+        if let Some(Tok::Ident(w)) = self.peek()
+            && let Some(k) = near_keyword(w)
+        {
+            return Err(self.unknown_statement(k));
+        }
         self.err("expected a statement (`let`, `include`, `acyclic`, `irreflexive`, `empty`, `show`, …)")
     }
 
@@ -402,9 +453,10 @@ impl<'a> P<'a> {
             self.i += 1;
             return Ok(Cond::Variant(s));
         }
+        let open = self.pos();
         if self.eat_sym("(") {
             let c = self.deeper(0, Self::cond)?;
-            self.expect_sym(")")?;
+            self.close(open, "(", ")")?;
             return Ok(c);
         }
         let a = self.expr()?;
@@ -528,7 +580,7 @@ impl<'a> P<'a> {
     fn app(&mut self) -> R<Expr> {
         let mut f = self.postfix()?;
         let mut built = 0;
-        while self.starts_atom_at(0) && !self.is_sym("~") && !self.at_stmt_start() {
+        while self.starts_atom_at(0) && !self.is_sym("~") && !self.at_stmt_start() && self.typo_at_line_start().is_none() {
             let pos = self.pos();
             built += 1;
             let a = self.deeper(built, Self::postfix)?;
@@ -603,16 +655,16 @@ impl<'a> P<'a> {
                     while self.eat_sym(",") {
                         items.push(self.expr()?);
                     }
-                    self.expect_sym(")")?;
+                    self.close(pos, "(", ")")?;
                     return Ok(Expr::Tuple(items));
                 }
-                self.expect_sym(")")?;
+                self.close(pos, "(", ")")?;
                 Ok(e)
             }
             Some(Tok::Sym("[")) => {
                 self.i += 1;
                 let e = self.expr()?;
-                self.expect_sym("]")?;
+                self.close(pos, "[", "]")?;
                 Ok(Expr::IdSet(Box::new(e)))
             }
             Some(Tok::Sym("{")) => {
@@ -624,7 +676,7 @@ impl<'a> P<'a> {
                         items.push(self.expr()?);
                     }
                 }
-                self.expect_sym("}")?;
+                self.close(pos, "{", "}")?;
                 Ok(Expr::SetLit(items))
             }
             _ => self.err("expected an expression"),
@@ -676,6 +728,11 @@ pub fn parse_model(file: &str, text: &str) -> R<Model> {
     let mut p = P { file, text, toks, i: 0, depth: 0 };
     let mut header = Vec::new();
     while !p.at_stmt_start() {
+        if !header.is_empty()
+            && let Some(k) = p.typo_at_line_start()
+        {
+            return Err(p.unknown_statement(k));
+        }
         match p.peek().cloned() {
             Some(Tok::Ident(s)) | Some(Tok::Str(s)) => {
                 header.push(s);

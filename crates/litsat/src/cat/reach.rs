@@ -279,7 +279,7 @@ mod tests {
 
     #[test]
     fn recursive_groups_and_orders() {
-        let r = read("let rec a = b | po and b = a ; rf\nacyclic a as x\nwith mo from generate_orders(R, 0)\n");
+        let r = read("include \"cross.cat\"\nlet rec a = b | po and b = a ; rf\nacyclic a as x\nwith mo from generate_orders(R, 0)\n");
         assert!(r("po") && r("rf") && r("W") && r("R"));
     }
 }

@@ -823,6 +823,13 @@ const RELATIONS: [&str; 28] = [
 /// The tag sets `amo`, `lxsx` and `rmw` are built from, besides R, W and M (see `rmw`).
 const RMW_TAGS: [&str; 2] = ["X", "EX"];
 
+/// Every name [`builtins`] binds whatever the test (besides the ISA's and the events'
+/// tags): what a model may read without binding it, for resolving names at load.
+pub fn fixed_builtin_names() -> impl Iterator<Item = &'static str> {
+    let locks = crate::events::LockRole::ALL.map(|r| r.set_name());
+    ["_"].into_iter().chain(EVENT_SETS).chain(MARKER_SETS).chain(RELATIONS).chain(RMW_TAGS).chain(locks)
+}
+
 /// Where [`Base::rmw_sets`] keeps a tag's set: after R, W and M, X's and EX's.
 fn rmw_tag(name: Name) -> Option<usize> {
     fixed_names().rmw_tags.iter().position(|&x| x == name).map(|k| k + 3)

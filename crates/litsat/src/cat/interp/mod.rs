@@ -85,6 +85,29 @@ fn primitives() -> &'static [(Name, Prim)] {
     })
 }
 
+/// What joins an arity error's two counts (and tells it apart, so that an outer call
+/// does not wrap it again).
+const ARITY: &str = " but is given ";
+
+/// A closure's number of parameters and its argument's, when they differ.
+fn arity_mismatch(f: &V, a: &V) -> Option<(usize, usize)> {
+    let V::Func(c) = f else { return None };
+    let takes = match &c.pat {
+        Pat::Var(_) => 1,
+        Pat::Tuple(xs) => xs.len(),
+    };
+    let given = match a {
+        V::Tuple(vs) => vs.len(),
+        _ => 1,
+    };
+    (takes != given).then_some((takes, given))
+}
+
+/// The primitives' names, for resolving names at load.
+pub fn primitive_names() -> impl Iterator<Item = Name> {
+    primitives().iter().map(|p| p.0)
+}
+
 #[derive(Debug)]
 pub struct Closure {
     pat: Pat,
@@ -367,12 +390,12 @@ impl<'a> Interp<'a> {
             return match self.builtins.get(x) {
                 Some(Bound::Val(v)) => Ok(v.clone()),
                 Some(Bound::Prim(p)) => Ok(V::Prim(p)),
-                _ => self.err(pos, format!("unbound name '{x}'")),
+                _ => self.err(pos, format!("unbound name `{x}`")),
             };
         }
         match env.get(x) {
             Some(b) => self.force(b),
-            None => self.err(pos, format!("unbound name '{x}'")),
+            None => self.err(pos, format!("unbound name `{x}`")),
         }
     }
 
@@ -446,7 +469,14 @@ impl<'a> Interp<'a> {
             Expr::App(f, a, pos) => {
                 let fv = self.eval(env, f)?;
                 let av = self.eval(env, a)?;
-                self.apply(fv, av, *pos)
+                let arity = arity_mismatch(&fv, &av);
+                let r = self.apply(fv, av, *pos);
+                match (r, arity) {
+                    (Err(d), Some(ks)) if d.kind == DiagKind::Error && !d.message.contains(ARITY) => {
+                        Err(self.arity_error(f, ks, *pos, *d))
+                    }
+                    (r, _) => r,
+                }
             }
             Expr::Fun(p, body) => Ok(V::Func(Rc::new(Closure {
                 pat: p.clone(),
@@ -522,6 +552,25 @@ impl<'a> Interp<'a> {
                 }
             }
         })
+    }
+
+    /// A call that failed and gave its function the wrong number of arguments: the
+    /// writer's mistake is at the call (the failure inside the function, often in an
+    /// included file such as the stdlib, is a note).
+    #[cold]
+    fn arity_error(&self, f: &Expr, (takes, given): (usize, usize), pos: Pos, inner: Diag) -> Box<Diag> {
+        let (what, at) = match f {
+            Expr::Var(x, p) => (format!("function `{x}`"), *p),
+            _ => ("this function".to_string(), pos),
+        };
+        let plural = |n: usize| if n == 1 { "argument" } else { "arguments" };
+        let msg = format!("{what} takes {takes} {}{ARITY}{given}", plural(takes));
+        let d = Diag::at(&self.file, self.text(), at, msg);
+        if (inner.file.as_str(), inner.line, inner.col) == (d.file.as_str(), d.line, d.col) {
+            return Box::new(d);
+        }
+        let note = format!("the call failed at {}:{}:{}: {}", inner.file, inner.line, inner.col, inner.message);
+        Box::new(d.with_note(note))
     }
 
     fn bind_pat(&self, env: &Env, p: &Pat, v: V, pos: Pos) -> R<Env> {

@@ -161,7 +161,7 @@ impl Interp<'_> {
                     let w = self.force(w)?;
                     self.as_set(w, pos)?
                 }
-                None => return self.err(pos, "unbound name 'W'"),
+                None => return self.err(pos, "unbound name `W`"),
             },
         };
         self.order_made = true;

@@ -263,13 +263,136 @@ pub fn loop_note(path: &Path, o: &Outcome) -> Option<String> {
 }
 
 /// A diagnostic as people read it: with the source line it points at, when the file (or
-/// bundled model) can be read.
+/// bundled model) can be read. A diagnostic that is not about a place in a file gets no
+/// invented `:1:1` but reads as the command's own error (see [`not_located`]), and a C
+/// test stopped by one of the kernel's macros gets a hint to use its model.
 pub fn render(d: &Diag) -> String {
-    let text = match d.file.strip_prefix("<bundled>/") {
+    let text = source_of(d);
+    if let Some(line) = not_located(d, text.is_some()) {
+        return line;
+    }
+    let mut out = d.render(text.as_deref());
+    if let Some(hint) = lkmm_hint(d) {
+        out.push('\n');
+        out.push_str(&hint);
+    }
+    out
+}
+
+/// The text a diagnostic points into: its file, or the bundled model it names.
+fn source_of(d: &Diag) -> Option<String> {
+    match d.file.strip_prefix("<bundled>/") {
         Some(name) => litsat::cat::load::BUNDLED.iter().find(|(n, _)| *n == name).map(|(_, t)| t.to_string()),
         None => std::fs::read(&d.file).ok().map(|b| String::from_utf8_lossy(&b).to_string()),
-    };
-    d.render(text.as_deref())
+    }
+}
+
+/// `litsat: error: …` for a diagnostic that names no place in a file: one about the
+/// command line (its `file` is the command, `litsat gen`), or about a name that is no
+/// readable file (`-m nosuch`, a missing test), where `:1:1` would be invented. The
+/// name is kept in front unless the message already quotes it.
+fn not_located(d: &Diag, readable: bool) -> Option<String> {
+    if d.file == "litsat" || d.file.starts_with("litsat ") {
+        return Some(format!("litsat: error: {}", d.message));
+    }
+    if readable || (d.line, d.col) != (1, 1) || d.file.starts_with("<bundled>/") {
+        return None;
+    }
+    let quoted = [format!("'{}'", d.file), format!("\"{}\"", d.file), format!("`{}`", d.file)];
+    if quoted.iter().any(|q| d.message.contains(q.as_str())) {
+        Some(format!("litsat: error: {}", d.message))
+    } else {
+        Some(format!("litsat: error: {}: {}", d.file, d.message))
+    }
+}
+
+/// The Linux kernel's macros and primitives that its memory model (`-m lkmm`) defines in
+/// linux-kernel.def and C11 does not.
+const LKMM_NAMES: &[&str] = &[
+    "READ_ONCE",
+    "WRITE_ONCE",
+    "smp_load_acquire",
+    "smp_store_release",
+    "smp_store_mb",
+    "smp_mb",
+    "smp_rmb",
+    "smp_wmb",
+    "smp_mb__before_atomic",
+    "smp_mb__after_atomic",
+    "smp_mb__after_spinlock",
+    "smp_mb__after_unlock_lock",
+    "smp_mb__after_srcu_read_unlock",
+    "barrier",
+    "rcu_read_lock",
+    "rcu_read_unlock",
+    "rcu_dereference",
+    "rcu_assign_pointer",
+    "synchronize_rcu",
+    "synchronize_rcu_expedited",
+    "call_rcu",
+    "srcu_read_lock",
+    "srcu_read_unlock",
+    "srcu_down_read",
+    "srcu_up_read",
+    "synchronize_srcu",
+    "synchronize_srcu_expedited",
+    "spin_lock",
+    "spin_unlock",
+    "spin_trylock",
+    "spin_is_locked",
+    "xchg",
+    "xchg_relaxed",
+    "xchg_acquire",
+    "xchg_release",
+    "cmpxchg",
+    "cmpxchg_relaxed",
+    "cmpxchg_acquire",
+    "cmpxchg_release",
+    "atomic_read",
+    "atomic_set",
+    "atomic_read_acquire",
+    "atomic_set_release",
+    "atomic_add",
+    "atomic_sub",
+    "atomic_inc",
+    "atomic_dec",
+    "atomic_xchg",
+    "atomic_cmpxchg",
+    "atomic_add_return",
+    "atomic_sub_return",
+    "atomic_inc_return",
+    "atomic_dec_return",
+    "atomic_fetch_add",
+    "atomic_fetch_sub",
+    "atomic_fetch_inc",
+    "atomic_fetch_dec",
+    "atomic_inc_and_test",
+    "atomic_dec_and_test",
+    "atomic_add_unless",
+    "atomic_sub_and_test",
+    "atomic_add_negative",
+];
+
+/// The hint for a C test that stopped on one of the kernel's names (`WRITE_ONCE`): it
+/// was read without linux-kernel.def, the kernel's model.
+fn lkmm_hint(d: &Diag) -> Option<String> {
+    let name = d.message.split('`').nth(1)?;
+    let known = d.message.starts_with("unknown macro or primitive") && LKMM_NAMES.contains(&name);
+    known.then(|| {
+        format!("  help: `{name}` is a Linux-kernel macro: check the test under the kernel's model, `-m lkmm`")
+    })
+}
+
+/// Writes a diagnostic to standard error as people read it (see [`render`]).
+pub fn report(d: &Diag) {
+    crate::out::eprint_line(&render(d));
+}
+
+/// Says that `inputs` held no test, for a command that was given nothing to do: a typo
+/// in a folder's name should not pass for a clean run. The exit status is 1.
+pub fn nothing_found(inputs: &[String]) -> std::process::ExitCode {
+    crate::out::eprint_line(&format!("litsat: error: no .litmus file found in {}", inputs.join(", ")));
+    std::process::ExitCode::from(1)
 }
 
 #[cfg(test)]

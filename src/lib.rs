@@ -1,8 +1,12 @@
 //! The `litsat` command line's own code, over the `litsat` library: the subcommands'
 //! arguments and entry points ([`cli`]), expanding inputs and rendering diagnostics
-//! ([`driver`]), reading herd's expectations ([`expect`]) and running corpora ([`runner`]).
+//! ([`driver`]), reading herd's expectations ([`expect`]), running corpora ([`runner`]),
+//! naming the tests that run long ([`watch`]) and writing to pipes that may close ([`out`]).
 
 pub mod cli;
+pub mod clock;
 pub mod driver;
 pub mod expect;
+pub mod out;
 pub mod runner;
+pub mod watch;

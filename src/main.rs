@@ -1,15 +1,22 @@
 //! The `litsat` command line: argument parsing and I/O only; the work is in the library.
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 use litsat::diag::Diag;
 use litsat::report::herd_log;
 use litsat_cli::cli::args::{ModelArgs, setup};
-use litsat_cli::driver::{check_file, collect_inputs, for_each_input, loop_note, per_input, render, select};
+use litsat_cli::driver::{
+    check_file, collect_inputs, for_each_input, loop_note, nothing_found, per_input, report, select,
+};
 use litsat_cli::expect::parse_any;
-use litsat_cli::runner::{Expectations, Record, judge_result_lines, run_all, shard, success, summary};
+use litsat_cli::out::{Quiet, eprint_line};
+use litsat_cli::runner::{Clock, Expectations, Record, judge_result_lines, run_all, shard, success, summary};
+use litsat_cli::watch::{Running, Watcher};
+use std::ffi::OsString;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
 
 /// jemalloc rather than the system's malloc: a test allocates about a thousand blocks and
 /// frees them all at the end, and with glibc's malloc the 135 Dat3M C11 tests took 41% more
@@ -68,12 +75,12 @@ enum Cmd {
         #[arg(long, value_name = "FILE")]
         log: Option<PathBuf>,
         /// Run only shard I of N (1-based), split deterministically by input position.
-        #[arg(long, value_name = "I/N")]
-        shard: Option<String>,
+        #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+        shard: Option<(usize, usize)>,
     },
     /// Explains why an outcome is forbidden (the checks and a cycle), or shows a witness.
     Explain(litsat_cli::cli::explain::Args),
-    /// Lists the tests whose Observation differs between two models.
+    /// Lists the tests whose Observation differs between two models (exit status 1 if any).
     Diff(litsat_cli::cli::diff::Args),
     /// Writes families of litmus tests (co, sb, iriw, mp) that grow with a parameter.
     Gen(litsat_cli::cli::generate::Args),
@@ -97,7 +104,7 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(with_subcommand(std::env::args_os().collect()));
     let r = match cli.cmd {
         Cmd::Check { model, inputs, graph, graph_format } => check(&model, &inputs, graph, graph_format),
         Cmd::Run { model, inputs, expect, expect_results, format, log, shard } => {
@@ -114,26 +121,56 @@ fn main() -> ExitCode {
     match r {
         Ok(code) => code,
         Err(d) => {
-            eprintln!("{}", render(&d));
+            report(&d);
             ExitCode::from(2)
         }
     }
 }
 
+/// `litsat X.litmus …` read as `litsat check X.litmus …`, when the first argument is no
+/// subcommand but names a test, a folder or an @LIST (or ends with `.litmus`): the
+/// commonest thing to do, and "unrecognized subcommand" helped nobody. Subcommands keep
+/// priority, so a file named `run` still needs `litsat check run`.
+fn with_subcommand(mut args: Vec<OsString>) -> Vec<OsString> {
+    let Some(first) = args.get(1).and_then(|a| a.to_str()) else { return args };
+    let cmd = Cli::command();
+    let known = first == "help" || cmd.get_subcommands().any(|c| c.get_name() == first);
+    if !known && !first.starts_with('-') && names_input(first) {
+        args.insert(1, "check".into());
+    }
+    args
+}
+
+/// Whether an argument names what `check` takes.
+fn names_input(a: &str) -> bool {
+    a.ends_with(".litmus") || Path::new(a.strip_prefix('@').unwrap_or(a)).exists()
+}
+
+/// `--shard I/N`, with 1 <= I <= N.
+fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let parsed = s.split_once('/').and_then(|(i, n)| Some((i.parse::<usize>().ok()?, n.parse::<usize>().ok()?)));
+    parsed.filter(|&(i, n)| i >= 1 && i <= n).ok_or_else(|| format!("expected I/N with 1 <= I <= N, found '{s}'"))
+}
+
 fn check(m: &ModelArgs, inputs: &[String], graph: Option<PathBuf>, format: Option<String>) -> Result<ExitCode, Diag> {
     let (prog, opts) = setup(m)?;
     let files = select(collect_inputs(inputs)?, &prog.settings());
+    if files.is_empty() {
+        return Ok(nothing_found(inputs));
+    }
     let per_input = per_input(&files, &opts);
     let mut failed = 0;
     // One buffer for every log, flushed before each message to stderr, so that the two
     // interleave as they would line by line (one write per line cost a system call each).
     // Logs are written in input order as tests are answered (see `for_each_input`), by
     // whichever worker passes them on: the buffer is over `Stdout`, not its lock.
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout());
+    let mut out = litsat_cli::out::buffered();
+    let running = Arc::new(Running::default());
+    let _watcher = Watcher::start(running.clone());
     // Each outcome becomes its log text as soon as it is answered: the outcomes (tests,
     // states) are not all held until the last test is done.
     let answer = |f: &Path, o: &litsat::query::Options| {
-        let r = check_file(f, &prog, o);
+        let r = running.time(f, || check_file(f, &prog, o));
         let text = r.outcome.map(|o| (herd_log(&o, r.seconds), loop_note(&r.path, &o), o.incomplete));
         (r.path, text)
     };
@@ -142,26 +179,26 @@ fn check(m: &ModelArgs, inputs: &[String], graph: Option<PathBuf>, format: Optio
             let _ = writeln!(out, "{log}");
             if let Some(note) = note {
                 let _ = out.flush();
-                eprintln!("{note}");
+                eprint_line(&note);
             }
             // A log with the states found before a limit: the test is not answered.
             if let Some(d) = incomplete {
                 failed += 1;
                 let _ = out.flush();
-                eprintln!("{}", render(&d));
+                report(&d);
             }
             if let Some(dir) = &graph {
                 let _ = out.flush();
                 if let Err(d) = litsat_cli::cli::explain::write_graph(&prog, &opts, &path, dir, format.as_deref()) {
                     failed += 1;
-                    eprintln!("{}", render(&d));
+                    report(&d);
                 }
             }
         }
         Err(d) => {
             failed += 1;
             let _ = out.flush();
-            eprintln!("{}", render(&d));
+            report(&d);
         }
     });
     let _ = out.flush();
@@ -182,15 +219,14 @@ fn run(
     expect: Expect,
     format: Format,
     log: Option<PathBuf>,
-    shard_arg: Option<String>,
+    shard_arg: Option<(usize, usize)>,
 ) -> Result<ExitCode, Diag> {
     let (prog, opts) = setup(m)?;
     let mut files = select(collect_inputs(inputs)?, &prog.settings());
-    if let Some(s) = &shard_arg {
-        let parsed = s.split_once('/').and_then(|(i, n)| Some((i.parse::<usize>().ok()?, n.parse::<usize>().ok()?)));
-        let Some((i, n)) = parsed.filter(|&(i, n)| i >= 1 && i <= n) else {
-            return Err(Diag::file("--shard", format!("expected I/N with 1 <= I <= N, found '{s}'")));
-        };
+    if files.is_empty() {
+        return Ok(nothing_found(inputs));
+    }
+    if let Some((i, n)) = shard_arg {
         files = shard(files, i, n);
     }
     let expected = match &expect.file {
@@ -203,20 +239,23 @@ fn run(
     };
     let bar = std::io::stderr().is_terminal().then(|| {
         let b = indicatif::ProgressBar::new(files.len() as u64);
-        if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} tests, ETA {eta}") {
+        if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} tests, ETA {eta} {msg}") {
             b.set_style(style);
         }
         b
     });
-    let tick = || {
-        if let Some(b) = &bar {
-            b.inc(1);
-        }
-    };
     let json = matches!(format, Format::Json);
     let mut logs = Logs::open(log.as_deref(), &format, bar.clone())?;
+    let running = Arc::new(Running::with_bar(bar.clone()));
+    let watcher = Watcher::start(running.clone());
+    let (start, cpu) = (Instant::now(), litsat_cli::clock::process_cpu());
     let (mut records, problems) =
-        run_all(&files, &prog, &opts, expected.as_deref(), json, &tick, &mut |text| logs.write(text));
+        run_all(&files, &prog, &opts, expected.as_deref(), json, &running, &mut |text| logs.write(text));
+    let clock = Clock {
+        wall: start.elapsed().as_secs_f64(),
+        cpu: cpu.zip(litsat_cli::clock::process_cpu()).map(|(a, b)| b - a),
+    };
+    drop(watcher);
     if expect.results {
         judge_result_lines(&mut records);
     }
@@ -224,15 +263,15 @@ fn run(
         b.finish_and_clear();
     }
     logs.finish()?;
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
-    let sum = summary(&records, &problems);
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, Quiet(std::io::stdout().lock()));
+    let sum = summary(&records, &problems, Some(clock));
     match format {
         Format::Json => {
             for r in &records {
                 let _ = writeln!(out, "{}", serde_json::to_string(r).unwrap_or_default());
             }
             let _ = out.flush();
-            eprint!("{sum}");
+            eprint_line(sum.trim_end());
         }
         Format::Herd => {
             let _ = write!(out, "{sum}");
@@ -249,7 +288,7 @@ struct Logs {
     file: Option<(PathBuf, std::io::BufWriter<std::fs::File>)>,
     /// The first error writing the file, reported once the run is over.
     failed: Option<std::io::Error>,
-    stdout: Option<std::io::BufWriter<std::io::Stdout>>,
+    stdout: Option<std::io::BufWriter<Quiet<std::io::Stdout>>>,
     bar: Option<indicatif::ProgressBar>,
 }
 
@@ -265,7 +304,7 @@ impl Logs {
             None => None,
         };
         let to_stdout = log.is_none() && matches!(format, Format::Herd);
-        let stdout = to_stdout.then(|| std::io::BufWriter::with_capacity(1 << 16, std::io::stdout()));
+        let stdout = to_stdout.then(litsat_cli::out::buffered);
         Ok(Logs { file, failed: None, stdout, bar })
     }
 
@@ -319,6 +358,6 @@ fn merge(files: &[PathBuf]) -> Result<ExitCode, Diag> {
     }
     records.sort_by(|a, b| a.path.cmp(&b.path));
     let none = Expectations::default();
-    print!("{}", summary(&records, &none));
+    litsat_cli::out::print(&summary(&records, &none, None));
     Ok(if success(&records, &none) { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }

@@ -3,6 +3,7 @@
 use crate::driver::{check_file, for_each_input, per_input};
 use crate::expect::results::{Judgement, judge, parse_result_line};
 use crate::expect::{Answer, Expected, compare, match_entries};
+use crate::watch::Running;
 use litsat::cat::Models;
 use litsat::diag::DiagKind;
 use litsat::query::Options;
@@ -47,8 +48,8 @@ pub fn shard<T>(items: Vec<T>, i: usize, n: usize) -> Vec<T> {
     items.into_iter().enumerate().filter(|(k, _)| n == 0 || k % n == i.saturating_sub(1)).map(|(_, t)| t).collect()
 }
 
-/// Runs every file, in parallel, and returns records in input order. `progress` is
-/// called once per finished test. Answers carry their states where `expected` is given
+/// Runs every file, in parallel, and returns records in input order. Each test is on
+/// `running` while it runs (which moves its progress bar as each ends). Answers carry their states where `expected` is given
 /// or `with_states` asks for them (for JSON output). Each test's herd log (empty for a
 /// test not answered) goes to `logs` in input order as soon as the tests before it are
 /// answered (see [`for_each_input`]).
@@ -58,7 +59,7 @@ pub fn run_all(
     opts: &Options,
     expected: Option<&[Expected]>,
     with_states: bool,
-    progress: &(dyn Fn() + Sync),
+    running: &Running,
     logs: &mut (dyn FnMut(&str) + Send),
 ) -> (Vec<Record>, Expectations) {
     let model = models.display_name();
@@ -66,8 +67,7 @@ pub fn run_all(
     let with_states = with_states || expected.is_some();
     let mut records: Vec<Record> = Vec::with_capacity(files.len());
     let answer = |f: &std::path::Path, opts: &Options| {
-        let r = check_file(f, models, opts);
-        progress();
+        let r = running.time(f, || check_file(f, models, opts));
         let path = f.to_string_lossy().to_string();
         let stem = f.file_stem().map(|s| s.to_string_lossy().to_string()).unwrap_or_default();
         match r.outcome {
@@ -173,21 +173,34 @@ pub struct Expectations {
     pub unmatched: usize,
 }
 
-/// The closing table: counts by status, total and slowest times.
-pub fn summary(records: &[Record], ex: &Expectations) -> String {
-    let problems = &ex.ambiguous;
+/// `n` and `word`, plural unless `n` is 1 (`1 test`, `2 tests`).
+pub fn plural(n: usize, word: &str) -> String {
+    if n == 1 { format!("{n} {word}") } else { format!("{n} {word}s") }
+}
+
+/// How long a run took, for its summary.
+#[derive(Clone, Copy, Debug)]
+pub struct Clock {
+    /// Seconds from the first test's start to the last one's end.
+    pub wall: f64,
+    /// CPU seconds of the process meanwhile, where the system reports them.
+    pub cpu: Option<f64>,
+}
+
+/// The closing table: counts by status, the run's times (for a merge of shards, only the
+/// tests' own times, summed) and the slowest tests.
+pub fn summary(records: &[Record], ex: &Expectations, clock: Option<Clock>) -> String {
     let count = |s: Status| records.iter().filter(|r| r.status == s).count();
-    let mut out = String::new();
-    out.push_str(&format!(
-        "Summary: {} tests: {} passed, {} failed, {} answered without expectation, {} errors, {} timeouts\n",
-        records.len(),
+    let mut out = format!(
+        "Summary: {}: {} passed, {} failed, {} answered without expectation, {}, {}\n",
+        plural(records.len(), "test"),
         count(Status::Pass),
         count(Status::Fail),
         count(Status::Done),
-        count(Status::Error),
-        count(Status::Timeout)
-    ));
-    for p in problems {
+        plural(count(Status::Error), "error"),
+        plural(count(Status::Timeout), "timeout"),
+    );
+    for p in &ex.ambiguous {
         out.push_str(&format!("Expectation: {p}\n"));
     }
     if ex.unmatched > 0 {
@@ -204,14 +217,24 @@ pub fn summary(records: &[Record], ex: &Expectations) -> String {
     for r in records.iter().filter(|r| r.status == Status::Pass && !r.detail.is_empty()) {
         out.push_str(&format!("FORGIVEN {} {}\n", r.path, r.detail));
     }
-    let total: f64 = records.iter().map(|r| r.time).sum();
-    out.push_str(&format!("Time: {total:.2} s in tests\n"));
+    out.push_str(&times(records, clock));
     let mut slow: Vec<&Record> = records.iter().collect();
     slow.sort_by(|a, b| b.time.total_cmp(&a.time));
     for r in slow.iter().take(5) {
         out.push_str(&format!("Slowest: {:.3} s {}\n", r.time, r.path));
     }
     out
+}
+
+/// The summary's `Time:` line. Tests run in parallel, so their times summed are neither
+/// the wall time nor the CPU time: each is said by its name.
+fn times(records: &[Record], clock: Option<Clock>) -> String {
+    let summed: f64 = records.iter().map(|r| r.time).sum();
+    match clock {
+        Some(Clock { wall, cpu: Some(cpu) }) => format!("Time: {wall:.2} s wall, {cpu:.2} s CPU\n"),
+        Some(Clock { wall, cpu: None }) => format!("Time: {wall:.2} s wall, {summed:.2} s summed over tests\n"),
+        None => format!("Time: {summed:.2} s summed over tests\n"),
+    }
 }
 
 /// Whether a run succeeded: nothing failed, errored or timed out, and no expectation was

@@ -495,7 +495,7 @@ fn a_failed_certification_fails_the_run() {
     let stdout = String::from_utf8_lossy(&run.stdout);
     assert_eq!(run.status.code(), Some(1), "{stdout}");
     assert!(
-        stdout.contains("Summary: 2 tests: 0 passed, 0 failed, 1 answered without expectation, 1 errors"),
+        stdout.contains("Summary: 2 tests: 0 passed, 0 failed, 1 answered without expectation, 1 error,"),
         "{stdout}"
     );
 }

@@ -143,7 +143,7 @@ fn expect_results_judges_each_test_by_its_result_line() {
     assert_eq!(out.status.code(), Some(1), "{text}");
     assert_eq!(
         summary_line(&text),
-        "Summary: 5 tests: 1 passed, 2 failed, 1 answered without expectation, 1 errors, 0 timeouts"
+        "Summary: 5 tests: 1 passed, 2 failed, 1 answered without expectation, 1 error, 0 timeouts"
     );
     assert!(text.contains("b-fail.litmus Result: Never: Observation Sometimes 1 3, expected Never"), "{text}");
     assert!(text.contains("c-race.litmus Result: Sometimes DATARACE: predicted data race not modeled"), "{text}");

@@ -65,7 +65,8 @@ fn sc_and_tso_differ_exactly_where_the_table_says() {
     let want: BTreeSet<String> = rows.iter().filter(|(_, o)| o[sc] != o[tso]).map(|(p, _)| p.clone()).collect();
     assert!(want.contains("x86/SB.litmus") && !want.contains("x86/MP.litmus"));
     let (out, text) = diff(&[&["-m", "sc", "-m", "tso"], DIRS].concat());
-    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    // They differ: 1, as `diff` says.
+    assert_eq!(out.status.code(), Some(1), "{text}{}", String::from_utf8_lossy(&out.stderr));
     let got = listed(&text);
     assert_eq!(got, want, "\n{text}");
     let summary = format!("{} of {} tests differ", want.len(), rows.len());

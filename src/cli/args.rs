@@ -8,9 +8,11 @@ use std::time::Duration;
 
 #[derive(clap::Args, Clone)]
 pub struct ModelArgs {
-    /// A bundled model (sc, tso, relaxed, rvwmo, aarch64, c11, rc11, power, armv7), a path to a .cat
-    /// file, a .cfg file, or `lkmm` (linux-kernel.cfg, found in the current folder, -I or
-    /// LITSAT_LIB). With --conf, a .cat here replaces the cfg's `model` line. Without a
+    /// A bundled model (sc, tso, relaxed, rvwmo, aarch64, c11, rc11, power, armv7), a .cat
+    /// or .cfg file, or `lkmm`; default: herd's for each test's architecture.
+    ///
+    /// `lkmm` is linux-kernel.cfg, found in the current folder, -I or
+    /// LITSAT_LIB. With --conf, a .cat here replaces the cfg's `model` line. Without a
     /// model, each test gets herd's default for its architecture (tso for X86 and X86_64,
     /// aarch64, rvwmo for RISC-V, power for PPC, armv7 for ARM, c11 for C). For AArch64,
     /// herd's default is its current aarch64.cat, which litsat cannot run yet (it uses
@@ -18,7 +20,9 @@ pub struct ModelArgs {
     #[arg(short, long)]
     pub model: Option<String>,
     /// A herd configuration file (herd's -conf): its macros, bell, model and variant
-    /// lines; the files it names are found in the current folder, -I, LITSAT_LIB, then
+    /// lines.
+    ///
+    /// The files it names are found in the current folder, -I, LITSAT_LIB, then
     /// the bundled library, never in the cfg's own folder.
     #[arg(long, value_name = "FILE")]
     pub conf: Option<String>,
@@ -38,7 +42,9 @@ pub struct ModelArgs {
     /// Checks (by `as` name) to skip, comma-separated.
     #[arg(long, value_delimiter = ',')]
     pub skipchecks: Vec<String>,
-    /// Stop a test after this many seconds (it is reported as a timeout). Every phase
+    /// Stop a test after this many seconds (it is reported as a timeout).
+    ///
+    /// Every phase
     /// looks at the clock: building events, evaluating the model, solving (between solver
     /// calls) and certifying.
     #[arg(long, value_name = "S", value_parser = parse_seconds)]
@@ -46,30 +52,37 @@ pub struct ModelArgs {
     /// Refuse tests with more events than this.
     #[arg(long, value_name = "N")]
     pub max_events: Option<usize>,
-    /// Answer only the verdict (the Observation) with two solver calls, and the flags
-    /// the model raises (one more call per flag not raised by then); counts are printed
-    /// `0 0`, as herd's -speedcheck does.
+    /// Answer only the verdict (the Observation) and the flags, as herd's -speedcheck.
+    ///
+    /// The verdict takes two solver calls, and the flags the model raises one more call
+    /// per flag not raised by then; counts are printed `0 0`, as herd's -speedcheck does.
     #[arg(long)]
     pub fast: bool,
-    /// Check a proof of every UNSAT answer behind each verdict, and a model of every SAT one,
-    /// apart from the solver; the log gets a `Certificate` line. A verdict whose
+    /// Check each verdict's solver answers apart from the solver (proofs and models).
+    ///
+    /// A proof of every UNSAT answer behind each verdict, and a model of every SAT one,
+    /// are checked apart from the solver; the log gets a `Certificate` line. A verdict whose
     /// certificate does not check is an error (exit status 1), not an answer.
     #[arg(long)]
     pub certify: bool,
-    /// Write each test's two queries (condition, negated condition) as DIMACS CNF files
-    /// DIR/NAME.q1.cnf and DIR/NAME.q2.cnf. NAME is the test file's name without .litmus;
-    /// where inputs share it, it keeps as many of its folders as tell them apart
+    /// Write each test's two queries as DIMACS CNF files DIR/NAME.q1.cnf and .q2.cnf.
+    ///
+    /// The queries are the condition and its negation. NAME is the test file's name
+    /// without .litmus; where inputs share it, it keeps as many of its folders as tell them apart
     /// (DIR/ATOM/SB.q1.cnf and DIR/LDAR/SB.q1.cnf), so no test overwrites another's.
     #[arg(long, value_name = "DIR")]
     pub dimacs: Option<PathBuf>,
-    /// Enter each loop's body at most N times (herd's -unroll, default 2); an execution
+    /// Enter each loop's body at most N times (herd's -unroll, default 2), or `auto`.
+    ///
+    /// An execution
     /// that needs more is dropped, and the verdict gets herd's `Loop` prefix. `auto`
     /// raises the bound from 2 until no execution needs more (up to 16), so that Never
     /// means never.
     #[arg(long, value_name = "N|auto", value_parser = parse_unroll)]
     pub unroll: Option<Unroll>,
-    /// Full logs: list at most N executions one by one, then count the rest per state
-    /// (by projected model counting) instead. By default, 2048, and only where many
+    /// Full logs: list at most N executions one by one, then count the rest per state.
+    ///
+    /// The rest are counted by projected model counting. By default, 2048, and only where many
     /// executions share a state; 0 counts from the start.
     #[arg(long, value_name = "N")]
     pub count_after: Option<u64>,

@@ -11,6 +11,7 @@ mod counting;
 mod loops;
 
 use crate::cli::generate::{self, Family};
+use crate::clock::{process_cpu, thread_cpu};
 use crate::driver::{check_file, collect_inputs};
 use litsat::cat::{Program, compile_model_with, load_program};
 use litsat::diag::{Deadline, Diag, DiagKind};
@@ -91,40 +92,6 @@ pub struct Measured {
     pub build: f64,
     pub full: Option<Answer>,
     pub fast: Answer,
-}
-
-/// CPU clocks through rustix, a safe interface that on Linux asks the kernel itself (its
-/// vDSO or a system call, from Rust), so that this crate declares no C function.
-#[cfg(target_os = "linux")]
-mod cpu_clock {
-    pub use rustix::time::ClockId;
-    /// Seconds of CPU time a clock has counted.
-    pub fn read(clock: ClockId) -> Option<f64> {
-        let t = rustix::time::clock_gettime(clock);
-        Some(t.tv_sec as f64 + t.tv_nsec as f64 * 1e-9)
-    }
-}
-
-/// Elsewhere no CPU clock is read: the benchmark falls back to wall time.
-#[cfg(not(target_os = "linux"))]
-mod cpu_clock {
-    pub enum ClockId {
-        ThreadCPUTime,
-        ProcessCPUTime,
-    }
-    pub fn read(_clock: ClockId) -> Option<f64> {
-        None
-    }
-}
-
-/// CPU seconds of the calling thread, where the system reports them.
-fn thread_cpu() -> Option<f64> {
-    cpu_clock::read(cpu_clock::ClockId::ThreadCPUTime)
-}
-
-/// CPU seconds of the whole process (all threads).
-fn process_cpu() -> Option<f64> {
-    cpu_clock::read(cpu_clock::ClockId::ProcessCPUTime)
 }
 
 /// Times one piece of work on this thread: its CPU time where Linux reports it (robust
@@ -513,7 +480,7 @@ fn project_path(rel: &str) -> PathBuf {
 
 pub fn main(args: Args) -> Result<ExitCode, Diag> {
     let (report, ok) = run(&args)?;
-    print!("{report}");
+    crate::out::print(&report);
     Ok(if ok { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
@@ -701,7 +668,7 @@ fn verdict(met: Option<bool>) -> &'static str {
 
 /// The targets of issue #6, judged from this run's figures.
 fn targets(out: &mut String, fams: &[FamilyRun], corpora: &[CorpusRun], args: &Args) {
-    let _ = writeln!(out, "\n## Targets (issue #6)\n");
+    let _ = writeln!(out, "\n## Targets\n");
     let _ = writeln!(out, "| target | figure | verdict |");
     let _ = writeln!(out, "|---|---|---|");
     let full_plan = family_plan(false);

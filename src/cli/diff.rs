@@ -1,7 +1,8 @@
 //! `litsat diff`: the tests whose Observation differs between two models, and with
 //! `--stronger` whether everything the first allows the second allows too.
 
-use crate::driver::{check_file, collect_inputs};
+use crate::driver::{check_file, collect_inputs, nothing_found, report};
+use crate::runner::plural;
 use litsat::Observation;
 use litsat::cat::load_program;
 use litsat::diag::Diag;
@@ -41,8 +42,9 @@ pub struct Args {
     /// Test files, folders of tests, or @LIST files.
     #[arg(required = true)]
     pub inputs: Vec<String>,
-    /// Also report whether every outcome A allows is allowed by B (exit status 1 if not),
-    /// listing the counter-examples.
+    /// Also report whether every outcome A allows is allowed by B, listing the
+    /// counter-examples; the exit status then answers this (1 if not), not whether the
+    /// Observations differ.
     #[arg(long)]
     pub stronger: bool,
 }
@@ -58,10 +60,8 @@ fn allows(obs: Observation) -> (bool, bool) {
 
 pub fn main(args: Args) -> Result<ExitCode, Diag> {
     let [a, b] = args.models.as_slice() else {
-        return Err(Diag::file(
-            "litsat diff",
-            format!("expected exactly two models (-m A -m B), found {}", args.models.len()),
-        ));
+        let n = args.models.len();
+        return Err(Diag::file("litsat diff", format!("expected exactly two models (-m A -m B), found {n}")));
     };
     let pa = load_program(a, &args.include)?;
     let pb = load_program(b, &args.include)?;
@@ -77,10 +77,13 @@ pub fn main(args: Args) -> Result<ExitCode, Diag> {
         let _ = rayon::ThreadPoolBuilder::new().num_threads(j).build_global();
     }
     let files = collect_inputs(&args.inputs)?;
+    if files.is_empty() {
+        return Ok(nothing_found(&args.inputs));
+    }
     let results: Vec<_> =
         files.par_iter().map(|f| (check_file(f, &pa, &opts_a), check_file(f, &pb, &opts_b))).collect();
     let (na, nb) = (display(a), display(b));
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::out::Quiet(std::io::stdout().lock());
     let mut rows = Vec::new();
     let mut counter = Vec::new();
     let mut compared = 0;
@@ -93,7 +96,7 @@ pub fn main(args: Args) -> Result<ExitCode, Diag> {
                 errors += 1;
                 let _ = out.flush();
                 for d in [x.err(), y.err()].into_iter().flatten() {
-                    eprintln!("{d}");
+                    report(&d);
                 }
                 continue;
             }
@@ -118,16 +121,27 @@ pub fn main(args: Args) -> Result<ExitCode, Diag> {
             let _ = writeln!(out, "{path:w$}  {sa:10} {sb}");
         }
     }
-    let _ = writeln!(out, "{} of {compared} tests differ", rows.len());
+    let _ = writeln!(out, "{} of {} differ", rows.len(), plural(compared, "test"));
     if errors > 0 {
-        let _ = writeln!(out, "{errors} tests could not be answered under both models");
+        let _ = writeln!(out, "{} could not be answered under both models", plural(errors, "test"));
     }
-    let mut ok = errors == 0;
+    // As `diff` does: 0 when the models agree on every test, 1 when they differ on one;
+    // under --stronger, the status answers that question instead.
+    let mut ok = errors == 0 && (args.stronger || rows.is_empty());
     if args.stronger {
         if counter.is_empty() {
-            let _ = writeln!(out, "Stronger: yes, everything {na} allows is allowed by {nb} on these {compared} tests");
+            let _ = writeln!(
+                out,
+                "Stronger: yes, everything {na} allows is allowed by {nb} on these {}",
+                plural(compared, "test")
+            );
         } else {
-            let _ = writeln!(out, "Stronger: no, {} outcomes {na} allows are forbidden by {nb}:", counter.len());
+            let _ = writeln!(
+                out,
+                "Stronger: no, {} {na} allows {} forbidden by {nb}:",
+                plural(counter.len(), "outcome"),
+                if counter.len() == 1 { "is" } else { "are" }
+            );
             for c in &counter {
                 let _ = writeln!(out, "  {c}");
             }

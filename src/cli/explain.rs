@@ -2,7 +2,7 @@
 //! or a witness execution when it is allowed; `--graph` draws the execution.
 
 use crate::cli::args::{ModelArgs, setup};
-use crate::driver::collect_inputs;
+use crate::driver::{collect_inputs, nothing_found, report};
 use litsat::diag::Diag;
 use litsat::explain::{dot, explain_file, render_text};
 use std::io::Write;
@@ -27,8 +27,11 @@ pub struct Args {
 pub fn main(args: Args) -> Result<ExitCode, Diag> {
     let (prog, opts) = setup(&args.model)?;
     let files = collect_inputs(&args.files)?;
+    if files.is_empty() {
+        return Ok(nothing_found(&args.files));
+    }
     let mut failed = false;
-    let mut out = std::io::stdout().lock();
+    let mut out = crate::out::Quiet(std::io::stdout().lock());
     for (k, f) in files.iter().enumerate() {
         if k > 0 {
             let _ = writeln!(out);
@@ -37,7 +40,7 @@ pub fn main(args: Args) -> Result<ExitCode, Diag> {
             Ok(a) => a,
             Err(d) => {
                 let _ = out.flush();
-                eprintln!("{d}");
+                report(&d);
                 failed = true;
                 continue;
             }
@@ -50,7 +53,7 @@ pub fn main(args: Args) -> Result<ExitCode, Diag> {
                 }
                 Err(d) => {
                     let _ = out.flush();
-                    eprintln!("{d}");
+                    report(&d);
                     failed = true;
                 }
             }

@@ -98,7 +98,7 @@ pub fn main(args: Args) -> Result<ExitCode, Diag> {
                 out.push_str(&t.text);
                 out.push('\n');
             }
-            print!("{out}");
+            crate::out::print(&out);
         }
         Some(dir) => {
             let dname = dir.to_string_lossy().to_string();
@@ -107,7 +107,7 @@ pub fn main(args: Args) -> Result<ExitCode, Diag> {
                 let p = dir.join(format!("{}.litmus", t.name));
                 std::fs::write(&p, &t.text)
                     .map_err(|e| Diag::file(&p.to_string_lossy(), format!("cannot write: {e}")))?;
-                println!("{}", p.display());
+                crate::out::print(&format!("{}\n", p.display()));
             }
         }
     }

@@ -201,27 +201,31 @@ impl Diag {
     }
 
     /// The diagnostic with the offending source line drawn under it, when the source is
-    /// at hand.
+    /// at hand: one rendering whose first line is the plain `file:line:col: error: …`
+    /// that editors and CI logs parse, standing as the title of miette's box (in place of
+    /// miette's own title line, which would say the message a second time). A limit has
+    /// no place in the text to show.
     pub fn render(&self, source: Option<&str>) -> String {
         let head = self.to_string();
-        let Some(text) = source else { return head };
+        let Some(text) = source.filter(|_| self.kind != DiagKind::Limit) else { return head };
         let at = self.offset(text);
         let len = text[at..].chars().next().map(char::len_utf8).unwrap_or(0);
         let report = Report {
-            message: match self.kind {
-                DiagKind::Error => "error".into(),
-                DiagKind::Unsupported => "unsupported".into(),
-                DiagKind::Limit => "limit".into(),
-            },
+            message: String::new(),
             src: miette::NamedSource::new(&self.file, text.to_string()),
             span: (at, len).into(),
-            label: self.message.clone(),
+            label: match self.kind {
+                DiagKind::Unsupported => "not supported".into(),
+                _ => "here".into(),
+            },
         };
         let mut out = String::new();
         let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor());
         if handler.render_report(&mut out, &report).is_err() {
             return head;
         }
-        format!("{head}\n{}", out.trim_end_matches('\n'))
+        // miette's first line is its title, empty here: the head takes its place.
+        let snippet = out.split_once('\n').map_or("", |(_, rest)| rest);
+        format!("{head}\n{}", snippet.trim_end_matches('\n'))
     }
 }

@@ -66,7 +66,7 @@ fn tests(quick: bool) -> Result<Vec<(Generated, String)>, Diag> {
 
 /// Appends the rows to `out`, and returns them; false where the two methods disagree.
 pub fn section(out: &mut String, budget: f64, reps: usize, quick: bool) -> Result<(bool, Vec<Row>), Diag> {
-    let _ = writeln!(out, "\n## Full logs: listing executions against counting them (issue #15)\n");
+    let _ = writeln!(out, "\n## Full logs: listing executions against counting them\n");
     let _ = writeln!(
         out,
         "Listing: one solver call and one blocking clause per execution (`--count-after` past every test). \

@@ -87,6 +87,6 @@ fn timed(addr: SocketAddr, body: &str) -> (f64, bool) {
 /// `litsat bench --serve`: prints the report; exit status 1 when the target is missed.
 pub fn main() -> Result<std::process::ExitCode, Diag> {
     let (report, met) = run(50, 20)?;
-    println!("{report}");
+    crate::out::print(&format!("{report}\n"));
     Ok(if met { std::process::ExitCode::SUCCESS } else { std::process::ExitCode::from(1) })
 }

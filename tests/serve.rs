@@ -629,9 +629,15 @@ fn model_files_of_the_include_folders_are_listed_and_used() {
         let (status, v) = server.post("/api/check", &json!({ "test": sb, "model": name }));
         assert_eq!(status, 200, "{name}: {v}");
         assert_eq!(observation(&v), "Never", "{name}");
+        assert_eq!(v["model"], json!(name), "answers name the file as listed, not by its path");
     }
     let (status, v) = server.post("/api/explain", &json!({ "test": sb, "model": "mine.cfg" }));
     assert_eq!((status, v["allowed"].clone()), (200, json!(false)), "{v}");
+    let folder = dir.display().to_string();
+    assert!(!v.to_string().contains(&folder), "the server's path in {v}");
+    let (status, v) = server.post("/api/execution", &json!({ "test": sb, "model": "mine.cfg" }));
+    assert_eq!(status, 200, "{v}");
+    assert!(!v.to_string().contains(&folder) && v.to_string().contains("mine.cfg"), "{v}");
     // Names not listed, paths above all, are refused without reading anything.
     let absolute = dir.join("mine.cat").display().to_string();
     for name in ["notes.txt", "sub/hidden.cat", "hidden.cat", "../mine.cat", "./mine.cat", absolute.as_str(), ""] {

@@ -128,7 +128,7 @@ pub fn check(body: &[u8], limits: &Limits, lib: &Library) -> Reply {
         let record = Record {
             name: test.name().to_string(),
             path: TEST_ORIGIN.to_string(),
-            model: model.name(),
+            model: shown_name(&job.model, &model, lib),
             status: Status::Done,
             answer: Some(Answer::of(outcome.internals())),
             time,
@@ -153,11 +153,12 @@ pub fn explain(body: &[u8], limits: &Limits, lib: &Library) -> Reply {
         // what the explanation left of the request's one timeout.
         let left = limits.timeout.saturating_sub(started.elapsed());
         let fast = litsat::check(&test, &model, &Options { fast: true, timeout: Some(left), ..opts }).map_err(at)?;
+        let (path, name) = (model.name(), shown_name(&job.model, &model, lib));
         Ok(json!({
             "allowed": exec.allowed(),
             "observation": fast.observation().to_string(),
-            "text": exec.to_string(),
-            "dot": exec.dot(),
+            "text": exec.to_string().replace(&path, &name),
+            "dot": exec.dot().replace(&path, &name),
         }))
     })
 }
@@ -188,18 +189,19 @@ pub fn execution(body: &[u8], limits: &Limits, lib: &Library) -> Reply {
         let parsed = litsat::litmus::parse_test(TEST_ORIGIN, &job.test).map_err(at)?;
         let prog = model.internals().for_test(&parsed, TEST_ORIGIN).map_err(at)?;
         let found = step::nth(parsed, TEST_ORIGIN, &job.test, prog, &opts, among, job.index).map_err(at)?;
-        Ok(match found {
-            Some(s) => json!({
-                "index": job.index,
-                "more": s.more,
-                "execution": {
-                    "satisfies": s.satisfies,
-                    "text": s.text(),
-                    "dot": litsat::explain::dot::render_titled(&s.analysis, &s.title()),
-                },
-            }),
-            None => json!({ "index": job.index, "more": false, "execution": null }),
-        })
+        let Some(mut s) = found else {
+            return Ok(json!({ "index": job.index, "more": false, "execution": null }));
+        };
+        s.analysis.model = shown_name(&job.model, &model, lib);
+        Ok(json!({
+            "index": job.index,
+            "more": s.more,
+            "execution": {
+                "satisfies": s.satisfies,
+                "text": s.text(),
+                "dot": litsat::explain::dot::render_titled(&s.analysis, &s.title()),
+            },
+        }))
     })
 }
 
@@ -305,6 +307,15 @@ fn load(choice: &ModelChoice, lib: &Library) -> Result<Arc<Model>, Reply> {
         _ => {
             Err(Reply::error(400, "give either \"model\" (a model's name from GET /api/models) or \"cat\" (cat text)"))
         }
+    }
+}
+
+/// The name answers give the model: a model file's listed name, never its path on the
+/// server; else the library's name for it (a bundled name, `custom.cat`).
+fn shown_name(choice: &ModelChoice, model: &Model, lib: &Library) -> String {
+    match &choice.model {
+        Some(name) if lib.lists(name) => name.clone(),
+        _ => model.name(),
     }
 }
 

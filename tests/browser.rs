@@ -19,6 +19,8 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
 
+mod common;
+
 /// How long the server may take to say where it listens, and Chromium to finish a page.
 const SERVER_START: Duration = Duration::from_secs(30);
 const BROWSER_RUN: Duration = Duration::from_secs(20);
@@ -56,8 +58,14 @@ struct Server {
 
 impl Server {
     fn start() -> Server {
+        Server::start_with(&[])
+    }
+
+    /// `litsat serve --port 0` with more arguments (`-I DIR`).
+    fn start_with(extra: &[&str]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_litsat"))
             .args(["serve", "--port", "0"])
+            .args(extra)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -360,4 +368,32 @@ fn a_campaign_in_a_link_fills_its_table_and_diff() {
     assert!(element(&dom, "campaign-status").contains("data-state=\"done\""), "{dom}");
     assert_eq!(row_cells(&dom, "x86/SB"), ["Never", "Sometimes", "Never ≠ Sometimes"]);
     assert_eq!(row_cells(&dom, "x86/MP"), ["Never", "Never", "same"]);
+}
+
+#[test]
+fn an_lkmm_test_runs_under_linux_kernel_cfg_and_steps_through_its_executions() {
+    let chromium = need_chromium!();
+    let Some(shared) = common::shared_or_skip("the page under linux-kernel.cfg") else { return };
+    let lkmm = shared.join("models/lkmm").display().to_string();
+    let server = Server::start_with(&["-I", &lkmm]);
+    let test = std::fs::read_to_string(shared.join("corpus/lkmm/catalogue/SB+poonceonces.litmus")).expect("the test");
+    let dom = run_page(&chromium, &server, &test, "linux-kernel.cfg");
+    assert_eq!(text_of(&dom, "status"), "done", "{}", server.stderr());
+    assert_eq!(text_of(&dom, "verdict"), "Sometimes");
+    assert!(text_of(&dom, "log").starts_with("Test SB+poonceonces Allowed"), "{}", text_of(&dom, "log"));
+    assert!(inner_div(&dom, "graph").contains("<svg"), "no SVG in #graph:\n{dom}");
+    assert!(dom.contains(r#"<option value="linux-kernel.cfg" selected"#) || dom.contains(">linux-kernel.cfg</option>"));
+    // A link to the second execution, with a variant and a check skipped: the page steps
+    // there after the run, and says which of how many it shows.
+    let inputs = serde_json::json!({
+        "test": test, "model": "linux-kernel.cfg", "execution": 1, "among": "all",
+        "variants": ["lkmmv2"], "skipchecks": ["happens-before"],
+    });
+    let dom = run_link(&chromium, &server, &link(&server, &inputs), &[]);
+    assert_eq!(text_of(&dom, "status"), "done", "{}", server.stderr());
+    assert_eq!(text_of(&dom, "exec-label"), "execution 2 of 4");
+    assert!(text_of(&dom, "explain").starts_with("Test SB+poonceonces"), "{}", text_of(&dom, "explain"));
+    assert!(text_of(&dom, "explain").contains("Execution 2 under"), "{}", text_of(&dom, "explain"));
+    assert!(inner_div(&dom, "graph").contains("<svg"), "no SVG in #graph:\n{dom}");
+    assert!(dom.contains(r#"id="skipchecks""#) && dom.contains(r#"id="exec-next""#));
 }

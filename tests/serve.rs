@@ -300,6 +300,9 @@ fn seeds() -> Vec<(&'static str, Value)> {
         ("/api/check", json!({ "test": mp, "cat": cat, "fast": true })),
         ("/api/explain", json!({ "test": mp, "model": "tso" })),
         ("/api/explain", json!({ "test": sb, "cat": cat })),
+        ("/api/execution", json!({ "test": sb, "model": "tso", "index": 1 })),
+        ("/api/execution", json!({ "test": mp, "cat": cat, "among": "outcome", "skipchecks": ["sc"] })),
+        ("/api/check", json!({ "test": sb, "model": "sc", "variants": ["x"], "unroll": 1 })),
         ("/api/diff", json!({ "tests": tests(&["x86/SB", "x86/MP"]), "a": { "model": "tso" }, "b": { "cat": cat } })),
     ];
     for (n, model) in other {
@@ -318,7 +321,7 @@ fn acceptable(status: u16, v: &Value) -> bool {
             e["message"].is_string()
                 && e["line"].as_u64().is_some_and(|l| l >= 1)
                 && e["col"].as_u64().is_some_and(|c| c >= 1)
-                && ["test", "cat"].contains(&e["input"].as_str().unwrap_or_default())
+                && ["test", "cat", "model"].contains(&e["input"].as_str().unwrap_or_default())
                 && ["error", "unsupported", "limit"].contains(&e["kind"].as_str().unwrap_or_default())
                 && e["rendered"].is_string()
         }
@@ -560,4 +563,247 @@ fn fresh_cat_names_stay_within_max_names() {
     let (status, _) = request(small.addr, "POST", "/api/check", sb_tso.as_bytes()).expect("answers");
     assert_eq!(status, 200);
     small.stop();
+}
+
+// ---- Model files of `-I` folders, knobs and stepping (issue #35, item 5) -------------------
+
+use litsat_cli::cli::serve::library::Library;
+use litsat_cli::cli::serve::start_with;
+
+/// A server offering the model files of `dirs`, and the statuses and JSON bodies it answers.
+struct WithLibrary(SocketAddr);
+
+impl WithLibrary {
+    fn start(dirs: &[PathBuf]) -> WithLibrary {
+        let library = Library::scan(dirs).expect("the folders are listed");
+        let limits = Limits::new(Duration::from_secs(20), 64);
+        WithLibrary(start_with("127.0.0.1", 0, limits, library, 2).expect("the server starts").addr)
+    }
+
+    fn post(&self, path: &str, body: &Value) -> (u16, Value) {
+        let (status, bytes) = request(self.0, "POST", path, body.to_string().as_bytes()).expect("an answer");
+        (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    }
+
+    fn names(&self) -> Vec<(String, bool)> {
+        let (status, bytes) = request(self.0, "GET", "/api/models", b"").expect("an answer");
+        assert_eq!(status, 200);
+        let v: Value = serde_json::from_slice(&bytes).expect("JSON");
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .map(|m| (m["name"].as_str().unwrap_or_default().to_string(), m["file"] == true))
+            .collect()
+    }
+}
+
+/// A fresh folder with a cat that includes another, a cfg naming it, and files that must
+/// not be listed.
+fn model_folder() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("litsat-serve-models-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("sub")).expect("a temporary folder");
+    let write = |name: &str, text: &str| std::fs::write(dir.join(name), text).expect("a model file");
+    write("base.cat", "\"base\"\nlet com = rf | co | fr\n");
+    write("mine.cat", "\"mine\"\ninclude \"base.cat\"\nacyclic po | com as sc\n");
+    write("mine.cfg", "model mine.cat\n");
+    write("notes.txt", "not a model\n");
+    write("sub/hidden.cat", "\"hidden\"\nacyclic po as sc\n");
+    dir
+}
+
+fn observation(v: &Value) -> &str {
+    v["observation"].as_str().unwrap_or_else(|| panic!("no observation in {v}"))
+}
+
+#[test]
+fn model_files_of_the_include_folders_are_listed_and_used() {
+    let dir = model_folder();
+    let server = WithLibrary::start(std::slice::from_ref(&dir));
+    let names = server.names();
+    let files: Vec<&str> = names.iter().filter(|n| n.1).map(|n| n.0.as_str()).collect();
+    assert_eq!(files, ["base.cat", "mine.cat", "mine.cfg"]);
+    assert!(names.iter().any(|n| n.0 == "tso" && !n.1), "{names:?}");
+    let sb = litmus("x86/SB.litmus");
+    // The cfg names mine.cat, which includes base.cat: both found in the folder.
+    for name in ["mine.cfg", "mine.cat", "mine.cfg"] {
+        let (status, v) = server.post("/api/check", &json!({ "test": sb, "model": name }));
+        assert_eq!(status, 200, "{name}: {v}");
+        assert_eq!(observation(&v), "Never", "{name}");
+        assert_eq!(v["model"], json!(name), "answers name the file as listed, not by its path");
+    }
+    let (status, v) = server.post("/api/explain", &json!({ "test": sb, "model": "mine.cfg" }));
+    assert_eq!((status, v["allowed"].clone()), (200, json!(false)), "{v}");
+    let folder = dir.display().to_string();
+    assert!(!v.to_string().contains(&folder), "the server's path in {v}");
+    let (status, v) = server.post("/api/execution", &json!({ "test": sb, "model": "mine.cfg" }));
+    assert_eq!(status, 200, "{v}");
+    assert!(!v.to_string().contains(&folder) && v.to_string().contains("mine.cfg"), "{v}");
+    // Names not listed, paths above all, are refused without reading anything.
+    let absolute = dir.join("mine.cat").display().to_string();
+    for name in ["notes.txt", "sub/hidden.cat", "hidden.cat", "../mine.cat", "./mine.cat", absolute.as_str(), ""] {
+        let (status, v) = server.post("/api/check", &json!({ "test": sb, "model": name }));
+        assert_eq!(status, 400, "{name}: {v}");
+        assert!(v["error"]["message"].as_str().unwrap_or_default().contains("GET /api/models"), "{v}");
+    }
+    // A custom cat still includes from the bundled library only.
+    let cat = "\"c\"\ninclude \"base.cat\"\nacyclic po | com as sc\n";
+    let (status, v) = server.post("/api/check", &json!({ "test": sb, "cat": cat }));
+    assert_eq!(status, 422, "{v}");
+    assert!(Library::scan(&[dir.join("no-such-folder")]).is_err());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn lkmm_runs_under_linux_kernel_cfg() {
+    let Some(shared) = common::shared_or_skip("the LKMM under linux-kernel.cfg from -I") else { return };
+    let server = WithLibrary::start(&[shared.join("models/lkmm"), shared.join("models/herd")]);
+    let names = server.names();
+    assert!(names.contains(&("linux-kernel.cfg".to_string(), true)), "{names:?}");
+    assert!(names.contains(&("x86tso.cat".to_string(), true)), "{names:?}");
+    let test =
+        |name: &str| std::fs::read_to_string(shared.join("corpus/lkmm/catalogue").join(name)).expect("an LKMM test");
+    for (name, expected) in [("SB+fencembonceonces.litmus", "Never"), ("SB+poonceonces.litmus", "Sometimes")] {
+        let (status, v) = server.post("/api/check", &json!({ "test": test(name), "model": "linux-kernel.cfg" }));
+        assert_eq!(status, 200, "{name}: {v}");
+        assert_eq!(observation(&v), expected, "{name}");
+        assert!(v["log"].as_str().unwrap_or_default().contains(&format!("Observation {}", &name[..name.len() - 7])));
+    }
+    // The executions behind the answer: Positive + Negative of them.
+    let sb = test("SB+fencembonceonces.litmus");
+    let (_, check) = server.post("/api/check", &json!({ "test": sb, "model": "linux-kernel.cfg" }));
+    let all = steps(&server, &json!({ "test": sb, "model": "linux-kernel.cfg" }));
+    assert_eq!(all.len() as u64, witnesses(&check), "{check}");
+    // herd's library: x86tso.cat and what it includes, for an x86 test.
+    let (status, v) = server.post("/api/check", &json!({ "test": litmus("x86/SB.litmus"), "model": "x86tso.cat" }));
+    assert_eq!((status, observation(&v)), (200, "Sometimes"), "{v}");
+}
+
+/// Positive + Negative of a check's answer.
+fn witnesses(check: &Value) -> u64 {
+    check["witnesses"].as_array().expect("witnesses").iter().map(|w| w.as_u64().expect("a count")).sum()
+}
+
+/// Every execution `/api/execution` steps through for `body`, as (dot, satisfies), checking
+/// `more` on the way and that the one past the last is null.
+fn steps(server: &WithLibrary, body: &Value) -> Vec<(String, bool)> {
+    let mut out = Vec::new();
+    for index in 0..100 {
+        let mut b = body.clone();
+        b["index"] = json!(index);
+        let (status, v) = server.post("/api/execution", &b);
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(v["index"], json!(index));
+        if v["execution"].is_null() {
+            assert_eq!(v["more"], json!(false));
+            return out;
+        }
+        let e = &v["execution"];
+        let dot = e["dot"].as_str().expect("a graph").to_string();
+        assert!(dot.starts_with("digraph") && e["text"].as_str().is_some_and(|t| t.contains("final state")), "{v}");
+        out.push((dot, e["satisfies"] == true));
+        let mut next = b.clone();
+        next["index"] = json!(index + 1);
+        let (_, after) = server.post("/api/execution", &next);
+        assert_eq!(v["more"], json!(!after["execution"].is_null()), "more at {index}");
+    }
+    panic!("more than 100 executions")
+}
+
+#[test]
+fn stepping_through_executions_finds_each_once() {
+    let server = WithLibrary(server());
+    let sb = litmus("x86/SB.litmus");
+    for model in ["tso", "sc"] {
+        let (_, check) = post("/api/check", &json!({ "test": sb, "model": model }));
+        let all = steps(&server, &json!({ "test": sb, "model": model }));
+        assert_eq!(all.len() as u64, witnesses(&check), "{model}: {check}");
+        let distinct: std::collections::BTreeSet<&String> = all.iter().map(|s| &s.0).collect();
+        assert_eq!(distinct.len(), all.len(), "{model}: an execution found twice");
+        let positive = check["witnesses"][0].as_u64().expect("positive");
+        assert_eq!(all.iter().filter(|s| s.1).count() as u64, positive, "{model}");
+        let reaching = steps(&server, &json!({ "test": sb, "model": model, "among": "outcome" }));
+        assert_eq!(reaching.len() as u64, positive, "{model}");
+        assert!(reaching.iter().all(|s| s.1));
+    }
+    // The same inputs step to the same execution.
+    let body = json!({ "test": sb, "model": "tso", "index": 2 });
+    assert_eq!(post("/api/execution", &body), post("/api/execution", &body));
+    // skipchecks sc: SB's outcome is reached under sc too.
+    let reaching = steps(&server, &json!({ "test": sb, "model": "sc", "among": "outcome", "skipchecks": ["sc"] }));
+    assert_eq!(reaching.len(), 1);
+    // Bounded, and validated.
+    for (body, reason) in [
+        (json!({ "test": sb, "model": "tso", "index": 1000 }), "index"),
+        (json!({ "test": sb, "model": "tso", "among": "some" }), "among"),
+        (json!({ "test": sb, "model": "tso", "index": -1 }), "malformed"),
+    ] {
+        let (status, v) = post("/api/execution", &body);
+        assert_eq!(status, 400, "{v}");
+        assert!(v["error"]["message"].as_str().unwrap_or_default().contains(reason), "{v}");
+    }
+}
+
+#[test]
+fn variants_skipchecks_and_unroll_take_effect() {
+    let sb = litmus("x86/SB.litmus");
+    let check = |extra: Value| {
+        let mut body = json!({ "test": sb, "model": "sc" });
+        body.as_object_mut().expect("object").extend(extra.as_object().expect("object").clone());
+        let (status, v) = post("/api/check", &body);
+        assert_eq!(status, 200, "{v}");
+        v
+    };
+    assert_eq!(observation(&check(json!({}))), "Never");
+    assert_eq!(observation(&check(json!({ "skipchecks": ["sc"] }))), "Sometimes");
+    assert_eq!(observation(&check(json!({ "skipchecks": ["no-such-check"] }))), "Never");
+    // A variant chooses a branch of the model.
+    let cat =
+        "\"v\"\nlet com = rf | co | fr\nif \"strong\" acyclic po | com as sc else acyclic po-loc | com as sc end\n";
+    let with = |variants: Value| {
+        let (status, v) = post("/api/check", &json!({ "test": sb, "cat": cat, "variants": variants }));
+        assert_eq!(status, 200, "{v}");
+        observation(&v).to_string()
+    };
+    assert_eq!(with(json!([])), "Sometimes");
+    assert_eq!(with(json!(["strong"])), "Never");
+    // The unrolling bound: each pass of MP+spin's loop is one more execution.
+    let spin = litmus("c11/MP+spin.litmus");
+    for (unroll, negative) in [(0, 1), (1, 2), (3, 4)] {
+        let (status, v) = post("/api/check", &json!({ "test": spin, "model": "rc11", "unroll": unroll }));
+        assert_eq!(status, 200, "{v}");
+        assert_eq!(v["witnesses"], json!([0, negative]), "unroll {unroll}");
+    }
+    // The diff takes them too.
+    let body = json!({
+        "tests": [{ "name": "SB", "text": sb }],
+        "a": { "model": "sc" }, "b": { "model": "sc" }, "skipchecks": ["sc"],
+    });
+    let (status, v) = post("/api/diff", &body);
+    assert_eq!((status, v["rows"][0]["a"].as_str()), (200, Some("Sometimes")), "{v}");
+}
+
+#[test]
+fn refused_knobs_are_400_with_a_reason() {
+    let sb = litmus("x86/SB.litmus");
+    let many: Vec<String> = (0..17).map(|k| format!("v{k}")).collect();
+    let long = "v".repeat(65);
+    for (knob, value, reason) in [
+        ("variants", json!(many), "more than 16"),
+        ("skipchecks", json!([long]), "not a name"),
+        ("skipchecks", json!(["a b"]), "not a name"),
+        ("variants", json!([""]), "not a name"),
+        ("variants", json!(["\"; include"]), "not a name"),
+        ("unroll", json!(17), "more than 16"),
+        ("unroll", json!(-1), "malformed"),
+        ("unroll", json!("auto"), "malformed"),
+        ("variants", json!("strong"), "malformed"),
+    ] {
+        for path in ["/api/check", "/api/explain", "/api/execution"] {
+            let (status, v) = post(path, &json!({ "test": sb, "model": "tso", knob: value }));
+            assert_eq!(status, 400, "{path} {knob}={value}: {v}");
+            let message = v["error"]["message"].as_str().unwrap_or_default();
+            assert!(message.contains(reason), "{path} {knob}={value}: {message}");
+        }
+    }
 }

@@ -171,9 +171,20 @@ function fillTestMenu() {
   }
 }
 
+// A model file of the server's -I folders (a .cfg or .cat picked by name; its text stays
+// on the server), rather than a bundled model.
+const isFile = (name) => state.models.some((m) => m.name === name && m.file);
+
 function fillModelMenu() {
   const menu = $("model-menu");
-  for (const model of state.models) menu.append(new Option(model.name, model.name));
+  for (const model of state.models) if (!model.file) menu.append(new Option(model.name, model.name));
+  const files = state.models.filter((m) => m.file);
+  if (files.length) {
+    const optgroup = document.createElement("optgroup");
+    optgroup.label = "model files (litsat serve -I)";
+    for (const model of files) optgroup.append(new Option(model.name, model.name));
+    menu.append(optgroup);
+  }
   menu.append(new Option("custom cat", CUSTOM));
 }
 
@@ -187,7 +198,8 @@ function chooseTest(name) {
   if (!test) return;
   setEditorText("test", test.text);
   const model = ARCH_MODEL[archOf(test.text)];
-  if ($("model-menu").value !== CUSTOM && state.models.some((m) => m.name === model)) {
+  const chosen = $("model-menu").value;
+  if (chosen !== CUSTOM && !isFile(chosen) && state.models.some((m) => m.name === model)) {
     $("model-menu").value = model;
     onModelChange();
   }
@@ -204,13 +216,14 @@ let lastBundled = ""; // the bundled model chosen last, to start an empty cat ed
 
 function onModelChange() {
   const custom = $("model-menu").value === CUSTOM;
-  if (!custom) lastBundled = $("model-menu").value;
+  const file = isFile($("model-menu").value);
+  if (!custom && !file) lastBundled = $("model-menu").value;
   // Choosing "custom cat" with an empty editor starts it from the model just left, since
   // most custom models are small changes to a bundled one.
   const from = state.models.find((m) => m.name === lastBundled);
   if (custom && $("cat-editor").value === "" && from) setEditorText("cat", from.text);
   $("cat-block").hidden = !custom;
-  $("edit-model").disabled = custom;
+  $("edit-model").disabled = custom || file;
   fillCampaignModels();
 }
 
@@ -232,8 +245,22 @@ function modelChoice() {
     : { model: $("model-menu").value };
 }
 
+// "a, b c" → ["a", "b", "c"].
+const names = (text) => text.split(/[\s,]+/).filter(Boolean);
+
+// herd's -variant, -skipchecks and -unroll, as the API takes them; absent when unset.
+function knobs() {
+  const out = {};
+  const variants = names($("variants").value);
+  const skipchecks = names($("skipchecks").value);
+  if (variants.length) out.variants = variants;
+  if (skipchecks.length) out.skipchecks = skipchecks;
+  if ($("unroll").value !== "") out.unroll = Number($("unroll").value);
+  return out;
+}
+
 function requestBody() {
-  const body = { test: $("test-editor").value, ...modelChoice() };
+  const body = { test: $("test-editor").value, ...modelChoice(), ...knobs() };
   if ($("fast").checked) body.fast = true;
   return body;
 }
@@ -264,6 +291,7 @@ async function renderGraph(dot) {
 }
 
 function clearResults() {
+  resetStepper();
   $("verdict").textContent = "…";
   $("verdict").className = "";
   $("verdict-detail").textContent = "";
@@ -301,16 +329,94 @@ async function run() {
     showVerdict(check);
     $("log").textContent = check.log || "";
     $("explain").textContent = explain.text || "";
+    stepper.ran = { body, check, explain };
     const drawn = await renderGraph(explain.dot);
-    if (drawn && mine === runCount) setStatus("done", "done");
+    if (mine !== runCount) return;
+    setStepper();
+    if (stepper.pending !== undefined) {
+      const index = stepper.pending;
+      stepper.pending = undefined;
+      if (index >= 0) return step(index);
+    }
+    if (drawn) setStatus("done", "done");
   } catch (err) {
     if (mine !== runCount) return;
     $("verdict").textContent = "error";
     $("verdict").className = "obs-error";
-    if (err instanceof ApiError && err.error.input) showLocatedError(err.error);
+    if (err instanceof ApiError && ["test", "cat"].includes(err.error.input)) showLocatedError(err.error);
     setStatus(err.message, "error");
   } finally {
     if (mine === runCount) $("run").disabled = false;
+  }
+}
+
+// ---- Stepping through executions, as herd-www does -----------------------------------------
+
+// index -1 is the run's explanation; 0, 1, … the executions /api/execution answers, in an
+// order that is the same on every request for the same inputs.
+const stepper = { ran: null, index: -1, more: true, pending: undefined, seq: 0 };
+
+function resetStepper() {
+  stepper.ran = null;
+  stepper.index = -1;
+  stepper.more = true;
+  stepper.seq++;
+  setStepper();
+}
+
+// How many executions the chosen kind has, from the run's counts (unknown under fast).
+function executionCount() {
+  const check = stepper.ran && stepper.ran.check;
+  if (!check || check.fast || !check.witnesses) return null;
+  const [positive, negative] = check.witnesses;
+  if ($("exec-among").value === "all") return positive + negative;
+  return /^\s*~?\s*forall/m.test(stepper.ran.body.test) ? negative : positive;
+}
+
+function setStepper() {
+  const ran = Boolean(stepper.ran);
+  $("exec-prev").disabled = !ran || stepper.index < 0;
+  $("exec-next").disabled = !ran || !stepper.more;
+  const count = executionCount();
+  $("exec-label").textContent = stepper.index < 0
+    ? "explanation"
+    : `execution ${stepper.index + 1}${count === null ? "" : ` of ${count}`}`;
+}
+
+async function step(index) {
+  if (!stepper.ran) return;
+  const seq = ++stepper.seq;
+  if (index < 0) {
+    stepper.index = -1;
+    stepper.more = true;
+    $("explain").textContent = stepper.ran.explain.text || "";
+    setStepper();
+    await renderGraph(stepper.ran.explain.dot);
+    setStatus("done", "done");
+    return;
+  }
+  setStatus("stepping…", "running");
+  $("exec-prev").disabled = true;
+  $("exec-next").disabled = true;
+  try {
+    const answer = await api("/api/execution", { ...stepper.ran.body, index, among: $("exec-among").value });
+    if (seq !== stepper.seq) return;
+    if (!answer.execution) {
+      stepper.more = false;
+      setStepper();
+      setStatus(index === 0 ? "No execution." : "No more executions.", "done");
+      return;
+    }
+    stepper.index = index;
+    stepper.more = answer.more;
+    setStepper();
+    $("explain").textContent = answer.execution.text;
+    const drawn = await renderGraph(answer.execution.dot);
+    if (drawn && seq === stepper.seq) setStatus("done", "done");
+  } catch (err) {
+    if (seq !== stepper.seq) return;
+    setStepper();
+    setStatus(err.message, "error");
   }
 }
 
@@ -332,8 +438,12 @@ function fromBase64Url(code) {
 // The inputs as a fragment: #s=<base64url of {"test":…, "model":…} or {"test":…, "cat":…}>,
 // with the campaign's choices ("campaign": {"tests", "models", "diff"}) when tests are ticked.
 function permalink() {
-  const inputs = { test: $("test-editor").value, ...modelChoice() };
+  const inputs = { test: $("test-editor").value, ...modelChoice(), ...knobs() };
   if ($("fast").checked) inputs.fast = true;
+  if (stepper.ran && stepper.index >= 0) {
+    inputs.execution = stepper.index;
+    inputs.among = $("exec-among").value;
+  }
   const tests = campaignTests();
   if (tests.length) {
     inputs.campaign = { tests, models: campaignModels(), diff: [$("diff-a").value, $("diff-b").value] };
@@ -364,6 +474,12 @@ function restoreFromFragment() {
     $("model-menu").value = inputs.model;
   }
   $("fast").checked = Boolean(inputs.fast);
+  const list = (v) => (Array.isArray(v) ? v.map(String).join(", ") : "");
+  $("variants").value = list(inputs.variants);
+  $("skipchecks").value = list(inputs.skipchecks);
+  $("unroll").value = Number.isInteger(inputs.unroll) ? String(inputs.unroll) : "";
+  $("exec-among").value = inputs.among === "outcome" ? "outcome" : "all";
+  stepper.pending = Number.isInteger(inputs.execution) ? inputs.execution : undefined;
   onModelChange();
   if (inputs.campaign) restoreCampaign(inputs.campaign);
   return params.get("run") === "1";
@@ -574,7 +690,7 @@ function showDiff(row, a, b) {
 
 async function checkCell(test, model) {
   try {
-    const check = await api("/api/check", { test: test.text, ...cellModel(model), fast: true });
+    const check = await api("/api/check", { test: test.text, ...cellModel(model), ...knobs(), fast: true });
     return { text: check.observation || check.status };
   } catch (err) {
     return { text: "error", error: err.message };
@@ -636,6 +752,9 @@ function wire() {
   $("model-menu").addEventListener("change", onModelChange);
   $("edit-model").addEventListener("click", editModelAsCat);
   $("run").addEventListener("click", run);
+  $("exec-prev").addEventListener("click", () => step(stepper.index - 1));
+  $("exec-next").addEventListener("click", () => step(stepper.index + 1));
+  $("exec-among").addEventListener("change", () => step(-1));
   $("copy-link").addEventListener("click", copyLink);
   $("campaign-filter").addEventListener("input", filterCampaignTests);
   $("run-campaign").addEventListener("click", runCampaign);

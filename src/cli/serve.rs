@@ -5,19 +5,23 @@
 //! on a bounded pool of blocking threads (`--jobs`), so a runaway test holds one worker
 //! (until its `--timeout`), never the server. Every connection is bounded in time and
 //! the connections in number (issue #34): a client that declares a huge body, or one it
-//! never sends, costs a socket for at most `--read-timeout`. Nothing is read from the file
-//! system: the page, the litmus menu and the models are embedded (`serve/assets.rs`).
+//! never sends, costs a socket for at most `--read-timeout`. The page, the litmus menu and
+//! the bundled models are embedded (`serve/assets.rs`); the only files read are the model
+//! files of the folders named by `-I` (`serve/library.rs`), which clients pick by name.
 
 mod api;
 mod assets;
 mod conn;
 mod http;
+pub mod library;
 pub mod load;
 
 use crate::cli::args::parse_seconds;
+use library::Library;
 use litsat::diag::Diag;
 use std::io::Write;
 use std::net::SocketAddr;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -51,6 +55,11 @@ pub struct Args {
     /// Worker threads answering requests (default: the cores, at least 2).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
+    /// A folder of model files (herd's library, the LKMM's), repeatable: the page lists
+    /// its `.cfg` and `.cat` files by name, and their includes and the files a cfg names
+    /// are looked for in these folders, as `litsat check -I` does.
+    #[arg(short = 'I', long = "include", value_name = "DIR")]
+    pub include: Vec<PathBuf>,
 }
 
 /// What every request is answered under.
@@ -106,7 +115,8 @@ pub fn main(args: Args) -> Result<ExitCode, Diag> {
         max_names: args.max_names,
     };
     let workers = args.jobs.unwrap_or_else(|| std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1));
-    let running = start(&args.bind, args.port, limits, workers)?;
+    let library = Library::scan(&args.include)?;
+    let running = start_with(&args.bind, args.port, limits, library, workers)?;
     let url = running.url();
     let mut out = std::io::stdout().lock();
     let _ = writeln!(out, "Listening on {url}");
@@ -119,8 +129,14 @@ pub fn main(args: Args) -> Result<ExitCode, Diag> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Binds `bind:port` and starts serving with `workers` workers (at least 2).
+/// Binds `bind:port` and starts serving with `workers` workers (at least 2), with the
+/// bundled models only.
 pub fn start(bind: &str, port: u16, limits: Limits, workers: usize) -> Result<Running, Diag> {
+    start_with(bind, port, limits, Library::default(), workers)
+}
+
+/// [`start`] offering the model files of `library` too.
+pub fn start_with(bind: &str, port: u16, limits: Limits, library: Library, workers: usize) -> Result<Running, Diag> {
     let cannot = |e: std::io::Error| Diag::file("litsat serve", format!("cannot listen on {bind}:{port}: {e}"));
     let listener = std::net::TcpListener::bind((bind, port)).map_err(cannot)?;
     listener.set_nonblocking(true).map_err(cannot)?;
@@ -132,6 +148,6 @@ pub fn start(bind: &str, port: u16, limits: Limits, workers: usize) -> Result<Ru
         .build()
         .map_err(|e| Diag::file("litsat serve", format!("cannot start the server: {e}")))?;
     let (stop, stopped) = oneshot::channel();
-    let accept = std::thread::spawn(move || runtime.block_on(conn::serve(listener, limits, workers, stopped)));
+    let accept = std::thread::spawn(move || runtime.block_on(conn::serve(listener, limits, library, workers, stopped)));
     Ok(Running { addr, stop, accept })
 }

@@ -66,6 +66,14 @@ impl Model {
     pub fn name(&self) -> String {
         self.0.display_name()
     }
+
+    /// The loaded programs behind this model, for litsat's own server (which steps
+    /// through executions with the pipeline's `explain::step`).
+    #[cfg(feature = "internals")]
+    #[doc(hidden)]
+    pub fn internals(&self) -> &Models {
+        &self.0
+    }
 }
 
 impl fmt::Debug for Model {

@@ -1,7 +1,8 @@
-//! What the server has built in: the page's files, the litmus menu and the bundled models.
-//! All embedded at build time, so that serving never reads the file system.
+//! What the server has built in: the page's files, the litmus menu and the bundled models,
+//! all embedded at build time; and the menu of models, which adds the `-I` folders' files.
 
 use super::http::Reply;
+use super::library::Library;
 use litsat::cat::load::{BUNDLED, bundled_names};
 use serde_json::{Value, json};
 use std::borrow::Cow;
@@ -33,9 +34,13 @@ pub fn tests() -> Value {
     TESTS.iter().map(|(name, text)| json!({ "name": name, "text": text })).collect()
 }
 
-/// `GET /api/models`: the bundled models (not the library pieces they include).
-pub fn models() -> Value {
-    bundled_names().iter().map(|name| json!({ "name": name, "text": bundled_text(&format!("{name}.cat")) })).collect()
+/// `GET /api/models`: the bundled models (not the library pieces they include), each with
+/// its text, then the model files of the `-I` folders (`"file": true`, no text), by name.
+pub fn models(lib: &Library) -> Value {
+    let bundled =
+        bundled_names().into_iter().map(|name| json!({ "name": name, "text": bundled_text(&format!("{name}.cat")) }));
+    let files = lib.entries().iter().map(|e| json!({ "name": e.name, "file": true }));
+    bundled.chain(files).collect()
 }
 
 /// A bundled file's text, by file name (`tso.cat`).

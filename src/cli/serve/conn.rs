@@ -2,6 +2,7 @@
 //! no client can hold a socket, a file descriptor or a worker for longer than its limits
 //! say (issue #34).
 
+use super::library::Library;
 use super::{Limits, http};
 use hyper::server::conn::http1;
 use hyper::service::service_fn;
@@ -23,14 +24,22 @@ pub struct Shared {
     pub limits: Limits,
     /// One permit per request waiting for or held by a worker.
     pub jobs: Arc<Semaphore>,
+    /// The model files of the `-I` folders, and the models loaded from them.
+    pub library: Library,
 }
 
 /// Accepts connections until `stopped` fires (a dropped sender never stops it), then
 /// waits for those open to end.
-pub async fn serve(listener: std::net::TcpListener, limits: Limits, workers: usize, stopped: oneshot::Receiver<()>) {
+pub async fn serve(
+    listener: std::net::TcpListener,
+    limits: Limits,
+    library: Library,
+    workers: usize,
+    stopped: oneshot::Receiver<()>,
+) {
     let Ok(listener) = TcpListener::from_std(listener) else { return };
     let jobs = Arc::new(Semaphore::new(workers * QUEUE_PER_WORKER));
-    let shared = Arc::new(Shared { limits, jobs });
+    let shared = Arc::new(Shared { limits, jobs, library });
     let open = Arc::new(Semaphore::new(MAX_CONNECTIONS));
     let stop = async {
         if stopped.await.is_err() {

@@ -2,6 +2,7 @@
 //! handler that panics after all is answered 500 instead of taking its worker down.
 
 use super::conn::Shared;
+use super::library::Library;
 use super::{Limits, api, assets};
 use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::body::{Body, Bytes, Incoming};
@@ -54,7 +55,7 @@ impl Reply {
 }
 
 /// An API handler: the body to its reply, on a worker.
-type Handler = fn(&[u8], &Limits) -> Reply;
+type Handler = fn(&[u8], &Limits, &Library) -> Reply;
 
 /// Answers one request.
 pub async fn answer(req: Request<Incoming>, shared: &Arc<Shared>) -> Response<Full<Bytes>> {
@@ -72,9 +73,10 @@ async fn route(req: Request<Incoming>, shared: &Arc<Shared>) -> Reply {
     let answer: Handler = match path.as_str() {
         "/api/tests" | "/api/models" if !get => return not_allowed("GET"),
         "/api/tests" => return Reply::ok(&assets::tests()),
-        "/api/models" => return Reply::ok(&assets::models()),
+        "/api/models" => return Reply::ok(&assets::models(&shared.library)),
         "/api/check" => api::check,
         "/api/explain" => api::explain,
+        "/api/execution" => api::execution,
         "/api/diff" => api::diff,
         _ => return Reply::error(404, format!("no such page or endpoint: {path}")),
     };
@@ -98,7 +100,7 @@ async fn work(answer: Handler, body: Bytes, shared: &Arc<Shared>) -> Reply {
         let _queued = queued;
         // Workers are the only threads that intern what clients send.
         litsat::cat::bound_here(Some(shared.limits.max_names));
-        catch_unwind(AssertUnwindSafe(|| answer(&body, &shared.limits))).unwrap_or_else(|_| internal())
+        catch_unwind(AssertUnwindSafe(|| answer(&body, &shared.limits, &shared.library))).unwrap_or_else(|_| internal())
     };
     tokio::task::spawn_blocking(job).await.unwrap_or_else(|_| internal())
 }

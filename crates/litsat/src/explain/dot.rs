@@ -44,7 +44,6 @@ const ROW: f64 = 1.2;
 /// program order, and edges between the same two events are drawn as one multi-coloured
 /// edge.
 pub fn render(a: &Analysis) -> String {
-    let mut s = String::new();
     let title = match &a.verdict {
         Verdict::Allowed => format!("{} allowed by {}: a witness", a.outcome, a.model),
         Verdict::Impossible => format!("{}: no candidate execution reaches it", a.outcome),
@@ -53,6 +52,13 @@ pub fn render(a: &Analysis) -> String {
             format!("{} forbidden by {} ({})", a.outcome, a.model, names.join(", "))
         }
     };
+    render_titled(a, &title)
+}
+
+/// [`render`] under another title (the graph's second line): an execution stepped to
+/// (see [`super::step`]) is no witness.
+pub fn render_titled(a: &Analysis, title: &str) -> String {
+    let mut s = String::new();
     let mut body = String::new();
     let mut curved = false;
     if let Some(ex) = &a.exec {
@@ -65,7 +71,7 @@ pub fn render(a: &Analysis) -> String {
         if curved { "curved" } else { "line" },
         esc(&a.test.name),
         esc(&a.test.cond.to_string()),
-        esc(&title)
+        esc(title)
     );
     let _ = writeln!(s, "  node [shape=none, margin=0.05, fontname=\"Helvetica\", fontsize=14];");
     let _ = writeln!(s, "  edge [fontname=\"Helvetica\", fontsize=12, arrowsize=0.8];");

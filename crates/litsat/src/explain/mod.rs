@@ -13,6 +13,7 @@
 //!   or an offending pair of its relation, expanded into base relations.
 
 pub mod dot;
+pub mod step;
 
 use crate::cat::ast::CheckKind;
 use crate::cat::{CheckOut, Program};

@@ -185,7 +185,7 @@ fn a_missing_model_file_says_where_litsat_looked() {
     let (code, err) = check_in(&cwd, &[("HERDLIB", &inc)], &["-m", "nowhere.cat", "-I", "somewhere", "SB.litmus"]);
     assert_eq!(code, 2, "{err}");
     let want = format!(
-        "nowhere.cat:1:1: error: cannot find \"nowhere.cat\" (looked in: the current folder, somewhere, {}); \
+        "litsat: error: cannot find \"nowhere.cat\" (looked in: the current folder, somewhere, {}); \
          add a folder with -I DIR, or set LITSAT_LIB or HERDLIB",
         inc.display()
     );

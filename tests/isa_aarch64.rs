@@ -96,10 +96,21 @@ fn atomics_carry_herds_sets() {
     assert_eq!(tags("STADD W0,[X2]"), t(&[&["NoRet", "X"], &["X"]]));
     assert_eq!(tags("STSETL W0,[X2]"), t(&[&["NoRet", "X"], &["L", "X"]]));
     assert_eq!(tags("LDADDAL W0,WZR,[X2]"), t(&[&["NoRet", "X"], &["L", "X"]]));
-    assert_eq!(tags("CASA X0,X1,[X2]"), t(&[&["A", "X"], &["X"]]));
-    let cas = ops("CAS X0,X1,[X2]");
-    assert!(matches!(&cas[1], Op::Store { when: Some(c), .. } if c.op == BinOp::Eq));
-    assert_eq!(cas[2], Op::Mov { dst: "X0".into(), src: Src::Reg("%old".into()) });
+    // A compare-and-swap is one op: its read drops `X` where it fails without writing.
+    let cas = ops("CASA X0,X1,[X2]");
+    let [Op::Cas { expected, new, read_tags, write_tags, fail_read_tags, .. }] = cas.as_slice() else {
+        panic!("{cas:?}")
+    };
+    assert_eq!((expected.as_str(), new), ("X0", &Src::Reg("X1".into())));
+    let owned = |v: &Vec<litsat::isa::Tag>| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        [owned(read_tags), owned(write_tags), owned(fail_read_tags)].to_vec(),
+        t(&[&["A", "X"], &["X"], &["A"]])
+    );
+    let noret = ops("CASL XZR,X1,[X2]");
+    let [Op::Cas { read_tags, .. }] = noret.as_slice() else { panic!("{noret:?}") };
+    assert_eq!(vec![owned(read_tags)], t(&[&["NoRet", "X"]]));
+    assert_eq!(tags("SWPA W0,WZR,[X2]"), t(&[&["NoRet", "X"], &["X"]]));
 }
 
 #[test]
@@ -128,7 +139,8 @@ fn atomic_races_under_sc() {
  CAS X0,X2,[X1] | CASAL W0,W2,[X1] ;
 exists (0:X0=0 /\\ 1:X0=0)
 ";
-    assert_eq!(check("cas", cas), ("Never".into(), 0, 2));
+    // Each compare-and-swap that runs is two of herd's executions (HERD-AARCH64.md §3).
+    assert_eq!(check("cas", cas), ("Never".into(), 0, 8));
     let add = "AArch64 ldadd-race
 { 0:X1=x; 0:X2=1; 1:X1=x; 1:X2=1; }
  P0                 | P1            ;

@@ -33,7 +33,7 @@ fn sb_events(deadline: Deadline) -> Result<litsat::events::Events, Diag> {
     let name = file.to_string_lossy().to_string();
     let text = std::fs::read_to_string(&file).expect("SB");
     let test = parse_test(&name, &text).expect("parses");
-    prepare_until(test, &name, &text, None, DEFAULT_UNROLL, deadline).map(|(_, _, ev)| ev)
+    prepare_until(test, &name, &text, (None, DEFAULT_UNROLL, false), deadline).map(|(_, _, ev)| ev)
 }
 
 #[test]

@@ -380,7 +380,7 @@ pub fn prepare_with(
     macros: Option<(&str, &str)>,
     unroll: usize,
 ) -> Result<(Test, &'static dyn Isa, Events), Diag> {
-    prepare_until(test, file, text, macros, unroll, Deadline::NONE)
+    prepare_until(test, file, text, (macros, unroll, false), Deadline::NONE)
 }
 
 /// [`prepare_with`], stopping with a timeout once `deadline` passes.
@@ -388,8 +388,7 @@ pub fn prepare_until(
     mut test: Test,
     file: &str,
     text: &str,
-    macros: Option<(&str, &str)>,
-    unroll: usize,
+    (macros, unroll, register_events): (Option<(&str, &str)>, usize, bool),
     deadline: Deadline,
 ) -> Result<(Test, &'static dyn Isa, Events), Diag> {
     let isa = isa::for_arch(&test.arch)
@@ -414,7 +413,7 @@ pub fn prepare_until(
     if let Some(f) = &mut test.filter {
         narrow_constants(f, &wide);
     }
-    let ev = events::build(&test, isa, &SourceRef { file, text }, macros, unroll, deadline)?;
+    let ev = events::build_with(&test, isa, &SourceRef { file, text }, (macros, unroll, register_events), deadline)?;
     Ok((test, isa, ev))
 }
 
@@ -604,7 +603,7 @@ struct Prepared {
 /// The test [`Prepared`], within `opts.max_events` and stopping with a timeout once
 /// `deadline` passes.
 fn prepared(test: Test, file: &str, text: &str, prog: &Program, opts: &Options, deadline: Deadline) -> Result<Prepared, Diag> {
-    let (test, isa, ev) = prepare_until(test, file, text, prog.macro_file(), opts.unroll_bound(), deadline)?;
+    let (test, isa, ev) = prepare_until(test, file, text, (prog.macro_file(), opts.unroll_bound(), prog.catdep), deadline)?;
     if let Some(max) = opts.max_events
         && ev.len() > max
     {

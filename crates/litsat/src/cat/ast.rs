@@ -165,6 +165,9 @@ pub struct Check {
     pub kind: CheckKind,
     pub negated: bool,
     pub flag: bool,
+    /// `assert`: herd stops the test with an error where it fails, instead of rejecting
+    /// the execution.
+    pub assert: bool,
     pub expr: Expr,
     /// Shared with every test's [`CheckOut`](super::CheckOut) of the check.
     pub name: Option<Arc<str>>,
@@ -195,6 +198,8 @@ pub enum Stmt {
 #[derive(Clone, Debug)]
 pub struct Model {
     pub header: Vec<String>,
+    /// The model computes its dependencies from register events (herd's `catdep`).
+    pub catdep: bool,
     pub stmts: Vec<Stmt>,
     /// Every name the statements may bind (see `binders`).
     pub binds: Vec<Name>,

@@ -86,6 +86,9 @@ pub struct Program {
     /// Whether some file makes choices of its own: a `with x from S` other than herd's
     /// order generators (see `query::sliced`).
     pub chooses: bool,
+    /// Whether some file says `catdep`: the model computes dependencies from register
+    /// events, which the event structure then holds.
+    pub catdep: bool,
     /// By [`Name::index`](super::Name::index): whether the model can read the built-in of
     /// that name (see `reach`). A built-in it cannot read need not be built (see
     /// `encode::exec::builtins_read`).
@@ -114,6 +117,7 @@ impl Program {
             mark_live(&mut Arc::make_mut(&mut f.model).stmts, &reach.dead);
         }
         self.chooses = self.files.values().any(|f| super::binders::chooses(&f.model.stmts));
+        self.catdep = self.files.values().any(|f| f.model.catdep);
     }
 
     /// Whether the model can read the built-in `x`.

@@ -83,6 +83,8 @@ struct P<'a> {
     i: usize,
     /// Current nesting of expressions and statements, bounded by [`MAX_DEPTH`].
     depth: usize,
+    /// Whether the file says `catdep`.
+    catdep: bool,
 }
 
 /// How deeply expressions and statements may nest: deeper input is refused rather than
@@ -319,6 +321,7 @@ impl<'a> P<'a> {
         }
         if self.is_kw("catdep") {
             self.i += 1;
+            self.catdep = true;
             return Ok(Stmt::Show);
         }
         if self.eat_kw("undefined_unless") {
@@ -329,14 +332,11 @@ impl<'a> P<'a> {
             };
             return Ok(Stmt::Check(Check { negated: !c.negated, name: Some(crate::query::UNDEF_FLAG.into()), ..c }));
         }
-        if self.is_kw("assert") {
-            let kw = match self.peek() {
-                Some(Tok::Ident(s)) => s.clone(),
-                _ => String::new(),
+        if self.eat_kw("assert") {
+            let Some(c) = self.check_body(true, pos)? else {
+                return self.err("expected `acyclic`, `irreflexive` or `empty` after `assert`");
             };
-            self.i += 1;
-            let _ = self.check_body(false, pos)?;
-            return Ok(Stmt::Unsupported(kw, pos));
+            return Ok(Stmt::Check(Check { assert: true, flag: false, ..c }));
         }
         let flag = self.eat_kw("flag");
         if let Some(c) = self.check_body(flag, pos)? {
@@ -376,7 +376,7 @@ impl<'a> P<'a> {
         };
         let expr = self.expr()?;
         let name = if self.eat_kw("as") { Some(self.name_or_kw()?.into()) } else { None };
-        Ok(Some(Check { kind, negated, flag, expr, name, pos }))
+        Ok(Some(Check { kind, negated, flag, assert: false, expr, name, pos }))
     }
 
     fn pattern(&mut self) -> R<Pat> {
@@ -725,7 +725,7 @@ impl<'a> P<'a> {
 
 pub fn parse_model(file: &str, text: &str) -> R<Model> {
     let toks = lex(file, text)?;
-    let mut p = P { file, text, toks, i: 0, depth: 0 };
+    let mut p = P { file, text, toks, i: 0, depth: 0, catdep: false };
     let mut header = Vec::new();
     while !p.at_stmt_start() {
         if !header.is_empty()
@@ -743,5 +743,5 @@ pub fn parse_model(file: &str, text: &str) -> R<Model> {
     }
     let stmts = p.stmts(&[])?;
     let binds = super::binders::names(&stmts);
-    Ok(Model { header, stmts, binds })
+    Ok(Model { header, stmts, binds, catdep: p.catdep })
 }

@@ -813,12 +813,14 @@ pub fn builtins_read(ev: &Events, x: &Exec, lg: &mut Logic, reads: &dyn Fn(Name)
 
 /// herd's sets of events by kind, in the order [`Base::event_sets`] binds them.
 const EVENT_SETS: [&str; 10] = ["R", "W", "M", "F", "B", "BCC", "IW", "FW", "Exp", "NExp"];
-/// Register events and herd's dependency marker sets: litsat has no register events.
+/// Register events and the sets that mark them (their ports), speculation, and
+/// predicated commits: filled where a model says `catdep` (see [`Kind::RegRead`]).
 const MARKER_SETS: [&str; 7] = ["ADDR", "DATA", "Rreg", "Wreg", "SPEC", "SPURIOUS", "PRED"];
 /// herd's base relations, in the order [`Base::relations`] binds them.
-const RELATIONS: [&str; 28] = [
+const RELATIONS: [&str; 29] = [
     "po-loc", "rfe", "rfi", "coe", "coi", "fre", "fri", "po", "loc", "int", "ext", "id", "sm", "si", "rf", "co", "fr",
-    "addr", "data", "ctrl", "same-instance", "same-instr", "iico_data", "iico_ctrl", "co0", "amo", "lxsx", "rmw",
+    "addr", "data", "ctrl", "same-instance", "same-instr", "iico_data", "iico_ctrl", "iico_order", "co0", "amo", "lxsx",
+    "rmw",
 ];
 /// The tag sets `amo`, `lxsx` and `rmw` are built from, besides R, W and M (see `rmw`).
 const RMW_TAGS: [&str; 2] = ["X", "EX"];
@@ -842,7 +844,7 @@ struct FixedNames {
     event_sets: [Name; 10],
     markers: [Name; 7],
     locks: [Name; 6],
-    relations: [Name; 28],
+    relations: [Name; 29],
     rmw_tags: [Name; 2],
 }
 
@@ -963,6 +965,8 @@ impl Base<'_> {
         let e = &ev.events;
         let n = ev.len();
         let mem = |i: usize| e[i].is_read() || e[i].is_write();
+        let tagged = |i: usize, t: &str| e[i].tags.iter().any(|x| x == t);
+        let pred = |i: usize| e[i].kind == Kind::Branch && tagged(i, "PRED");
         let atomic_write = |i: usize| ev.amo_as_one && e[i].kind == Kind::Write && e[i].tags.iter().any(|t| t == "X");
         let sets = [
             self.set(|i| e[i].is_read() || atomic_write(i)),
@@ -970,7 +974,7 @@ impl Base<'_> {
             self.set(mem),
             self.set(|i| e[i].kind == Kind::Fence),
             self.set(|i| e[i].kind == Kind::Branch),
-            self.set(|i| e[i].kind == Kind::Branch),
+            self.set(|i| e[i].kind == Kind::Branch && !pred(i)),
             self.set(|i| ev.is_init(i)),
             self.x.fw.clone(),
             self.set(mem),
@@ -981,8 +985,19 @@ impl Base<'_> {
         for (k, (&name, s)) in names.event_sets.iter().zip(sets).enumerate() {
             self.put_set_kept(lg, name, s, (k < 3).then_some(k));
         }
-        for &name in &names.markers {
-            self.env.push((name, V::Set(self.empty.clone())));
+        // In the order of MARKER_SETS; without register events (`catdep`), all empty.
+        let reg_read = |i: usize| e[i].kind == Kind::RegRead;
+        let markers = [
+            self.set(|i| reg_read(i) && tagged(i, "ADDR")),
+            self.set(|i| reg_read(i) && tagged(i, "DATA")),
+            self.set(reg_read),
+            self.set(|i| e[i].kind == Kind::RegWrite),
+            Set(Vec::new()),
+            Set(Vec::new()),
+            self.set(pred),
+        ];
+        for (&name, s) in names.markers.iter().zip(markers) {
+            self.put_set(lg, name, s);
         }
     }
 
@@ -995,7 +1010,9 @@ impl Base<'_> {
         // stably by tag: each tag's entries are one run, in event order.
         let mut carried: Vec<(&str, Eid, Option<ValId>)> = Vec::new();
         for (i, ev) in e.iter().enumerate() {
-            carried.extend(ev.tags.iter().map(|t| (t.as_ref(), i, None)));
+            // The markers' tags are bound with the markers (`event_sets`).
+            let plain = ev.tags.iter().filter(|t| !MARKER_SETS.contains(&t.as_ref()));
+            carried.extend(plain.map(|t| (t.as_ref(), i, None)));
             carried.extend(ev.tags_if.iter().map(|(t, v)| (t.as_ref(), i, Some(*v))));
         }
         carried.sort_by(|a, b| a.0.cmp(b.0));
@@ -1084,14 +1101,19 @@ impl Base<'_> {
         let read: Vec<bool> = names.iter().map(|&x| (self.reads)(x)).collect();
         let any = |ks: &[usize]| ks.iter().any(|&k| read[k]);
         // Indices into RELATIONS.
-        let [po_loc, rfe, rfi, coe, coi, fre, fri, po, _, int, ext, id, sm, si, rf, _, fr, addr, data, ctrl, same_inst, same_instr, _, _, co0, amo, lxsx, rmw]: [usize; 28] =
+        let [po_loc, rfe, rfi, coe, coi, fre, fri, po, _, int, ext, id, sm, si, rf, _, fr, addr, data, ctrl, same_inst, same_instr, iico_d, iico_c, iico_o, co0, amo, lxsx, rmw]: [usize; 29] =
             std::array::from_fn(|k| k);
         let empty = || Rel::empty(n);
         let mut sl = SameLoc::new(&x.locs);
         // Built in the order they always were (the variables' numbering, hence the CNF
         // written out, stays the same where a model reads every relation).
         let po_r = any(&[po, po_loc, amo, lxsx, rmw]).then(|| self.rel_in_thread(lg, &threads, |i, j| ev.po_before(i, j)));
-        let loc = self.located_pairs(&mut sl, lg, |i| e[i].has_loc(), true);
+        let mut loc = self.located_pairs(&mut sl, lg, |i| e[i].has_loc(), true);
+        if ev.register_events {
+            // herd's `loc` relates the events of a thread on one register, too.
+            let regs = self.rel_in_thread(lg, &threads, |i, j| e[i].reg.is_some() && e[i].reg == e[j].reg);
+            loc = loc.union(&regs, lg);
+        }
         let int_r = any(&[int, rfi, coi, fri]).then(|| self.rel_in_thread(lg, &threads, |_, _| true));
         let ext_r = any(&[ext, rfe, coe, fre]).then(|| self.rel(lg, |i, j| !same_thread(i, j)));
         let id_r = any(&[id, sm, si, fr, fre, fri, amo, lxsx, rmw]).then(|| self.rel_of(lg, (0..n).map(|i| (i, i)), n));
@@ -1110,6 +1132,8 @@ impl Base<'_> {
             }
         }
         let ctrl_r = any(&[ctrl]).then(|| self.rel_of(lg, ev.ctrl.iter().copied(), ev.ctrl.len()));
+        let [iico_d_r, iico_c_r, iico_o_r] = [(iico_d, &ev.iico_data), (iico_c, &ev.iico_ctrl), (iico_o, &ev.iico_order)]
+            .map(|(k, pairs)| if read[k] { self.rel_of(lg, pairs.iter().copied(), pairs.len()) } else { empty() });
         let ww_loc = self.located_pairs(&mut sl, lg, |i| e[i].in_co(), false);
         let rf_r = any(&[rf, rfe, rfi, fr, fre, fri]).then(|| x.rf.clone());
         let mut view = |r: Option<Rel>, lg: &mut Logic| r.map_or_else(empty, |r| self.view.rel(r, lg));
@@ -1147,8 +1171,9 @@ impl Base<'_> {
             Rc::new(ctrl_r),
             same_instr_r.clone(),
             same_instr_r,
-            Rc::new(Rel::empty(n)),
-            Rc::new(Rel::empty(n)),
+            Rc::new(iico_d_r),
+            Rc::new(iico_c_r),
+            Rc::new(iico_o_r),
             Rc::new(co0_r),
             Rc::new(amo_r),
             Rc::new(lxsx_r),

@@ -72,7 +72,8 @@ fn written_reg(op: &Op) -> Option<Reg> {
         | Op::Mov { dst, .. }
         | Op::Bin { dst, .. }
         | Op::Select { dst, .. }
-        | Op::Choose { dst, .. } => Some(dst.clone()),
+        | Op::Choose { dst, .. }
+        | Op::Cas { expected: dst, .. } => Some(dst.clone()),
         Op::StoreCond { status, .. } => status.clone(),
         Op::Lock { dst, .. } => dst.clone(),
         _ => None,

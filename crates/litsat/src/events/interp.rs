@@ -14,11 +14,13 @@ pub(super) fn interpret(
     code: &[Vec<Instr>],
     isa: &dyn Isa,
     src: &SourceRef<'_>,
+    register_events: bool,
     deadline: Deadline,
 ) -> Result<Events, Diag> {
     let places = places_read(test);
     check_elements(test, &places, src)?;
     let mut ev = Events::empty(test, isa, location_names(test, code, &places));
+    ev.register_events = register_events;
     ev.events.reserve(ev.locs.len() + most_events(code));
     ev.layout = Layout::of(test, &ev, src)?;
     for l in &places {
@@ -56,7 +58,7 @@ fn most_events_of(op: &Op) -> usize {
         | Op::Fence { .. }
         | Op::Marker { .. }
         | Op::Branch { cond: Some(_), .. } => 1,
-        Op::Lock { .. } => 3,
+        Op::Lock { .. } | Op::Cas { .. } => 3,
         _ => 0,
     }
 }
@@ -122,13 +124,16 @@ fn op_locations<'t>(op: &'t Op, names: &mut BTreeSet<&'t str>) {
     if let Op::Load { addr: Addr::Sym(x), .. }
     | Op::Store { addr: Addr::Sym(x), .. }
     | Op::StoreCond { addr: Addr::Sym(x), .. }
+    | Op::Cas { addr: Addr::Sym(x), .. }
     | Op::Lock { addr: Addr::Sym(x), .. }
     | Op::Marker { addr: Addr::Sym(x), .. } = op
     {
         names.insert(x);
     }
     let srcs: [Option<&Src>; 2] = match op {
-        Op::Store { src, .. } | Op::StoreCond { src, .. } | Op::Mov { src, .. } => [Some(src), None],
+        Op::Store { src, .. } | Op::StoreCond { src, .. } | Op::Mov { src, .. } | Op::Cas { new: src, .. } => {
+            [Some(src), None]
+        }
         Op::Bin { a, b, .. } | Op::Select { a, b, .. } => [Some(a), Some(b)],
         _ => [None, None],
     };
@@ -172,6 +177,11 @@ impl Events {
             addr_when: BTreeMap::new(),
             data_when: BTreeMap::new(),
             iico: BTreeSet::new(),
+            iico_data: BTreeSet::new(),
+            iico_ctrl: BTreeSet::new(),
+            iico_order: BTreeSet::new(),
+            reg_names: Vec::new(),
+            register_events: false,
             known_sets: isa.known_sets(),
             choice_guards: Vec::new(),
             amo_as_one: isa.amo_is_one_operation(),
@@ -210,6 +220,7 @@ fn initial_writes(ev: &mut Events, test: &Test, src: &SourceRef<'_>, one: ValId)
             text: String::new(),
             guard: one,
             lock: None,
+            reg: None,
         });
     }
     Ok(())

@@ -51,8 +51,16 @@ pub enum Kind {
     Read,
     Write,
     Fence,
-    /// A conditional branch: herd's `B` events, which ctrl dependencies go through.
+    /// A conditional branch: herd's `B` events, which ctrl dependencies go through. One
+    /// tagged `PRED` is herd's predicated commit (a compare-and-swap's, a conditional
+    /// select's), in `B` but not `BCC`.
     Branch,
+    /// A read of a register ([`Event::reg`]), made only for a model that computes its
+    /// own dependencies (`catdep`): herd's `Rreg`, tagged `ADDR` or `DATA` by the port the
+    /// value goes to.
+    RegRead,
+    /// A write of a register: herd's `Wreg`.
+    RegWrite,
 }
 
 /// herd's lock events (C spin locks): accesses to the lock's location that stay out of
@@ -116,6 +124,8 @@ pub struct Event {
     pub guard: ValId,
     /// For herd's C lock events, which one.
     pub lock: Option<LockRole>,
+    /// For a register event, the register: an index into [`Events::reg_names`].
+    pub reg: Option<usize>,
 }
 
 impl Event {
@@ -167,6 +177,17 @@ pub struct Events {
     pub iico: BTreeSet<(Eid, Eid)>,
     /// Set names the ISA may use; models see unused ones as empty.
     pub known_sets: &'static [&'static str],
+    /// Intra-instruction dependencies as herd's semantics give them to a model that reads
+    /// register events (`catdep`): through a value (`iico_data`), through a commit
+    /// (`iico_ctrl`), and an order alone (`iico_order`: a swap's read before its write).
+    pub iico_data: BTreeSet<(Eid, Eid)>,
+    pub iico_ctrl: BTreeSet<(Eid, Eid)>,
+    pub iico_order: BTreeSet<(Eid, Eid)>,
+    /// The registers register events name, `thread:register`; empty without them.
+    pub reg_names: Vec<String>,
+    /// Whether the threads' register accesses are events ([`Kind::RegRead`],
+    /// [`Kind::RegWrite`]), as herd makes them for a model that says `catdep`.
+    pub register_events: bool,
     /// The ISA's atomics are one memory operation (see [`Isa::amo_is_one_operation`]).
     pub amo_as_one: bool,
     /// co is the model's to choose (see [`Isa::co_from_model`]).
@@ -513,6 +534,28 @@ pub fn build(
     unroll: usize,
     deadline: Deadline,
 ) -> Result<Events, Diag> {
+    build_with(test, isa, src, (macros, unroll, false), deadline)
+}
+
+/// [`build`], with register events where `register_events` (a model that computes its
+/// own dependencies, `catdep`): refused for an ISA that cannot make them, rather than
+/// answered with empty dependencies.
+pub fn build_with(
+    test: &Test,
+    isa: &dyn Isa,
+    src: &SourceRef<'_>,
+    (macros, unroll, register_events): (Option<(&str, &str)>, usize, bool),
+    deadline: Deadline,
+) -> Result<Events, Diag> {
+    if register_events && !isa.register_events() {
+        return Err(Diag::file(
+            src.file,
+            format!(
+                "unsupported: the model computes dependencies from register events (`catdep`), which litsat builds for AArch64 only, not {}",
+                isa.name()
+            ),
+        ));
+    }
     let mut code = match isa.lower(test, src, macros, unroll) {
         Some(code) => code?,
         None => code::parse_cells(test, isa, src)?,
@@ -520,5 +563,5 @@ pub fn build(
     code::resolve_jumps(test, &mut code, src)?;
     let code = code::unrolled(code, unroll, src)?;
     deadline.check(src.file)?;
-    interp::interpret(test, &code, isa, src, deadline)
+    interp::interpret(test, &code, isa, src, register_events, deadline)
 }

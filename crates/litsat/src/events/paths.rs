@@ -48,13 +48,28 @@ impl Deps {
 pub(super) struct Content {
     pub(super) val: ValId,
     pub(super) deps: Deps,
+    /// With register events, the events of the instruction being interpreted that the
+    /// value comes from (its register reads, its own memory reads): herd's iico sources.
+    /// Meaningful only within that instruction; empty without register events.
+    pub(super) src: Vec<Eid>,
 }
 
 impl Content {
     /// A value that depends on no read (a constant, or a register never written).
     pub(super) fn of(val: ValId) -> Content {
-        Content { val, deps: Deps::new() }
+        Content { val, deps: Deps::new(), src: Vec::new() }
     }
+}
+
+/// The union of two sorted lists of source events.
+pub(super) fn src_union(mut a: Vec<Eid>, b: &[Eid]) -> Vec<Eid> {
+    if b.is_empty() {
+        return a;
+    }
+    a.extend_from_slice(b);
+    a.sort_unstable();
+    a.dedup();
+    a
 }
 
 /// The dependencies of a value computed from two others: `a`'s, taken over, and `b`'s.
@@ -146,7 +161,7 @@ pub(super) fn merge(ev: &mut Events, a: PathState, b: PathState, names: &[&str])
         // Dependencies both paths share are kept as they are (what `join_deps` gives
         // them), without building them anew: most registers a branch skips are untouched.
         let deps = if ca.deps == cb.deps { ca.deps } else { join_deps(ev, (a.guard, &ca.deps), (b.guard, &cb.deps)) };
-        regs[r] = Some(Content { val, deps });
+        regs[r] = Some(Content { val, deps, src: Vec::new() });
     }
     PathState { guard, regs }
 }

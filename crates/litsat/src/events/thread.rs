@@ -2,7 +2,7 @@
 //! register's symbolic contents and the reads it depends on, one path condition per
 //! forward branch, and the paths joined at labels.
 
-use super::paths::{Content, Deps, PathState, Regs, always, dep_union, merge};
+use super::paths::{Content, Deps, PathState, Regs, always, dep_union, merge, src_union};
 use super::{Eid, Event, Events, Instr, Kind, LockRole, SourceRef, VExpr, ValId, Value};
 use crate::diag::{Deadline, Diag, Pos};
 use crate::isa::{Addr, BinOp, Cond, Isa, LockOp, Op, Operand, Reg, Src, Tag};
@@ -165,6 +165,8 @@ struct Thread<'a> {
     operand_paths: Vec<Vec<(usize, usize)>>,
     /// The thread's first event.
     first_of_thread: Eid,
+    /// Whether register accesses are events ([`Kind::RegRead`]), for a `catdep` model.
+    regev: bool,
     /// The instruction being interpreted.
     at: At<'a>,
 }
@@ -183,6 +185,15 @@ struct At<'a> {
     width: Option<usize>,
     /// Whether the op being interpreted is its last.
     last_op: bool,
+    /// With register events: the register read events made so far, by register (one
+    /// per register and instruction, as herd reads an operand named twice once).
+    reg_reads: Vec<(String, Eid)>,
+    /// With register events: the registers (the plug-in's names) written and not yet
+    /// made write events, which the instruction's end (or a branch) makes.
+    written: Vec<String>,
+    /// With register events: predicated commits that control the write of a register
+    /// (a conditional select's), by register.
+    ctrl_into: Vec<(String, Eid)>,
 }
 
 /// Where an access goes: its address value, the location when that is fixed (else the
@@ -191,6 +202,8 @@ struct Access {
     val: ValId,
     place: (Option<usize>, Option<ValId>),
     deps: Deps,
+    /// The instruction's events the address comes from (with register events).
+    src: Vec<Eid>,
 }
 
 impl<'a> Thread<'a> {
@@ -206,6 +219,7 @@ impl<'a> Thread<'a> {
         let one = ev.constant(Value::Int(1));
         let zero = ev.constant(Value::Int(0));
         let first_of_thread = ev.events.len();
+        let regev = ev_regs(ev, isa);
         Thread {
             ev,
             isa,
@@ -224,6 +238,7 @@ impl<'a> Thread<'a> {
             groups: 0,
             operand_paths: Vec::new(),
             first_of_thread,
+            regev,
             at: At::default(),
         }
     }
@@ -237,11 +252,12 @@ impl<'a> Thread<'a> {
                 self.join(s);
             }
         }
-        self.at = At { idx, pos: ins.pos, text: &ins.text, first: self.ev.events.len(), width: None, last_op: false };
+        self.at = At { idx, pos: ins.pos, text: &ins.text, first: self.ev.events.len(), ..At::default() };
         for (k, op) in ins.ops.iter().enumerate() {
             self.at.last_op = k + 1 == ins.ops.len();
             self.op(op)?;
         }
+        self.flush_reg_writes();
         Ok(())
     }
 
@@ -343,6 +359,9 @@ impl<'a> Thread<'a> {
             Op::Bin { dst, op, a, b } => self.bin(dst, *op, a, b)?,
             Op::Select { dst, cond, a, b } => self.select(dst, cond, a, b)?,
             Op::Branch { cond, target } => self.branch(cond.as_ref(), target)?,
+            Op::Cas { expected, new, addr, read_tags, write_tags, fail_read_tags } => {
+                self.cas(expected, new, addr, [read_tags, write_tags, fail_read_tags])?
+            }
         }
         Ok(())
     }
@@ -371,7 +390,7 @@ impl<'a> Thread<'a> {
         let cv = self.cond(when)?;
         let reach = self.ev.and(self.cur.guard, cv.val);
         let choice = self.ev.choice_where(reach);
-        self.set_reg(dst, Content { val: choice, deps: cv.deps });
+        self.set_reg(dst, Content { val: choice, deps: cv.deps, src: cv.src });
         Ok(())
     }
 
@@ -402,10 +421,17 @@ impl<'a> Thread<'a> {
         let val = self.ev.intern(VExpr::Read(id));
         let e = self.event(Kind::Read, 0, a.place, val, tags.to_vec(), self.cur.guard);
         self.push_access(e, &a.deps);
+        self.iico_in(&a.src, id, "ADDR");
         let deps = always(self.ev, [id]);
-        self.set_reg(dst, Content { val, deps });
+        let src = if self.regev { vec![id] } else { Vec::new() };
+        self.set_reg(dst, Content { val, deps, src });
         if tags.iter().any(|t| t == "EX") {
             self.reservation = Some(a.val);
+            // herd's exclusive load writes the reservation register from the address.
+            if self.regev {
+                let w = self.reg_event(Kind::RegWrite, RESERVATION, self.cur.guard);
+                self.iico_in(&a.src, w, "");
+            }
         }
         Ok(())
     }
@@ -416,11 +442,13 @@ impl<'a> Thread<'a> {
         let a = self.access(addr)?;
         let c = self.read_src(s)?;
         let mut inner = dep_union(self.ev, c.deps.clone(), &a.deps);
+        let mut commit = None;
         let g = match when {
             None => guard,
             Some(w) => {
                 let cv = self.cond(w)?;
                 inner = dep_union(self.ev, inner, &cv.deps);
+                commit = self.predicate(&cv.src);
                 self.ev.and(guard, cv.val)
             }
         };
@@ -433,6 +461,21 @@ impl<'a> Thread<'a> {
         let w = self.event(Kind::Write, usize::from(after_read), a.place, c.val, tags.to_vec(), g);
         let id = self.write(w, &a.deps, &c.deps);
         self.iico(&inner, id);
+        self.iico_in(&a.src, id, "ADDR");
+        self.iico_in(&c.src, id, "DATA");
+        match commit {
+            Some(p) => {
+                self.ev.iico_ctrl.insert((p, id));
+            }
+            // A swap's write does not take its value from its read, yet follows it.
+            None if self.regev => {
+                let ev = &self.ev;
+                let reads: Vec<Eid> =
+                    self.own_events().filter(|&r| ev.events[r].kind == Kind::Read && !c.src.contains(&r)).collect();
+                self.ev.iico_order.extend(reads.into_iter().map(|r| (r, id)));
+            }
+            None => {}
+        }
         Ok(())
     }
 
@@ -458,6 +501,14 @@ impl<'a> Thread<'a> {
         let reach = self.ev.and(guard, same);
         let choice = self.ev.choice_where(reach);
         let g = self.ev.and(guard, choice);
+        // herd's store-exclusive reads the reservation register, and clears it, under
+        // its control; the status register's write has no source.
+        let res = self.regev.then(|| {
+            let r = self.reg_read_event(RESERVATION);
+            let w = self.reg_event(Kind::RegWrite, RESERVATION, guard);
+            self.ev.iico_ctrl.insert((r, w));
+            r
+        });
         if let Some(st) = status {
             let okv = self.ev.constant(Value::Int(ok));
             let failv = self.ev.constant(Value::Int(fail));
@@ -470,13 +521,19 @@ impl<'a> Thread<'a> {
                 let next = self.ev.events.len();
                 always(self.ev, [next])
             };
-            self.set_reg(st, Content { val, deps });
+            self.set_reg(st, Content { val, deps, src: Vec::new() });
         }
         if self.ev.is_const(g, 0) {
             return Ok(());
         }
         let w = self.event(Kind::Write, 0, a.place, c.val, tags.to_vec(), g);
-        self.write(w, &a.deps, &c.deps);
+        let id = self.write(w, &a.deps, &c.deps);
+        // The value register is read without a port: no data dependency.
+        self.iico_in(&a.src, id, "ADDR");
+        self.iico_in(&c.src, id, "");
+        if let Some(r) = res {
+            self.ev.iico_ctrl.insert((r, id));
+        }
         Ok(())
     }
 
@@ -555,19 +612,21 @@ impl<'a> Thread<'a> {
         let cb = self.read_src(b)?;
         let val = self.ev.bin(op, ca.val, cb.val);
         let deps = dep_union(self.ev, ca.deps, &cb.deps);
-        self.set_reg(dst, Content { val, deps });
+        self.set_reg(dst, Content { val, deps, src: src_union(ca.src, &cb.src) });
         Ok(())
     }
 
     /// `dst = cond ? a : b`, depending on all three.
     fn select(&mut self, dst: &'a Reg, cond: &Cond, a: &Src, b: &Src) -> Result<(), Diag> {
         let c = self.cond(cond)?;
-        let ca = self.read_src(a)?;
-        let cb = self.read_src(b)?;
+        let (ca, cb) = if self.regev { self.selected(dst, &c, a, b)? } else { (self.read_src(a)?, self.read_src(b)?) };
         let val = self.ev.ite(c.val, ca.val, cb.val);
         let deps = dep_union(self.ev, c.deps, &ca.deps);
         let deps = dep_union(self.ev, deps, &cb.deps);
-        self.set_reg(dst, Content { val, deps });
+        // With register events the condition reaches `dst` through the commit only.
+        let src = src_union(if self.regev { Vec::new() } else { c.src }, &ca.src);
+        let src = src_union(src, &cb.src);
+        self.set_reg(dst, Content { val, deps, src });
         Ok(())
     }
 
@@ -580,6 +639,7 @@ impl<'a> Thread<'a> {
         if !later {
             return Err(self.err(format!("unknown label '{target}'")));
         }
+        self.flush_reg_writes();
         let Some(c) = cond else {
             self.leave_for(target);
             return Ok(());
@@ -588,7 +648,8 @@ impl<'a> Thread<'a> {
         let cv = self.cond(c)?;
         self.ev.branch_conds.push((self.ev.events.len(), cv.val));
         let e = self.event(Kind::Branch, 0, (None, None), self.zero, vec![], guard);
-        self.push(e);
+        let b = self.push(e);
+        self.iico_in(&cv.src, b, "");
         let taken = self.ev.and(guard, cv.val);
         let nc = self.ev.not(cv.val);
         let fall = self.ev.and(guard, nc);
@@ -623,6 +684,9 @@ impl<'a> Thread<'a> {
         if Some(r.as_str()) == self.zero_reg {
             return;
         }
+        if self.regev && self.isa.event_reg(r).is_some() && !self.at.written.contains(r) {
+            self.at.written.push(r.clone());
+        }
         put(&mut self.cur.regs, self.regs.number(r), c);
     }
 
@@ -631,7 +695,7 @@ impl<'a> Thread<'a> {
     fn read_src(&mut self, s: &Src) -> Result<Content, Diag> {
         Ok(match s {
             Src::Reg(r) if Some(r.as_str()) == self.zero_reg => Content::of(self.zero),
-            Src::Reg(r) => self.reg(r),
+            Src::Reg(r) => self.read_reg(r),
             Src::Imm(i) => Content::of(self.ev.constant(Value::Int(*i))),
             Src::Addr(x) => {
                 let l = self.loc_named(x)?;
@@ -646,27 +710,27 @@ impl<'a> Thread<'a> {
         let b = self.read_src(&c.b)?;
         let val = self.ev.bin(c.op, a.val, b.val);
         let deps = dep_union(self.ev, a.deps, &b.deps);
-        Ok(Content { val, deps })
+        Ok(Content { val, deps, src: src_union(a.src, &b.src) })
     }
 
     /// Where an access of the current instruction goes.
     fn access(&mut self, a: &Addr) -> Result<Access, Diag> {
-        let (val, deps) = self.address(a)?;
+        let (val, deps, src) = self.address(a)?;
         self.check_width(val)?;
-        Ok(Access { val, place: self.ev.place(val), deps })
+        Ok(Access { val, place: self.ev.place(val), deps, src })
     }
 
     /// The value of an address operand and the reads it depends on. A register must
     /// hold an address, and a constant one plus an offset must name an element.
-    fn address(&mut self, a: &Addr) -> Result<(ValId, Deps), Diag> {
+    fn address(&mut self, a: &Addr) -> Result<(ValId, Deps, Vec<Eid>), Diag> {
         let (r, off) = match a {
             Addr::Sym(x) => {
                 let l = self.loc_named(x)?;
-                return Ok((self.ev.constant(Value::Addr(l)), Deps::new()));
+                return Ok((self.ev.constant(Value::Addr(l)), Deps::new(), Vec::new()));
             }
             Addr::Reg(r, off) => (r, *off),
         };
-        let c = self.reg(r);
+        let c = self.read_reg(r);
         let v = if off == 0 {
             c.val
         } else {
@@ -685,7 +749,7 @@ impl<'a> Thread<'a> {
             VExpr::Const(Value::Int(_)) => Err(self.err(format!(
                 "unsupported: register '{r}' holds no location's address (raw addresses, arrays or mixed-size accesses)"
             ))),
-            _ => Ok((v, c.deps)),
+            _ => Ok((v, c.deps, c.src)),
         }
     }
 
@@ -735,6 +799,7 @@ impl<'a> Thread<'a> {
             text: self.at.text.to_string(),
             guard,
             lock: None,
+            reg: None,
         }
     }
 
@@ -785,4 +850,210 @@ impl<'a> Thread<'a> {
             .collect();
         self.ev.iico.extend(reads.into_iter().map(|r| (r, w)));
     }
+
+    /// A register's contents as an operand. With register events, a register this
+    /// instruction has not written is read by an event (one per register and
+    /// instruction), the value's only source; a temporary keeps the sources it was
+    /// computed from.
+    fn read_reg(&mut self, r: &Reg) -> Content {
+        let mut c = self.reg(r);
+        if !self.regev || Some(r.as_str()) == self.zero_reg || self.at.written.contains(r) {
+            return c;
+        }
+        // A temporary of the plug-in's is written earlier in the instruction.
+        if let Some(name) = self.isa.event_reg(r) {
+            c.src = vec![self.reg_read_event(name)];
+        }
+        c
+    }
+
+    /// The instruction's read event of register `name` (the plug-in's event name), made
+    /// on first use.
+    fn reg_read_event(&mut self, name: &str) -> Eid {
+        if let Some(&(_, e)) = self.at.reg_reads.iter().find(|(n, _)| n == name) {
+            return e;
+        }
+        let e = self.reg_event(Kind::RegRead, name, self.cur.guard);
+        self.at.reg_reads.push((name.to_string(), e));
+        e
+    }
+
+    /// A register event of the current instruction on register `name`, where `guard`
+    /// holds. Outside po's ctrl bookkeeping: dependencies are the model's to compute.
+    fn reg_event(&mut self, kind: Kind, name: &str, guard: ValId) -> Eid {
+        let full = format!("{}:{name}", self.id);
+        let k = match self.ev.reg_names.iter().position(|n| *n == full) {
+            Some(k) => k,
+            None => {
+                self.ev.reg_names.push(full);
+                self.ev.reg_names.len() - 1
+            }
+        };
+        let e = Event { reg: Some(k), ..self.event(kind, 0, (None, None), self.zero, Vec::new(), guard) };
+        self.ev.events.push(e);
+        self.ev.events.len() - 1
+    }
+
+    /// The write events of the registers the instruction wrote since the last flush: one
+    /// per register (the plug-in's names standing for one register, the flags, are
+    /// one), fed through iico_data by the sources of what was written.
+    fn flush_reg_writes(&mut self) {
+        let written = std::mem::take(&mut self.at.written);
+        let mut done: Vec<&str> = Vec::new();
+        for (k, r) in written.iter().enumerate() {
+            let Some(name) = self.isa.event_reg(r) else { continue };
+            if done.contains(&name) {
+                continue;
+            }
+            done.push(name);
+            let mut src = Vec::new();
+            for r2 in written[k..].iter().filter(|r2| self.isa.event_reg(r2) == Some(name)) {
+                src = src_union(src, &self.reg(r2).src);
+            }
+            let w = self.reg_event(Kind::RegWrite, name, self.cur.guard);
+            self.ev.iico_data.extend(src.into_iter().map(|s| (s, w)));
+            let isa = self.isa;
+            let ctrl: Vec<Eid> =
+                self.at.ctrl_into.iter().filter(|(r, _)| isa.event_reg(r) == Some(name)).map(|p| p.1).collect();
+            self.ev.iico_ctrl.extend(ctrl.into_iter().map(|p| (p, w)));
+        }
+    }
+
+    /// iico_data from each source in `src` to event `e`; register reads among them take
+    /// the port `port` (`ADDR`, `DATA`; none where empty).
+    fn iico_in(&mut self, src: &[Eid], e: Eid, port: &'static str) {
+        for &s in src {
+            self.ev.iico_data.insert((s, e));
+            let from = &mut self.ev.events[s];
+            if !port.is_empty() && from.kind == Kind::RegRead && !from.tags.iter().any(|t| t == port) {
+                from.tags.push(port.into());
+            }
+        }
+    }
+
+    /// herd's predicated commit (a compare-and-swap's): fed by the comparison's sources,
+    /// and controlling the write; `None` without register events.
+    fn predicate(&mut self, src: &[Eid]) -> Option<Eid> {
+        if !self.regev {
+            return None;
+        }
+        let e = self.event(Kind::Branch, 0, (None, None), self.zero, vec!["PRED".into()], self.cur.guard);
+        self.ev.events.push(e);
+        let p = self.ev.events.len() - 1;
+        self.iico_in(src, p, "");
+        Some(p)
+    }
+
+    /// With register events, a conditional select's operands as herd reads them: the
+    /// condition's sources feed a predicated commit, which controls the read of the
+    /// selected register only (each read happens where its side is chosen), or, with no
+    /// register to read, the write of `dst`.
+    fn selected(&mut self, dst: &Reg, c: &Content, a: &Src, b: &Src) -> Result<(Content, Content), Diag> {
+        let guard = self.cur.guard;
+        let Some(p) = self.predicate(&c.src) else { return Ok((self.read_src(a)?, self.read_src(b)?)) };
+        let nc = self.ev.not(c.val);
+        let sides = if a == b { [guard, guard] } else { [self.ev.and(guard, c.val), self.ev.and(guard, nc)] };
+        let read = |it: &mut Self, s: &Src, g: ValId| -> Result<Content, Diag> {
+            it.cur.guard = g;
+            let first = it.ev.events.len();
+            let r = it.read_src(s);
+            it.cur.guard = guard;
+            let made = first..it.ev.events.len();
+            it.ev.iico_ctrl.extend(made.map(|e| (p, e)));
+            r
+        };
+        let ca = read(self, a, sides[0])?;
+        let cb = read(self, b, sides[1])?;
+        self.at.ctrl_into.push((dst.clone(), p));
+        Ok((ca, cb))
+    }
+
+    /// A compare-and-swap ([`Op::Cas`]): herd's four alternatives, two per outcome, told
+    /// apart by a choice made where the instruction is reached.
+    fn cas(&mut self, expected: &'a Reg, new: &Src, addr: &Addr, tags: [&Vec<Tag>; 3]) -> Result<(), Diag> {
+        let [read_tags, write_tags, fail_tags] = tags;
+        let guard = self.cur.guard;
+        let a = self.access(addr)?;
+        let cmp = self.read_src(&Src::Reg(expected.clone()))?;
+        let id = self.ev.events.len();
+        let old = self.ev.intern(VExpr::Read(id));
+        let alt = self.ev.choice_where(guard);
+        let ok = self.ev.bin(BinOp::Eq, old, cmp.val);
+        let [not_ok, not_alt] = [ok, alt].map(|v| self.ev.not(v));
+        // The read is an atomic's unless the swap fails without writing back.
+        let no_wb = self.ev.and(not_ok, not_alt);
+        let atomic = self.ev.not(no_wb);
+        let mut e = self.event(Kind::Read, 0, a.place, old, fail_tags.clone(), guard);
+        e.tags_if = read_tags.iter().filter(|t| !fail_tags.contains(t)).map(|t| (t.clone(), atomic)).collect();
+        self.push_access(e, &a.deps);
+        self.iico_in(&a.src, id, "ADDR");
+        let pred = self.predicate(&[id]);
+        if let Some(p) = pred {
+            self.iico_in(&cmp.src, p, "DATA");
+        }
+        // Success writes the new value (its register read where it succeeds); failure
+        // may write the value read back.
+        let g_ok = self.ev.and(guard, ok);
+        let saved = std::mem::replace(&mut self.cur.guard, g_ok);
+        let nv = self.read_src(new);
+        self.cur.guard = saved;
+        let nv = nv?;
+        let wb = self.ev.and(not_ok, alt);
+        let g_wb = self.ev.and(guard, wb);
+        let writes = [(g_ok, nv.val, nv.deps, nv.src, "DATA"), (g_wb, old, Deps::new(), vec![id], "")];
+        for (g, val, vdeps, vsrc, port) in writes {
+            if self.ev.is_const(g, 0) {
+                continue;
+            }
+            let w = self.event(Kind::Write, 0, a.place, val, write_tags.clone(), g);
+            let wid = self.write(w, &a.deps, &vdeps);
+            self.iico(&Deps::new(), wid);
+            self.iico_in(&a.src, wid, "ADDR");
+            self.iico_in(&vsrc, wid, port);
+            if let Some(p) = pred {
+                self.ev.iico_ctrl.insert((p, wid));
+            }
+        }
+        let deps = always(self.ev, [id]);
+        let got = Content { val: old, deps, src: Vec::new() };
+        self.cas_result(expected, got, (&cmp.src, id, pred), (ok, alt));
+        Ok(())
+    }
+
+    /// The compare-and-swap's `expected` register gets the value read. With register
+    /// events, its write comes from the register compared, under the commit's control,
+    /// in one way of succeeding, and from the read otherwise: one write event per case.
+    fn cas_result(
+        &mut self,
+        r: &'a Reg,
+        c: Content,
+        (cmp, read, pred): (&[Eid], Eid, Option<Eid>),
+        (ok, alt): (ValId, ValId),
+    ) {
+        if Some(r.as_str()) == self.zero_reg {
+            return;
+        }
+        put(&mut self.cur.regs, self.regs.number(r), c);
+        let (Some(name), Some(p)) = (self.isa.event_reg(r), pred) else { return };
+        let guard = self.cur.guard;
+        let not_alt = self.ev.not(alt);
+        let from_reg = self.ev.and(ok, not_alt);
+        let from_mem = self.ev.not(from_reg);
+        let g = self.ev.and(guard, from_reg);
+        let w1 = self.reg_event(Kind::RegWrite, name, g);
+        self.ev.iico_data.extend(cmp.iter().map(|&s| (s, w1)));
+        self.ev.iico_ctrl.insert((p, w1));
+        let g = self.ev.and(guard, from_mem);
+        let w2 = self.reg_event(Kind::RegWrite, name, g);
+        self.ev.iico_data.insert((read, w2));
+    }
+}
+
+/// The register herd's exclusive accesses reserve through.
+const RESERVATION: &str = "Res";
+
+/// Whether the threads' register accesses are events: asked for (`catdep`) and made by
+/// the plug-in.
+fn ev_regs(ev: &Events, isa: &dyn Isa) -> bool {
+    ev.register_events && isa.register_events()
 }

@@ -230,10 +230,12 @@ fn atomic(m: &str, ops: &[String], text: &str) -> Option<Result<Vec<Op>, InstrEr
             let [rs, rt, _] = ops else { return Err(bad()) };
             let mut pre = Vec::new();
             let addr = mem(&mut pre, ops, text)?;
-            let (rtags, wtags) = amo_tags(acq, rel, false);
+            // A swap into the zero register returns nothing: its read is `NoRet`.
+            let rt = r(rt)?;
+            let (rtags, wtags) = amo_tags(acq, rel, rt == ZR);
             pre.push(Op::Load { dst: "%old".into(), addr: addr.clone(), tags: rtags });
             pre.push(Op::Store { addr, src: Src::Reg(r(rs)?), tags: wtags, when: None });
-            pre.push(Op::Mov { dst: r(rt)?, src: tmp("%old") });
+            pre.push(Op::Mov { dst: rt, src: tmp("%old") });
             Ok(pre)
         })());
     }
@@ -249,16 +251,11 @@ fn atomic(m: &str, ops: &[String], text: &str) -> Option<Result<Vec<Op>, InstrEr
             let [rs, rt, _] = ops else { return Err(bad()) };
             let mut pre = Vec::new();
             let addr = mem(&mut pre, ops, text)?;
-            let (rtags, wtags) = amo_tags(acq, rel, false);
             let rs = r(rs)?;
-            pre.push(Op::Load { dst: "%old".into(), addr: addr.clone(), tags: rtags });
-            pre.push(Op::Store {
-                addr,
-                src: Src::Reg(r(rt)?),
-                tags: wtags,
-                when: Some(Cond { op: BinOp::Eq, a: tmp("%old"), b: Src::Reg(rs.clone()) }),
-            });
-            pre.push(Op::Mov { dst: rs, src: tmp("%old") });
+            let (read_tags, write_tags) = amo_tags(acq, rel, rs == ZR);
+            // Failing without a write, the read is no atomic's: `X` goes.
+            let fail_read_tags = read_tags.iter().filter(|t| *t != "X").cloned().collect();
+            pre.push(Op::Cas { expected: rs, new: Src::Reg(r(rt)?), addr, read_tags, write_tags, fail_read_tags });
             Ok(pre)
         })());
     }
@@ -296,6 +293,22 @@ impl Isa for AArch64 {
 
     fn canonical_reg(&self, r: &str) -> Option<Reg> {
         reg(r)
+    }
+
+    fn register_events(&self) -> bool {
+        true
+    }
+
+    /// The general-purpose registers by their X names; the flags `CMP` leaves (two
+    /// temporaries here) are the one register `NZCV` (herd's four PSTATE flags, which
+    /// every flag-setting instruction writes together); other temporaries make no event.
+    fn event_reg<'r>(&self, r: &'r str) -> Option<&'r str> {
+        match r {
+            FLAG_A | FLAG_B => Some("NZCV"),
+            ZR => None,
+            _ if r.starts_with('%') => None,
+            _ => Some(r),
+        }
     }
 
     fn reg_index(&self, r: &str) -> usize {
@@ -342,6 +355,34 @@ impl Isa for AArch64 {
             "X",
             "EX",
             "NoRet",
+            // Empty in the plain case (no vmsa, memtag or ifetch): cache and TLB
+            // maintenance, tags, non-temporal pairs, guarded control stacks.
+            "DC.CVAU",
+            "DC.CIVAC",
+            "IC.IVAU",
+            "IC.IALLU",
+            "IC.IALLUIS",
+            "TLBIIS",
+            "TLBInXS",
+            "GCSB.DSYNC",
+            "T",
+            "NT",
+            "EXC-ENTRY",
+            "EXC-RET",
+            "SVC",
+            "UndefinedInstruction",
+            "FAULT",
+            "FAULT-RD",
+            "FAULT-WR",
+            "MMU",
+            "Translation",
+            "AccessFlag",
+            "Permission",
+            "TagCheck",
+            "Exclusive",
+            "PacCheck",
+            "GCSCheck",
+            "TLBI",
         ]
     }
 

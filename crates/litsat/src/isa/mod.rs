@@ -98,6 +98,20 @@ pub enum Op {
         ok: i64,
         fail: i64,
     },
+    /// A compare-and-swap as herd's AArch64 semantics make it (`CAS Xs, Xt, [Xn]`): a
+    /// read; a write of `new` where the value read equals `expected`; `expected` gets the
+    /// value read. Each execution of it is two of herd's: on success, two ways the value
+    /// reaches `expected` (from the register compared, from memory), which only a model
+    /// reading register events tells apart; on failure, with a write of the value read
+    /// back, or without one (the read then in `fail_read_tags` instead of `read_tags`).
+    Cas {
+        expected: Reg,
+        new: Src,
+        addr: Addr,
+        read_tags: Vec<Tag>,
+        write_tags: Vec<Tag>,
+        fail_read_tags: Vec<Tag>,
+    },
     /// A forward branch to a label, conditional or not.
     Branch {
         cond: Option<Cond>,
@@ -254,6 +268,17 @@ pub trait Isa: Sync {
     /// one statement are ordered by their dependencies) rather than sharing its place.
     fn rmw_in_po(&self) -> bool {
         false
+    }
+    /// Whether the plug-in names its registers for register events ([`Isa::event_reg`]),
+    /// which a model that computes its own dependencies (`catdep`) reads.
+    fn register_events(&self) -> bool {
+        false
+    }
+    /// The register an access to `r` is an event on, as herd names it: `None` for the
+    /// plug-in's own temporaries and the zero register, which make no event. Several
+    /// internal names may stand for one register (the flags).
+    fn event_reg<'r>(&self, _r: &'r str) -> Option<&'r str> {
+        None
     }
     /// A register that always reads as zero and ignores writes (RISC-V `x0`).
     fn zero_reg(&self) -> Option<&'static str> {

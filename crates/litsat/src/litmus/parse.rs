@@ -342,6 +342,15 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<(Vec<InitItem>, Vec<ArrayD
             arrays.push(decl.0);
             continue;
         }
+        // A thread's register `N:reg`, which herd also takes written `N: reg`.
+        let joined;
+        let lhs = match lhs.split_once(':') {
+            Some((head, reg)) => {
+                joined = format!("{}:{}", head.trim_end(), reg.trim_start());
+                joined.as_str()
+            }
+            None => lhs,
+        };
         let place = lhs.rsplit(|c: char| c.is_whitespace() || c == '*').next().unwrap_or("").trim();
         let ty = lhs[..lhs.len() - place.len()].trim().trim_end_matches('*').trim();
         let ty = (!ty.is_empty()).then(|| ty.to_string());

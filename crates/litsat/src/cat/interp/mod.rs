@@ -843,6 +843,9 @@ impl<'a> Interp<'a> {
             CheckKind::Empty => r.is_empty_b(self.lg),
         };
         let ok = if c.negated { holds.negate() } else { holds };
+        if c.assert {
+            return self.asserted(c, &label, ok);
+        }
         self.checks.push(CheckOut {
             label,
             name: c.name.clone(),
@@ -853,6 +856,17 @@ impl<'a> Interp<'a> {
             rel: r,
         });
         Ok(())
+    }
+
+    /// An `assert`: herd ends the test with an error ("assertion failed, check input test")
+    /// where the check fails. One that holds or fails whatever the execution is decided
+    /// here; one that depends on the execution is refused by name, not turned into a check.
+    fn asserted(&self, c: &Check, label: &str, ok: B) -> R<()> {
+        match ok {
+            B::T => Ok(()),
+            B::F => self.err(c.pos, format!("assertion `{label}` failed, check input test")),
+            _ => self.err(c.pos, format!("unsupported: `assert` `{label}` that depends on the execution")),
+        }
     }
 
     /// Runs the stdlib (unless it is the model itself), the bell file if any, and the model.

@@ -192,11 +192,23 @@ pub fn check_file(path: &Path, models: &(impl ChooseModel + ?Sized), opts: &Opti
                     d.message.push_str(": name one with -m");
                     d
                 };
+                if let Some(note) = models.note(&t) {
+                    note_once(&note);
+                }
                 models.for_test(&t, &name).map_err(hint).and_then(|prog| query::run(t, &name, &text, prog, opts))
             })
         }
     };
     FileResult { path: path.to_path_buf(), outcome, seconds: start.elapsed().as_secs_f64() }
+}
+
+/// Prints `note` on standard error, once per run whatever the note: it concerns the
+/// run's choice of model, the same for every test it applies to.
+fn note_once(note: &str) {
+    static SAID: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if !SAID.swap(true, std::sync::atomic::Ordering::Relaxed) {
+        crate::out::eprint_line(&format!("litsat: note: {note}"));
+    }
 }
 
 /// A file's bytes, read without asking for its size and position first (`std::fs::read`

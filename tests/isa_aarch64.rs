@@ -49,7 +49,17 @@ fn registers() {
 
 #[test]
 fn plain_and_ordered_accesses() {
-    assert_eq!(ops("LDR W0,[X1]"), vec![Op::Load { dst: "X0".into(), addr: Addr::Reg("X1".into(), 0), tags: vec![] }]);
+    // A W register's access is 4 bytes wide, an X register's 8 (only an array's element
+    // of that size can be reached at an offset).
+    let load = Op::Load { dst: "X0".into(), addr: Addr::Reg("X1".into(), 0), tags: vec![] };
+    assert_eq!(ops("LDR W0,[X1]"), vec![Op::Width(4), load]);
+    assert_eq!(
+        ops("STR X0,[X1,#8]")[..2],
+        [
+            Op::Width(8),
+            Op::Store { addr: Addr::Reg("X1".into(), 8), src: Src::Reg("X0".into()), tags: vec![], when: None }
+        ]
+    );
     assert_eq!(tags("STR X0,[X1,#0]"), t(&[&[]]));
     assert_eq!(tags("LDAR W0,[X1]"), t(&[&["A"]]));
     assert_eq!(tags("LDAPR W0,[X1]"), t(&[&["Q"]]));
@@ -57,7 +67,7 @@ fn plain_and_ordered_accesses() {
     assert_eq!(tags("LDXR W0,[X1]"), t(&[&["EX"]]));
     assert_eq!(tags("LDAXR W0,[X1]"), t(&[&["A", "EX"]]));
     assert_eq!(tags("STLXR W3,W2,[X0]"), t(&[&["L", "EX"]]));
-    let Op::StoreCond { status, ok, fail, src, .. } = &ops("STXR W7,W5,[X4]")[0] else { panic!() };
+    let Op::StoreCond { status, ok, fail, src, .. } = &ops("STXR W7,W5,[X4]")[1] else { panic!() };
     assert_eq!((status.as_deref(), *ok, *fail), (Some("X7"), 0, 1));
     assert_eq!(src, &Src::Reg("X5".into()));
 }
@@ -69,10 +79,36 @@ fn register_offsets_go_through_a_temporary() {
         o,
         vec![
             Op::Bin { dst: "%a".into(), op: BinOp::Add, a: Src::Reg("X4".into()), b: Src::Reg("X2".into()) },
+            Op::Width(4),
             Op::Load { dst: "X5".into(), addr: Addr::Reg("%a".into(), 0), tags: vec![] },
         ]
     );
-    assert_eq!(ops("STR W1,[X4,X2,LSL #3]").len(), 3);
+    assert_eq!(ops("STR W1,[X4,X2,LSL #3]").len(), 4);
+}
+
+#[test]
+fn writeback_and_pairs() {
+    // Post-indexed: the access at the base, then the base moves; a store's update also
+    // waits for its data register. Pre-indexed: the access at the moved base.
+    let bump = Op::Bin { dst: "X1".into(), op: BinOp::Add, a: Src::Reg("X1".into()), b: Src::Imm(4) };
+    let post = ops("STR W0,[X1],#4");
+    assert_eq!(
+        post[1],
+        Op::Store { addr: Addr::Reg("X1".into(), 0), src: Src::Reg("X0".into()), tags: vec![], when: None }
+    );
+    assert_eq!(post[2..], [bump.clone(), Op::Also { dst: "X1".into(), src: "X0".into() }]);
+    let pre = ops("LDR W0,[X1,#4]!");
+    assert_eq!(pre[1..], [Op::Load { dst: "X0".into(), addr: Addr::Reg("X1".into(), 4), tags: vec![] }, bump]);
+    // LDIAPP and STILP: two accesses, the second ordered after the first.
+    let p = ops("LDIAPP W0,W1,[X2]");
+    assert!(
+        matches!(
+            &p[..],
+            [Op::Width(4), Op::Load { addr: Addr::Reg(_, 0), .. }, Op::Ordered, Op::Load { addr: Addr::Reg(_, 4), .. }]
+        ),
+        "{p:?}"
+    );
+    assert_eq!(tags("STILP X0,X1,[X2]"), t(&[&["L"], &["L"]]));
 }
 
 #[test]
@@ -81,8 +117,9 @@ fn unsupported_forms_say_why() {
     assert!(error("STRH W0,[X1]").contains("mixed-size"));
     assert!(error("LDADDB W0,W1,[X2]").contains("mixed-size"));
     assert!(error("LDP X0,X1,[X2]").contains("mixed-size"));
-    assert!(error("LDR W0,[X1,#4]").contains("offset"));
-    assert!(error("LDR W0,[X1],#4").contains("post-indexed"));
+    assert!(error("SWP W0,W1,[X2],#4").contains("unsupported"));
+    assert!(error("LDAR W0,[X1],#4").contains("unsupported"));
+    assert!(error("LDR W0,[X1,X2]!").contains("pre-indexed"));
     assert!(error("FROB X0").contains("unsupported instruction"));
 }
 

@@ -15,8 +15,9 @@ pub struct ModelArgs {
     /// LITSAT_LIB. With --conf, a .cat here replaces the cfg's `model` line. Without a
     /// model, each test gets herd's default for its architecture (tso for X86 and X86_64,
     /// aarch64, rvwmo for RISC-V, power for PPC, armv7 for ARM, c11 for C). For AArch64,
-    /// herd's default is its current aarch64.cat, which litsat cannot run yet (it uses
-    /// `assert` and the virtual-memory events); the bundled aarch64 stands in for it.
+    /// herd's default is Arm's current aarch64.cat: used where it is found in the current
+    /// folder or on the search path (-I, LITSAT_LIB, HERDLIB, herd's install folders);
+    /// elsewhere the bundled aarch64 (the 2018 model) stands in, with a note on stderr.
     #[arg(short, long)]
     pub model: Option<String>,
     /// A herd configuration file (herd's -conf): its macros, bell, model and variant

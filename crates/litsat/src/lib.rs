@@ -51,7 +51,7 @@ macro_rules! pipeline {
     )*};
 }
 
-pipeline!(cat, certify, count, diag, encode, events, explain, isa, litmus, logic, query, rel, report, unroll);
+pipeline!(cat, certify, count, diag, encode, events, explain, isa, litmus, logic, query, rel, report, unroll, variant);
 
 #[cfg(test)]
 mod readme {

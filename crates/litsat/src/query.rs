@@ -603,6 +603,7 @@ struct Prepared {
 /// The test [`Prepared`], within `opts.max_events` and stopping with a timeout once
 /// `deadline` passes.
 fn prepared(test: Test, file: &str, text: &str, prog: &Program, opts: &Options, deadline: Deadline) -> Result<Prepared, Diag> {
+    crate::variant::check_built(&variants_of(prog, opts, &test), file)?;
     let (test, isa, ev) = prepare_until(test, file, text, (prog.macro_file(), opts.unroll_bound(), prog.catdep), deadline)?;
     if let Some(max) = opts.max_events
         && ev.len() > max
@@ -610,6 +611,14 @@ fn prepared(test: Test, file: &str, text: &str, prog: &Program, opts: &Options, 
         return Err(Diag::limit(file, format!("limit: {} events, more than the maximum of {max}", ev.len())));
     }
     Ok(Prepared { test, isa, ev })
+}
+
+/// The variants a test runs under: the cfg's, the command line's, then the test's own
+/// metadata's, as herd adds them up.
+fn variants_of(prog: &Program, opts: &Options, test: &Test) -> Vec<String> {
+    let mut v = prog.variants_with(&opts.variants);
+    v.extend(test.variants.iter().filter(|x| !crate::variant::holds(&v, x)).cloned().collect::<Vec<_>>());
+    v
 }
 
 /// How a test's model is encoded.
@@ -646,7 +655,7 @@ fn encode_with(
     let b = exec::builtins_read(&ev, &x, &mut lg, &|n| prog.reads(n));
     deadline.check(file)?;
     let defer = mode == Mode::Deferred || (mode == Mode::Sliced && !sliced);
-    let variants = prog.variants_with(&opts.variants);
+    let variants = variants_of(prog, opts, &test);
     let Compiled { checks, primaries, own_orders } = compile_model_with(prog, &mut lg, b, &variants, defer, deadline)?;
     if ev.co_from_model && own_orders {
         final_writes_choose(&mut x);

@@ -223,6 +223,13 @@ fn library_dirs() -> Vec<PathBuf> {
     dirs
 }
 
+/// `name` in the current folder, the `-I` folders or [`library_dirs`], never the bundled
+/// library: where a model herd ships (its default for an architecture) is installed.
+pub fn find_on_search_path(name: &str, include_dirs: &[PathBuf]) -> Option<PathBuf> {
+    let here = std::iter::once(PathBuf::from("."));
+    here.chain(include_dirs.iter().cloned()).chain(library_dirs()).map(|d| d.join(name)).find(|p| p.is_file())
+}
+
 struct Loader {
     /// `-I` folders, then [`library_dirs`].
     search: Vec<PathBuf>,

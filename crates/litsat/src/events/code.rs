@@ -73,7 +73,8 @@ fn written_reg(op: &Op) -> Option<Reg> {
         | Op::Bin { dst, .. }
         | Op::Select { dst, .. }
         | Op::Choose { dst, .. }
-        | Op::Cas { expected: dst, .. } => Some(dst.clone()),
+        | Op::Cas { expected: dst, .. }
+        | Op::Also { dst, .. } => Some(dst.clone()),
         Op::StoreCond { status, .. } => status.clone(),
         Op::Lock { dst, .. } => dst.clone(),
         _ => None,

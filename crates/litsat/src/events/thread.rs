@@ -194,6 +194,8 @@ struct At<'a> {
     /// With register events: predicated commits that control the write of a register
     /// (a conditional select's), by register.
     ctrl_into: Vec<(String, Eid)>,
+    /// The memory accesses ordered before the instruction's later ones ([`Op::Ordered`]).
+    ordered: Vec<Eid>,
 }
 
 /// Where an access goes: its address value, the location when that is fixed (else the
@@ -359,6 +361,19 @@ impl<'a> Thread<'a> {
             Op::Bin { dst, op, a, b } => self.bin(dst, *op, a, b)?,
             Op::Select { dst, cond, a, b } => self.select(dst, cond, a, b)?,
             Op::Branch { cond, target } => self.branch(cond.as_ref(), target)?,
+            Op::Also { dst, src } => {
+                let mut c = self.reg(dst);
+                let s = self.read_reg(src);
+                c.deps = dep_union(self.ev, c.deps, &s.deps);
+                c.src = src_union(c.src, &s.src);
+                self.set_reg(dst, c);
+            }
+            Op::Ordered => {
+                let ev = &self.ev;
+                let mem: Vec<Eid> =
+                    self.own_events().filter(|&e| matches!(ev.events[e].kind, Kind::Read | Kind::Write)).collect();
+                self.at.ordered = mem;
+            }
             Op::Cas { expected, new, addr, read_tags, write_tags, fail_read_tags } => {
                 self.cas(expected, new, addr, [read_tags, write_tags, fail_read_tags])?
             }
@@ -825,6 +840,7 @@ impl<'a> Thread<'a> {
     /// Adds an access, with the addr dependencies its address carries.
     fn push_access(&mut self, e: Event, adeps: &Deps) -> Eid {
         let id = self.push(e);
+        self.ev.iico_order.extend(self.at.ordered.iter().map(|&o| (o, id)));
         for (d, g) in self.outside(adeps) {
             self.ev.add_dep(false, d, id, g);
         }

@@ -80,41 +80,79 @@ fn shifted(pre: &mut Vec<Op>, v: Src, modifier: Option<&str>, t: &str) -> Result
     }
 }
 
-/// A memory operand, the last of `ops`: `[Xn]`, `[Xn,#0]`, `[Xn,Xm]`, `[Xn,Wm,SXTW]`,
+/// A memory operand, the last of `ops`: `[Xn]`, `[Xn,#k]`, `[Xn,Xm]`, `[Xn,Wm,SXTW]`,
 /// `[Xn,Xm,LSL #k]`. A register offset is added into the temporary `%a` (so the
-/// interpreter sees the dependency of the `EOR W2,W0,W0` idiom).
+/// interpreter sees the dependency of the `EOR W2,W0,W0` idiom). An immediate offset is
+/// the address's; only an array's element can be reached so. Writeback forms are
+/// [`mem_wb`]'s: here they are refused.
 fn mem(pre: &mut Vec<Op>, ops: &[String], text: &str) -> Result<Addr, InstrError> {
+    match mem_wb(pre, ops, text)? {
+        (a, None) => Ok(a),
+        (_, Some(_)) => Err(InstrError::new(format!("unsupported: writeback addressing in '{}'", text.trim()))),
+    }
+}
+
+/// A base register's update after the access (pre- or post-indexed addressing), and how
+/// many operands the memory operand took (a post-index's offset is one more).
+struct Writeback {
+    base: Reg,
+    by: i64,
+    operands: usize,
+}
+
+/// [`mem`], with the writeback forms: pre-indexed `[Xn,#k]!` accesses `Xn+k`, post-indexed
+/// `[Xn],#k` accesses `Xn`; either then sets `Xn` to `Xn+k`.
+fn mem_wb(pre: &mut Vec<Op>, ops: &[String], text: &str) -> Result<(Addr, Option<Writeback>), InstrError> {
     let Some(last) = ops.last() else {
         return Err(InstrError::new(format!("expected a memory operand in '{}'", text.trim())));
     };
     let s = last.trim();
-    let inner = s.strip_prefix('[').and_then(|s| s.strip_suffix(']'));
-    let Some(inner) = inner else {
-        if s.starts_with('[') && s.ends_with('!') {
-            return Err(InstrError::new(format!("unsupported: pre-indexed addressing '{s}'")));
-        }
-        if ops.iter().any(|o| o.trim().starts_with('[')) {
-            return Err(InstrError::new(format!("unsupported: post-indexed addressing in '{}'", text.trim())));
-        }
+    if s.starts_with('#') && ops.len() >= 2 && ops[ops.len() - 2].trim().starts_with('[') {
+        let by = imm(s)?;
+        return match mem_wb(pre, &ops[..ops.len() - 1], text)? {
+            (Addr::Reg(base, 0), None) => Ok((Addr::Reg(base.clone(), 0), Some(Writeback { base, by, operands: 2 }))),
+            _ => Err(InstrError::new(format!("unsupported: post-indexed addressing in '{}'", text.trim()))),
+        };
+    }
+    if let Some(inner) = s.strip_suffix('!') {
+        return match mem_wb(pre, &[inner.to_string()], text)? {
+            (Addr::Reg(base, by), None) if !base.starts_with('%') => {
+                Ok((Addr::Reg(base.clone(), by), Some(Writeback { base, by, operands: 1 })))
+            }
+            _ => Err(InstrError::new(format!("unsupported: pre-indexed addressing '{s}'"))),
+        };
+    }
+    let Some(inner) = s.strip_prefix('[').and_then(|s| s.strip_suffix(']')) else {
         return Err(InstrError::new(format!("expected a memory operand `[Xn…]`, found '{s}'")));
     };
     let parts: Vec<&str> = inner.split(',').map(str::trim).collect();
     let base = r(parts[0])?;
     match parts.as_slice() {
-        [_] => Ok(Addr::Reg(base, 0)),
-        [_, o] if o.starts_with('#') => match imm(o)? {
-            0 => Ok(Addr::Reg(base, 0)),
-            k => Err(InstrError::new(format!(
-                "unsupported: address offset #{k} in '{s}' (arrays or mixed-size accesses)"
-            ))),
-        },
+        [_] => Ok((Addr::Reg(base, 0), None)),
+        [_, o] if o.starts_with('#') => Ok((Addr::Reg(base, imm(o)?), None)),
         [_, o, rest @ ..] if rest.len() <= 1 => {
             let off = shifted(pre, Src::Reg(r(o)?), rest.first().copied(), "%o")?;
             pre.push(Op::Bin { dst: "%a".into(), op: BinOp::Add, a: Src::Reg(base), b: off });
-            Ok(Addr::Reg("%a".into(), 0))
+            Ok((Addr::Reg("%a".into(), 0), None))
         }
         _ => Err(InstrError::new(format!("unsupported memory operand '{s}'"))),
     }
+}
+
+/// The ops of a base register's writeback (`None`: none). A store's writeback waits for
+/// its data register too (herd's STR semantics; not its pairs'), `data`.
+fn writeback(wb: Option<Writeback>, data: Option<&Reg>) -> Vec<Op> {
+    let Some(Writeback { base, by, .. }) = wb else { return Vec::new() };
+    let mut ops = vec![Op::Bin { dst: base.clone(), op: BinOp::Add, a: Src::Reg(base.clone()), b: Src::Imm(by) }];
+    if let Some(d) = data {
+        ops.push(Op::Also { dst: base, src: d.clone() });
+    }
+    ops
+}
+
+/// How wide an access through register `rt` is: 4 bytes for a `W` register, else 8.
+fn width_of(rt: &str) -> usize {
+    if rt.trim().starts_with(['W', 'w']) { 4 } else { 8 }
 }
 
 fn mixed(text: &str) -> InstrError {
@@ -287,6 +325,10 @@ impl Isa for AArch64 {
     fn default_model(&self) -> Option<&'static str> {
         Some("aarch64")
     }
+    /// Arm's current model in herd's library; the bundled `aarch64` is the 2018 one.
+    fn herd_model(&self) -> Option<&'static str> {
+        Some("aarch64.cat")
+    }
     fn name(&self) -> &'static str {
         "AArch64"
     }
@@ -390,19 +432,55 @@ impl Isa for AArch64 {
         let (m, ops) = split_grouped(text);
         let bad = || InstrError::unsupported(text);
         let o: Vec<&str> = ops.iter().map(String::as_str).collect();
+        // The operands before the memory operand, and the access's ops around them.
+        // Only `LDR` and `STR` have writeback forms.
+        let wb_ok = m == "LDR" || m == "STR";
+        let access = |pre: &mut Vec<Op>| -> Result<(Addr, Option<Writeback>, usize), InstrError> {
+            let (addr, wb) = if wb_ok { mem_wb(pre, &ops, text)? } else { (mem(pre, &ops, text)?, None) };
+            let n = o.len().saturating_sub(wb.as_ref().map_or(1, |w| w.operands));
+            Ok((addr, wb, n))
+        };
         let load = |tags: &[&'static str]| -> Result<Vec<Op>, InstrError> {
             let mut pre = Vec::new();
-            let addr = mem(&mut pre, &ops, text)?;
-            let [rt, _] = o.as_slice() else { return Err(bad()) };
+            let (addr, wb, n) = access(&mut pre)?;
+            let [rt] = &o[..n] else { return Err(bad()) };
+            pre.push(Op::Width(width_of(rt)));
             pre.push(Op::Load { dst: r(rt)?, addr, tags: tags.iter().map(|&t| Tag::from(t)).collect() });
+            pre.extend(writeback(wb, None));
             Ok(pre)
         };
         let store = |tags: &[&'static str]| -> Result<Vec<Op>, InstrError> {
             let mut pre = Vec::new();
-            let addr = mem(&mut pre, &ops, text)?;
-            let [rt, _] = o.as_slice() else { return Err(bad()) };
+            let (addr, wb, n) = access(&mut pre)?;
+            let [rt] = &o[..n] else { return Err(bad()) };
             let tags = tags.iter().map(|&t| Tag::from(t)).collect();
-            pre.push(Op::Store { addr, src: Src::Reg(r(rt)?), tags, when: None });
+            pre.push(Op::Width(width_of(rt)));
+            let rt = r(rt)?;
+            pre.push(Op::Store { addr, src: Src::Reg(rt.clone()), tags, when: None });
+            pre.extend(writeback(wb, Some(&rt)));
+            Ok(pre)
+        };
+        // `LDIAPP`/`STILP`: two accesses at consecutive addresses, the first ordered
+        // before the second (herd's iico_order).
+        let pair = |load: bool, tag: &'static str| -> Result<Vec<Op>, InstrError> {
+            let mut pre = Vec::new();
+            let addr = mem(&mut pre, &ops, text)?;
+            let ([r1, r2, _], Addr::Reg(base, 0)) = (o.as_slice(), &addr) else { return Err(bad()) };
+            let w = width_of(r1);
+            pre.push(Op::Width(w));
+            let at = |k: usize| Addr::Reg(base.clone(), (k * w) as i64);
+            let tags = || vec![Tag::from(tag)];
+            for (k, rt) in [r1, r2].into_iter().enumerate() {
+                if k == 1 {
+                    pre.push(Op::Ordered);
+                }
+                let rt = r(rt)?;
+                pre.push(if load {
+                    Op::Load { dst: rt, addr: at(k), tags: tags() }
+                } else {
+                    Op::Store { addr: at(k), src: Src::Reg(rt), tags: tags(), when: None }
+                });
+            }
             Ok(pre)
         };
         let store_cond = |tags: &[&'static str]| -> Result<Vec<Op>, InstrError> {
@@ -410,6 +488,7 @@ impl Isa for AArch64 {
             let addr = mem(&mut pre, &ops, text)?;
             let [rs, rt, _] = o.as_slice() else { return Err(bad()) };
             let tags = tags.iter().map(|&t| Tag::from(t)).collect();
+            pre.push(Op::Width(width_of(rt)));
             pre.push(Op::StoreCond { addr, src: Src::Reg(r(rt)?), tags, status: Some(r(rs)?), ok: 0, fail: 1 });
             Ok(pre)
         };
@@ -461,6 +540,8 @@ impl Isa for AArch64 {
             "LDAXR" => load(&["A", "EX"]),
             "STXR" => store_cond(&["EX"]),
             "STLXR" => store_cond(&["L", "EX"]),
+            "LDIAPP" => pair(true, "Q"),
+            "STILP" => pair(false, "L"),
             "LDRB" | "LDRH" | "LDRSB" | "LDRSH" | "LDRSW" | "STRB" | "STRH" | "LDURB" | "LDURH" | "STURB" | "STURH"
             | "LDARB" | "LDARH" | "LDAPRB" | "LDAPRH" | "STLRB" | "STLRH" | "LDXRB" | "LDXRH" | "LDAXRB" | "LDAXRH"
             | "STXRB" | "STXRH" | "STLXRB" | "STLXRH" | "LDP" | "STP" | "LDXP" | "LDAXP" | "STXP" | "STLXP"

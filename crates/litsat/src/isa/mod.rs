@@ -185,6 +185,16 @@ pub enum Op {
     Width(usize),
     /// The thread ends here (herd's `ret` in compiled X86_64 code).
     Exit,
+    /// `dst` keeps its value and also comes from `src`: an intra-instruction data edge
+    /// without arithmetic (herd's post-indexed store updates its base once the data
+    /// register is read).
+    Also {
+        dst: Reg,
+        src: Reg,
+    },
+    /// The instruction's memory accesses so far are ordered before its later ones (herd's
+    /// iico_order: `LDIAPP`'s and `STILP`'s two accesses).
+    Ordered,
     /// The unrolling bound of the loop named here (its label, or where a `while` is) was
     /// exceeded on this path (herd's cut-off): an execution that reaches it is dropped
     /// from the States and counts, and when such an execution is consistent herd prefixes
@@ -328,6 +338,12 @@ pub trait Isa: Sync {
     /// The bundled model standing for herd's default for this architecture: what a test
     /// is checked under when no model is named.
     fn default_model(&self) -> Option<&'static str> {
+        None
+    }
+    /// herd's own default model file for this architecture, where the bundled stand-in
+    /// ([`Isa::default_model`]) is a different model: used instead of it when found on the
+    /// search path. `None` where the bundled model gives herd's answers.
+    fn herd_model(&self) -> Option<&'static str> {
         None
     }
 }

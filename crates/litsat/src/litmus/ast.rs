@@ -15,6 +15,9 @@ pub struct Test {
     pub locations: Vec<Loc>,
     pub filter: Option<Prop>,
     pub cond: Condition,
+    /// The variants the test's metadata sets, which herd adds to the command line's: its
+    /// `Variant=` line, and `CacheType=` (`DIC`, which implies `IDC`; `IDC`).
+    pub variants: Vec<String>,
 }
 
 #[derive(Clone, Debug)]

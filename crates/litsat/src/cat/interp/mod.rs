@@ -519,7 +519,7 @@ impl<'a> Interp<'a> {
 
     fn cond(&mut self, env: &Env, c: &Cond) -> R<bool> {
         Ok(match c {
-            Cond::Variant(v) => self.variants.iter().any(|x| x == v),
+            Cond::Variant(v) => crate::variant::holds(self.variants, v),
             Cond::Not(c) => !self.cond(env, c)?,
             Cond::And(a, b) => self.cond(env, a)? && self.cond(env, b)?,
             Cond::Or(a, b) => self.cond(env, a)? || self.cond(env, b)?,

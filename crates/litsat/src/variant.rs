@@ -1,0 +1,65 @@
+//! herd's variants (`-variant`, a cfg's `variant` lines, a test's `Variant=` and
+//! `CacheType=` metadata): names matched as herd matches them, and the ones that change
+//! herd's instruction semantics, which litsat has not built, refused by name.
+//!
+//! A variant only a model tests (`if "ETS2"`) needs nothing but the name. One that makes
+//! herd build other events (page-table walks, tag checks, instruction fetches, mixed-size
+//! cells) would be answered under the plain semantics if it were only passed on to the
+//! model: a wrong answer, so it is refused instead.
+
+use crate::diag::Diag;
+
+/// herd's aliases: the name each stands for.
+const ALIASES: &[(&str, &str)] = &[("kvm", "vmsa"), ("self", "ifetch"), ("mte", "memtag"), ("tagmem", "memtag")];
+
+/// The variants that change the events herd builds, each with what it is.
+const NOT_BUILT: &[(&str, &str)] = &[
+    ("vmsa", "page tables and their faults"),
+    ("memtag", "memory tags"),
+    ("ifetch", "instruction fetches (self-modifying code)"),
+    ("mixed", "mixed-size accesses"),
+    ("unaligned", "unaligned mixed-size accesses"),
+    ("pauth1", "pointer authentication"),
+    ("pauth2", "pointer authentication"),
+    ("sve", "scalable vectors"),
+    ("sme", "scalable matrices"),
+    ("nv2", "nested virtualisation"),
+];
+
+/// `v` lower-cased, its alias resolved: herd matches variant names without case.
+pub fn canonical(v: &str) -> String {
+    let v = v.to_ascii_lowercase();
+    ALIASES.iter().find(|(a, _)| *a == v).map_or(v, |(_, to)| to.to_string())
+}
+
+/// Whether the variant `v` is among `set`, as herd matches them.
+pub fn holds(set: &[String], v: &str) -> bool {
+    let v = canonical(v);
+    set.iter().any(|x| canonical(x) == v)
+}
+
+/// Refuses the first variant of `set` that changes herd's semantics beyond what litsat
+/// builds, naming it and what it is.
+pub fn check_built(set: &[String], file: &str) -> Result<(), Diag> {
+    for v in set {
+        let c = canonical(v);
+        if let Some((_, what)) = NOT_BUILT.iter().find(|(n, _)| *n == c) {
+            return Err(Diag::file(file, format!("unsupported: variant `{v}` ({what})")));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_match_as_herds() {
+        let set = vec!["KVM".to_string(), "ETS2".to_string()];
+        assert!(holds(&set, "vmsa") && holds(&set, "ets2") && !holds(&set, "ets3"));
+        assert!(check_built(&["ETS2".into(), "DIC".into()], "t").is_ok());
+        let e = check_built(&["ets3".into(), "self".into()], "t.litmus").unwrap_err();
+        assert_eq!(e.message, "unsupported: variant `self` (instruction fetches (self-modifying code))");
+    }
+}

@@ -284,6 +284,9 @@ pub struct CorpusRun {
     pub full_cpu: Option<f64>,
     pub fast_cpu: Option<f64>,
     pub threads: usize,
+    /// herd's own time for the same tests (the sum of its log's `Time` lines), where
+    /// known.
+    pub herd: Option<f64>,
 }
 
 fn corpus(
@@ -463,6 +466,7 @@ fn corpus_in(
         full_cpu: full.and_then(|f| f.1),
         fast_cpu,
         threads: pool.current_num_threads(),
+        herd: None,
     })
 }
 
@@ -470,6 +474,39 @@ fn corpus_in(
 /// under the bundled model standing for herd's default for its architecture.
 const SHARED_SUITES: &[(&str, &str)] =
     &[("dat3m/RISCV", "rvwmo"), ("dat3m/C11", "c11"), ("dat3m/PPC", "power"), ("herd-campaign/arm", "armv7")];
+
+/// Dat3M's AArch64 tests that herd's TSV lists, under herd's current `aarch64.cat` (issue
+/// #36), with herd's own time for them: the sum of the `Time` lines of its raw log.
+const AARCH64_HERD: (&str, &str, &str) = (
+    "expected/dat3m-aarch64.aarch64.tsv",
+    "expected/logs/dat3m-aarch64.aarch64.log",
+    "dat3m/AARCH64 (herd's aarch64.cat)",
+);
+
+/// Measures [`AARCH64_HERD`] where the shared corpus and herd's library are beside the
+/// project; notes the skip otherwise.
+fn aarch64_herd(out: &mut String, args: &Args, pool: &rayon::ThreadPool) -> Result<Option<CorpusRun>, Diag> {
+    let (tsv, log, label) = AARCH64_HERD;
+    let (corpus, lib) = (project_path("../shared/corpus"), project_path("../shared/models/herd"));
+    let (Ok(listed), Ok(log)) = (std::fs::read_to_string(corpus.join(tsv)), std::fs::read_to_string(corpus.join(log)))
+    else {
+        let _ = writeln!(out, "
+({tsv} or its log not found beside the project: skipped)");
+        return Ok(None);
+    };
+    let inputs: Vec<String> =
+        listed.lines().filter_map(|l| l.split('\t').next()).map(|p| corpus.join(p).to_string_lossy().into()).collect();
+    let model = lib.join("aarch64.cat").to_string_lossy().to_string();
+    let mut run = corpus_in(out, label, &inputs, &model, &[lib], args, pool)?;
+    run.herd = Some(herd_time(&log));
+    Ok(Some(run))
+}
+
+/// The sum of a herd log's `Time NAME SECONDS` lines.
+fn herd_time(log: &str) -> f64 {
+    let secs = |l: &str| l.strip_prefix("Time ")?.rsplit(' ').next()?.parse::<f64>().ok();
+    log.lines().filter_map(secs).sum()
+}
 
 /// The project's folders: next to the sources the binary was built from, or the
 /// current folder.
@@ -539,6 +576,9 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
             } else {
                 let _ = writeln!(out, "\n({dir} not found at {}: skipped)", path.display());
             }
+        }
+        if let Some(run) = aarch64_herd(&mut out, args, &pool)? {
+            corpora.push(run);
         }
         // The LKMM scale tests (10 and 16 processes) under linux-kernel.cfg.
         let lkmm = project_path("../shared/models/lkmm");
@@ -747,6 +787,18 @@ fn targets(out: &mut String, fams: &[FamilyRun], corpora: &[CorpusRun], args: &A
         fast_max.as_ref().map(|m| format!("{} ({})", ms(m.0), short(&m.1))).unwrap_or("-".into()),
         verdict(fast_max.map(|m| m.0 <= 0.1))
     );
+    for c in corpora.iter().filter(|c| c.herd.is_some() && !args.fast) {
+        let herd = c.herd.unwrap_or(0.0);
+        let ratio = herd / c.full_total.max(1e-9);
+        let _ = writeln!(
+            out,
+            "| {}, full logs ≥ 50× herd's Time lines ({}) | {} on 1 thread, {ratio:.0}× | {} |",
+            c.label,
+            ms(herd),
+            ms(c.full_total),
+            verdict(Some(c.errors == 0 && ratio >= 50.0))
+        );
+    }
     for c in corpora {
         let _ = writeln!(
             out,

@@ -490,8 +490,11 @@ fn aarch64_herd(out: &mut String, args: &Args, pool: &rayon::ThreadPool) -> Resu
     let (corpus, lib) = (project_path("../shared/corpus"), project_path("../shared/models/herd"));
     let (Ok(listed), Ok(log)) = (std::fs::read_to_string(corpus.join(tsv)), std::fs::read_to_string(corpus.join(log)))
     else {
-        let _ = writeln!(out, "
-({tsv} or its log not found beside the project: skipped)");
+        let _ = writeln!(
+            out,
+            "
+({tsv} or its log not found beside the project: skipped)"
+        );
         return Ok(None);
     };
     let inputs: Vec<String> =

@@ -276,7 +276,7 @@ pub fn loop_note(path: &Path, o: &Outcome) -> Option<String> {
 
 /// A diagnostic as people read it: with the source line it points at, when the file (or
 /// bundled model) can be read. A diagnostic that is not about a place in a file gets no
-/// invented `:1:1` but reads as the command's own error (see [`not_located`]), and a C
+/// invented `:1:1` but reads as the command's own error (see `not_located`), and a C
 /// test stopped by one of the kernel's macros gets a hint to use its model.
 pub fn render(d: &Diag) -> String {
     let text = source_of(d);

@@ -484,8 +484,19 @@ fn narrow_constants(p: &mut Prop, wide: &[Loc]) {
 pub fn observed(test: &Test, isa: &dyn Isa) -> Vec<Loc> {
     let mut ls = Vec::new();
     for l in &test.locations {
-        if !ls.contains(l) {
-            ls.push(l.clone());
+        // An array named bare is shown whole, as herd does (`v={3,2,1}`).
+        let whole = match l {
+            Loc::Mem(x) => test.arrays.iter().find(|a| a.name == *x),
+            Loc::Reg(..) => None,
+        };
+        let ps = match whole {
+            Some(a) => (0..a.len).map(|i| Loc::Mem(crate::litmus::whole_elem(&a.name, i))).collect(),
+            None => vec![l.clone()],
+        };
+        for p in ps {
+            if !ls.contains(&p) {
+                ls.push(p);
+            }
         }
     }
     test.cond.prop.locs(&mut ls);
@@ -493,7 +504,10 @@ pub fn observed(test: &Test, isa: &dyn Isa) -> Vec<Loc> {
     fn key<'l>(isa: &dyn Isa, l: &'l Loc) -> (u8, usize, usize, &'l str) {
         match l {
             Loc::Reg(t, r) => (0, *t, isa.reg_index(r), r),
-            Loc::Mem(x) => (1, 0, 0, x),
+            Loc::Mem(x) => match crate::litmus::whole_part(x) {
+                Some((base, i)) => (1, 1, i, base),
+                None => (1, 0, 0, x),
+            },
         }
     }
     ls.sort_by(|a, b| key(isa, a).cmp(&key(isa, b)));
@@ -530,6 +544,10 @@ pub fn prop_lit(p: &Prop, places: &[(Loc, Vec<(Value, B)>)], ev: &Events, lg: &m
         Prop::Eq(l, v) => {
             let want = ev.value_of(v);
             lits(l).iter().find(|(x, _)| Some(*x) == want).map(|p| p.1).unwrap_or(B::F)
+        }
+        Prop::EqArray(_, es) => {
+            let v: Vec<B> = es.iter().map(|(l, v)| prop_lit(&Prop::Eq(l.clone(), v.clone()), places, ev, lg)).collect();
+            lg.and(&v)
         }
         Prop::EqLoc(a, b) => {
             let (la, lb) = (lits(a), lits(b));

@@ -57,11 +57,31 @@ pub fn state_line(s: &StateKey) -> String {
 /// Appends a state as its `States` line shows it, without the newline.
 fn push_state_line(out: &mut String, s: &StateKey, hexa: bool) {
     let start = out.len();
-    for (l, v) in &s.0 {
+    let mut k = 0;
+    while k < s.0.len() {
+        let (l, v) = &s.0[k];
+        // An array shown whole: its elements' run, `x={1,0}`.
+        if let Loc::Mem(x) = l
+            && let Some((base, _)) = crate::litmus::whole_part(x)
+        {
+            let n = s.0[k..].iter().take_while(|(l, _)| matches!(l, Loc::Mem(y) if crate::litmus::whole_part(y).is_some_and(|p| p.0 == base))).count();
+            out.push_str(base);
+            out.push_str("={");
+            for (j, (_, v)) in s.0[k..k + n].iter().enumerate() {
+                if j > 0 {
+                    out.push(',');
+                }
+                push_value(out, v, hexa);
+            }
+            out.push_str("}; ");
+            k += n;
+            continue;
+        }
         push_place(out, l, true);
         out.push('=');
         push_value(out, v, hexa);
         out.push_str("; ");
+        k += 1;
     }
     let kept = out[start..].trim_end().len();
     out.truncate(start + kept);

@@ -223,7 +223,8 @@ fn library_dirs() -> Vec<PathBuf> {
     dirs
 }
 
-/// `name` in the current folder, the `-I` folders or [`library_dirs`], never the bundled
+/// `name` in the current folder, the `-I` folders or the library folders (`LITSAT_LIB`,
+/// `HERDLIB`, herd's install folders), never the bundled
 /// library: where a model herd ships (its default for an architecture) is installed.
 pub fn find_on_search_path(name: &str, include_dirs: &[PathBuf]) -> Option<PathBuf> {
     let here = std::iter::once(PathBuf::from("."));

@@ -5,7 +5,7 @@ use super::thread;
 use super::{Event, Events, Instr, Kind, Layout, SourceRef, ValId, Value};
 use crate::diag::{Deadline, Diag, Pos};
 use crate::isa::{Addr, Isa, Op, Src};
-use crate::litmus::{Loc, Prop, Test, Val, elem_name};
+use crate::litmus::{Loc, Prop, Test, Val, elem_name, location_of};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Interprets the threads' instructions into an event structure.
@@ -24,10 +24,16 @@ pub(super) fn interpret(
     ev.events.reserve(ev.locs.len() + most_events(code));
     ev.layout = Layout::of(test, &ev, src)?;
     for l in &places {
-        if let Loc::Mem(x) = *l
-            && let Some(i) = ev.loc_index(x)
-        {
-            ev.observed.insert(i);
+        let Loc::Mem(x) = *l else { continue };
+        // An array named bare in `locations` is shown whole: every element.
+        let elems = match test.arrays.iter().find(|a| a.name == *x) {
+            Some(a) => (0..a.len).map(|i| elem_name(x, i)).collect(),
+            None => vec![x.clone()],
+        };
+        for e in elems {
+            if let Some(i) = ev.loc_index(&e) {
+                ev.observed.insert(i);
+            }
         }
     }
     // The constants 1 and 0 take the first value numbers, in this order, before the
@@ -81,7 +87,7 @@ fn check_elements(test: &Test, places: &[&Loc], src: &SourceRef<'_>) -> Result<(
     for l in places {
         if let Loc::Mem(x) = *l
             && x.ends_with(']')
-            && !test.arrays.iter().any(|a| (1..a.len).any(|i| elem_name(&a.name, i) == *x))
+            && !test.arrays.iter().any(|a| (0..a.len).any(|i| elem_name(&a.name, i) == location_of(x)))
         {
             let at = src.text.rfind(x.as_str()).unwrap_or(0);
             return Err(src.err(Pos(at), format!("`{x}` is no element of an array the initial state declares")));
@@ -108,7 +114,11 @@ fn location_names<'t>(test: &'t Test, code: &'t [Vec<Instr>], places: &[&'t Loc]
         op_locations(op, &mut names);
     }
     for l in places {
-        if let Loc::Mem(x) = *l {
+        // An element's place (`x[0]`, `x{1}`) names an array's location, which the
+        // initial state declares.
+        if let Loc::Mem(x) = *l
+            && !x.ends_with([']', '}'])
+        {
             names.insert(x);
         }
     }

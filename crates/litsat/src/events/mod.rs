@@ -353,7 +353,8 @@ impl Events {
     }
 
     pub fn loc_index(&self, name: &str) -> Option<usize> {
-        self.locs.iter().position(|l| l == name)
+        let name = crate::litmus::location_of(name);
+        self.locs.iter().position(|l| *l == name)
     }
 
     /// Converts a test's value (a number or a symbol) into a [`Value`].

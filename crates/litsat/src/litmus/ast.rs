@@ -70,6 +70,29 @@ pub fn elem_name(base: &str, i: usize) -> String {
     if i == 0 { base.to_string() } else { format!("{base}[{i}]") }
 }
 
+/// The location a place's name stands for: `x[0]`, as a condition may write element 0 of
+/// an array (and herd prints it), is the array's own location `x`; `x{i}`, element `i` of
+/// an array a state shows whole ([`whole_elem`]), is element `i`'s.
+pub fn location_of(name: &str) -> std::borrow::Cow<'_, str> {
+    match whole_part(name) {
+        Some((base, i)) => elem_name(base, i).into(),
+        None => name.strip_suffix("[0]").unwrap_or(name).into(),
+    }
+}
+
+/// The place of element `i` of array `base` where the state shows the array whole, as
+/// herd does for an array named bare in `locations` or compared whole (`x={1,0}`): states
+/// print such elements together, `x={1,0}`.
+pub fn whole_elem(base: &str, i: usize) -> String {
+    format!("{base}{{{i}}}")
+}
+
+/// The array and index of a [`whole_elem`] place's name.
+pub fn whole_part(name: &str) -> Option<(&str, usize)> {
+    let (base, rest) = name.split_once('{')?;
+    Some((base, rest.strip_suffix('}')?.parse().ok()?))
+}
+
 /// The size in bytes of an element of C type `ty`, for the types herd knows the size of.
 pub fn type_size(ty: &str) -> Option<usize> {
     let t = ty.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -115,6 +138,9 @@ pub enum Prop {
     True,
     False,
     Eq(Loc, Val),
+    /// `x={1,0}`: an array compared whole, element by element (each a [`whole_elem`]
+    /// place).
+    EqArray(String, Vec<(Loc, Val)>),
     /// `loc = loc`: both places hold the same final value.
     EqLoc(Loc, Loc),
     Not(Box<Prop>),
@@ -130,6 +156,7 @@ impl Prop {
         match self {
             Prop::True | Prop::False => Ok(()),
             Prop::Eq(l, _) => f(l),
+            Prop::EqArray(_, es) => es.iter_mut().try_for_each(|(l, _)| f(l)),
             Prop::EqLoc(a, b) => {
                 f(a)?;
                 f(b)
@@ -165,6 +192,7 @@ impl Prop {
         match self {
             Prop::True | Prop::False => {}
             Prop::Eq(l, _) => push(l),
+            Prop::EqArray(_, es) => es.iter().for_each(|(l, _)| push(l)),
             Prop::EqLoc(a, b) => {
                 push(a);
                 push(b);
@@ -184,6 +212,7 @@ impl Prop {
             Prop::True => true,
             Prop::False => false,
             Prop::Eq(l, v) => get(l).as_ref() == Some(v),
+            Prop::EqArray(_, es) => es.iter().all(|(l, v)| get(l).as_ref() == Some(v)),
             Prop::EqLoc(a, b) => get(a) == get(b),
             Prop::Not(p) => !p.eval(get),
             Prop::And(ps) => ps.iter().all(|p| p.eval(get)),

@@ -70,6 +70,17 @@ fn write_at<W: Write>(p: &Prop, min: u8, hexa: bool, f: &mut W) -> fmt::Result {
             f.write_str("=")?;
             write_val(v, hexa, f)
         }
+        Prop::EqArray(x, es) => {
+            f.write_str(x)?;
+            f.write_str("={")?;
+            for (k, (_, v)) in es.iter().enumerate() {
+                if k > 0 {
+                    f.write_str(",")?;
+                }
+                write_val(v, hexa, f)?;
+            }
+            f.write_str("}")
+        }
         Prop::EqLoc(a, b) => {
             write_loc(a, f)?;
             f.write_str("=")?;

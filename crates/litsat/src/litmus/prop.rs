@@ -9,6 +9,7 @@ use nom::{
     bytes::complete::{tag, tag_no_case, take_while, take_while1},
     character::complete::{char, digit1, multispace0},
     combinator::{map, opt, recognize},
+    multi::separated_list1,
     sequence::{delimited, pair, preceded},
 };
 
@@ -130,7 +131,9 @@ fn elem(i: &str) -> Res<'_, Loc> {
     let (i, base) = ident(i)?;
     let (i, n) = delimited(char('['), ws(digit1), ws(char(']'))).parse(i)?;
     let n = n.parse::<usize>().unwrap_or(usize::MAX);
-    Ok((i, Loc::Mem(super::ast::elem_name(base, n))))
+    // Element 0 is the array's own location, but herd prints it as written, `x[0]`.
+    let name = if n == 0 { format!("{base}[0]") } else { super::ast::elem_name(base, n) };
+    Ok((i, Loc::Mem(name)))
 }
 
 fn atom(i: &str) -> Res<'_, Prop> {
@@ -151,6 +154,14 @@ fn atom(i: &str) -> Res<'_, Prop> {
     let (i, l) = loc_nom(i)?;
     let (i, op) = ws(alt((tag("=="), tag("!="), tag("<>"), tag("=")))).parse(i)?;
     let (i, _) = multispace0(i)?;
+    // `x={1,0}`: an array compared whole.
+    if let (Loc::Mem(x), Some(rest)) = (&l, i.strip_prefix('{')) {
+        let (r, vs) = separated_list1(ws(char(',')), ws(value)).parse(rest)?;
+        let (r, _) = ws(char('}')).parse(r)?;
+        let es = vs.into_iter().enumerate().map(|(k, v)| (Loc::Mem(super::ast::whole_elem(x, k)), v)).collect();
+        let p = Prop::EqArray(x.clone(), es);
+        return Ok((r, if op == "!=" || op == "<>" { Prop::Not(Box::new(p)) } else { p }));
+    }
     // `loc = loc` only when the right side cannot be a value: `0:r1` or `[x]`.
     let (i, p) = if let Ok((r, l2)) =
         alt((thread_reg, map(delimited(char('['), ws(ident), ws(char(']'))), |s: &str| Loc::Mem(s.to_string()))))

@@ -8,7 +8,9 @@
 //! `cat_flags_against_oracle`), and is counted everywhere else.
 //!
 //! The oracle itself is checked against herd7: under herd's own `sc.cat` and `x86tso.cat`
-//! it must reproduce the answers recorded in `../shared/corpus/expected/`.
+//! it must reproduce the answers recorded in `../shared/corpus/expected/`; so too under
+//! herd's current `aarch64.cat` (a `catdep` model: register events, iico, predicated
+//! commits), on herd's AArch64 catalogue and the Dat3M AArch64 tests (`a64_*`).
 //!
 //! C tests: herd's LKMM catalogue under the real LKMM (`linux-kernel.cfg`), where flags
 //! count too and the oracle must reproduce herd's TSV; and the project's own small C tests
@@ -344,6 +346,59 @@ fn cat_empty_on_sets_against_oracle() {
 #[test]
 fn cat_flags_against_oracle() {
     run_suite(&[("litmus/", own_corpus())], &test_model("flags.cat"), 70, true);
+}
+
+/// `assert`: one that holds on every execution checks nothing; one that fails, whatever
+/// the execution or on some execution only, is herd's error for the whole test, never a
+/// silent pass. The engine decides the first kind and refuses the second by name.
+#[test]
+fn cat_assert_against_oracle() {
+    run_suite(&[("litmus/", own_corpus())], &test_model("assert.cat"), 70, true);
+    let files = litmus_files(&own_corpus());
+    for (model, constant) in [("assert-fails.cat", true), ("assert-depends.cat", false)] {
+        let (_, prog) = test_model(model).pop().expect("one model");
+        let (mut both_failed, mut engine_refused, mut answered) = (0, 0, 0);
+        let mut failures = Vec::new();
+        for f in &files {
+            let Ok((name, text, test)) = read_test(f) else { continue };
+            let engine = query::run(test.clone(), &name, &text, &prog, &Options::default()).map_err(|d| d.to_string());
+            match (oracle::answer(test, &name, &text, &prog, DEFAULT_BUDGET), engine) {
+                (Err(Refusal::Assert(_)), Err(m)) if m.contains("assertion") && m.contains("failed") => {
+                    both_failed += 1
+                }
+                (Err(Refusal::Assert(_)), Err(m)) if m.contains("depends on the execution") => engine_refused += 1,
+                (Err(Refusal::Assert(a)), r) => {
+                    failures.push(format!("{name}: the oracle's assertion {a} failed; the engine: {r:?}"))
+                }
+                (Ok(a), Ok(o)) => {
+                    answered += 1;
+                    let diff = differences(&o, &a);
+                    if !diff.is_empty() {
+                        failures.push(format!("{name} under {model}:{diff}"));
+                    }
+                }
+                (Ok(_), Err(m)) if m.contains("assert") => {
+                    failures.push(format!("{name}: the engine stopped on an assertion, the oracle answered: {m}"))
+                }
+                _ => {}
+            }
+        }
+        eprintln!(
+            "oracle [litmus/ × {model}]: {both_failed} stopped by the assertion on both sides, {engine_refused} \
+             refused by the engine (an assert that depends on the execution), {answered} answered alike"
+        );
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+        if constant {
+            assert!(both_failed >= 70 && answered == 0, "{both_failed} tests stopped by a failing assert");
+        } else {
+            // The engine decides such an assert per candidate where it evaluates the model
+            // on listed candidates, and refuses it where it solves.
+            assert!(
+                both_failed + engine_refused >= 100 && answered >= 5,
+                "{both_failed} stopped, {engine_refused} refused, {answered} answered"
+            );
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1156,4 +1211,224 @@ fn loops_against_oracle() {
         }
     }
     assert!(agreed >= 2, "only {agreed} loop tests compared with the oracle");
+}
+
+// ---------------------------------------------------------------------------------------
+// herd's current AArch64 model: register events, iico, predicated commits, asserts.
+
+/// Candidates the oracle enumerates at most under herd's `aarch64.cat`, whose every
+/// candidate costs a run of the whole include chain (enumerations.cat and all). Tests with
+/// more are counted as too big.
+const A64_BUDGET: u64 = 20_000;
+
+/// One AArch64 test under herd's `aarch64.cat`, by engine and oracle.
+struct A64Run {
+    rel: String,
+    engine: Result<Outcome, String>,
+    oracle: Result<Answer, Refusal>,
+    secs: (f64, f64),
+}
+
+/// What the AArch64 comparison found.
+#[derive(Default)]
+struct A64Tally {
+    /// Engine and oracle both answered and were compared.
+    compared: usize,
+    agreed: usize,
+    mismatches: Vec<String>,
+    /// Both stopped on the model's `assert` (herd's error).
+    asserted: usize,
+    engine_refused: BTreeMap<String, usize>,
+    oracle_refused: Vec<String>,
+    too_big: Vec<String>,
+    /// The oracle against herd's TSV line.
+    herd_agreed: usize,
+    herd_mismatches: Vec<String>,
+    secs: (f64, f64),
+}
+
+impl A64Tally {
+    fn add(&mut self, r: &A64Run, herd: Option<&HerdLine>) {
+        self.secs.0 += r.secs.0;
+        self.secs.1 += r.secs.1;
+        let ans = match &r.oracle {
+            Ok(a) => a,
+            Err(Refusal::TooBig(k)) => {
+                self.too_big.push(format!("{} ({k} candidates)", r.rel));
+                return;
+            }
+            Err(Refusal::Assert(m)) => {
+                // herd stops such a test with an error; so must the engine.
+                match &r.engine {
+                    Err(e) if e.contains("assertion") => self.asserted += 1,
+                    _ => self
+                        .mismatches
+                        .push(format!("{}: the oracle's assertion {m} failed, the engine answered", r.rel)),
+                }
+                return;
+            }
+            Err(e) => {
+                self.oracle_refused.push(format!("{}: {e}", r.rel));
+                return;
+            }
+        };
+        if let Some(h) = herd {
+            let states: BTreeSet<String> = ans.states.iter().map(|s| tsv_state(s)).collect();
+            let (p, n) = match h.kind.as_str() {
+                "Forbidden" => (ans.neg, ans.pos),
+                _ => (ans.pos, ans.neg),
+            };
+            let flags_ok = h.flags.as_ref().is_none_or(|f| *f == ans.flags);
+            if states == h.states && (p, n) == (h.pos, h.neg) && flags_ok && !ans.looped {
+                self.herd_agreed += 1;
+            } else {
+                self.herd_mismatches.push(format!(
+                    "{}: oracle Positive {p} Negative {n} flags {:?}{}, states {}\n    herd Positive {} Negative {} \
+                     flags {:?}, states {}",
+                    r.rel,
+                    ans.flags,
+                    if ans.looped { " (Loop)" } else { "" },
+                    show_states(&states),
+                    h.pos,
+                    h.neg,
+                    h.flags,
+                    show_states(&h.states)
+                ));
+            }
+        }
+        let o = match &r.engine {
+            Ok(o) => o,
+            Err(m) => {
+                *self.engine_refused.entry(reason(m)).or_default() += 1;
+                return;
+            }
+        };
+        self.compared += 1;
+        let mut diff = differences(o, ans);
+        if o.flags != ans.flags {
+            let _ = write!(diff, "\n    flags: SAT {:?}, oracle {:?}", o.flags, ans.flags);
+        }
+        if diff.is_empty() {
+            self.agreed += 1;
+        } else {
+            self.mismatches.push(format!(
+                "{} ({} candidates, {} consistent, {} undetermined):{diff}",
+                r.rel, ans.candidates, ans.consistent, ans.undetermined
+            ));
+        }
+    }
+
+    fn report(&self, what: &str) {
+        eprintln!(
+            "oracle [{what}]: {} compared, {} agreed, {} mismatched, {} stopped by an assert on both sides; engine \
+             refused {}; oracle: {} too big (budget {A64_BUDGET} candidates), {} refused; herd: {} agree with the \
+             oracle, {} differ; time: engine {:.1} s, oracle {:.1} s (summed over tests)",
+            self.compared,
+            self.agreed,
+            self.mismatches.len(),
+            self.asserted,
+            self.engine_refused.values().sum::<usize>(),
+            self.too_big.len(),
+            self.oracle_refused.len(),
+            self.herd_agreed,
+            self.herd_mismatches.len(),
+            self.secs.0,
+            self.secs.1,
+        );
+        for (m, k) in &self.engine_refused {
+            eprintln!("  engine refused {k}: {m}");
+        }
+        for t in &self.too_big {
+            eprintln!("  too big for the oracle: {t}");
+        }
+        for t in &self.oracle_refused {
+            eprintln!("  oracle refused: {t}");
+        }
+    }
+}
+
+/// herd's current AArch64 model as herd's CI runs it: `-model L/aarch64.cat` with herd's
+/// library on the search path.
+fn a64_program(shared: &Path) -> Program {
+    let lib = shared.join("models/herd");
+    load_program(&lib.join("aarch64.cat").to_string_lossy(), std::slice::from_ref(&lib)).expect("herd's aarch64.cat")
+}
+
+fn a64_run(path: &Path, rel: String, prog: &Program) -> A64Run {
+    let (name, text, test) = match read_test(path) {
+        Ok(t) => t,
+        Err(m) => return A64Run { rel, engine: Err(m.clone()), oracle: Err(Refusal::Front(m)), secs: (0.0, 0.0) },
+    };
+    let opts = Options::new().timeout(Some(std::time::Duration::from_secs(ENGINE_TIMEOUT)));
+    let t0 = Instant::now();
+    let engine = query::run(test.clone(), &name, &text, prog, &opts).map_err(|d| d.to_string());
+    let t1 = Instant::now();
+    let oracle = oracle::answer(test, &name, &text, prog, A64_BUDGET);
+    let secs = ((t1 - t0).as_secs_f64(), t1.elapsed().as_secs_f64());
+    if std::env::var_os("LITSAT_ORACLE_TIMES").is_some() {
+        eprintln!(
+            "  {rel}: engine {:.2} s, oracle {:.2} s ({})",
+            secs.0,
+            secs.1,
+            match &oracle {
+                Ok(a) => format!("{} candidates", a.candidates),
+                Err(e) => e.to_string(),
+            }
+        );
+    }
+    A64Run { rel, engine, oracle, secs }
+}
+
+/// The tests of `tsv` (herd's answers under its current `aarch64.cat`), every `every`-th
+/// one in the file's order, by engine and oracle under that model: engine against oracle,
+/// oracle against herd. At least `floor` tests must be compared on both counts.
+fn a64_suite(tsv: &str, every: usize, floor: usize) {
+    let Some(shared) = shared() else { return };
+    let herd = read_tsv(&shared.join(format!("corpus/expected/{tsv}")));
+    let text = std::fs::read_to_string(shared.join(format!("corpus/expected/{tsv}"))).unwrap_or_default();
+    let mut rels: Vec<String> =
+        text.lines().filter_map(|l| l.split('\t').next()).filter(|p| !p.is_empty()).map(str::to_string).collect();
+    rels = rels.into_iter().step_by(every).collect();
+    let mut floor = floor;
+    if let Some(f) = std::env::var_os("LITSAT_ORACLE_FILTER") {
+        rels.retain(|p| p.contains(&*f.to_string_lossy()));
+        floor = 0;
+    }
+    let prog = a64_program(&shared);
+    assert!(prog.catdep, "herd's aarch64.cat says catdep");
+    let start = Instant::now();
+    let runs: Vec<A64Run> =
+        rels.par_iter().map(|rel| a64_run(&shared.join("corpus").join(rel), rel.clone(), &prog)).collect();
+    let mut t = A64Tally::default();
+    for r in &runs {
+        t.add(r, herd.get(&r.rel));
+    }
+    let sample = if every == 1 { "all".to_string() } else { format!("every {every}th") };
+    t.report(&format!("{tsv} ({sample}, {} tests) × herd's aarch64.cat", rels.len()));
+    eprintln!("oracle: {} tests of {tsv} in {:.1} s", runs.len(), start.elapsed().as_secs_f64());
+    let mut failures = t.mismatches.clone();
+    failures.extend(t.herd_mismatches.iter().map(|m| format!("the oracle differs from herd: {m}")));
+    assert!(failures.is_empty(), "{} disagreements:\n{}", failures.len(), failures.join("\n"));
+    assert!(t.compared >= floor, "only {} tests compared with the engine (expected at least {floor})", t.compared);
+    assert!(
+        t.herd_agreed >= floor,
+        "only {} oracle answers agree with herd (expected at least {floor})",
+        t.herd_agreed
+    );
+}
+
+/// herd's AArch64 catalogue (`catalogue/aarch64`: CAS, SWP, LDADD, CSEL, branches,
+/// dependencies through registers and memory) under herd's `aarch64.cat`: 79 of its 80
+/// tests (the front end refuses post-indexed addressing in `LB+rel+data-post`).
+#[test]
+fn a64_catalogue_against_oracle() {
+    a64_suite("a64-catalogue.aarch64.tsv", 1, 75);
+}
+
+/// The Dat3M AArch64 tests of herd's TSV (every second non-mixed test) under herd's
+/// `aarch64.cat`: the whole file, as it takes seconds; 7 exclusive-pair tests have more
+/// events than the oracle's 64.
+#[test]
+fn a64_dat3m_against_oracle() {
+    a64_suite("dat3m-aarch64.aarch64.tsv", 1, 2500);
 }

@@ -1,6 +1,6 @@
 //! A brute-force oracle for litmus tests, independent of the SAT engine.
 //!
-//! It shares only the front end with litsat (the litmus parser, [`query::prepare`] for the
+//! It shares only the front end with litsat (the litmus parser, [`query::prepare_until`] for the
 //! event structure, [`query::observed`] for the places of a state, and the cat parser's
 //! AST). Everything else is done concretely and naively:
 //!
@@ -27,6 +27,16 @@
 //!    rf and arithmetic) is not counted and is reported in [`Answer::undetermined`];
 //! 5. the final state is formed, `filter` applied and the condition's proposition counted.
 //!
+//! A model that says `catdep` (herd's current `aarch64.cat`) gets the event structure with
+//! register events, as herd hands them to such a model; the names over them (`Rreg`,
+//! `Wreg`, the ports `ADDR` and `DATA`, the predicated commits `PRED`, which are in `B`
+//! but not `BCC`, `loc` relating a thread's events on one register, and `iico_data`,
+//! `iico_ctrl`, `iico_order` between events that happen) are computed here from the
+//! events' fields. The evaluator follows herd's interpreter where that chain depends on
+//! it: a `let` is lazy (an error waits for a use of the name), a sequence stops at an
+//! empty operand, a file included again runs again, variant names match in any case, and
+//! a failing `assert` is an error for the whole test ([`Refusal::Assert`]).
+//!
 //! herd's C front end (events of kernel macros, lock events, SRCU markers) comes with the
 //! event structure; the names a model sees for them (R and W without lock events, the lock
 //! sets, `loc` over every event with a location, `same-instance`, capitalised tag sets)
@@ -36,6 +46,7 @@
 
 use litsat::cat::Program;
 use litsat::cat::ast::{Arm, ArmPat, Binding, Check, CheckKind, Cond, Expr, Op1, Op2, Pat, Stmt};
+use litsat::diag::Deadline;
 use litsat::events::{self, Eid, Events, Kind, LockRole, VExpr, ValId, Value};
 use litsat::litmus::{Loc, Test, Val};
 use litsat::query;
@@ -87,6 +98,9 @@ pub enum Refusal {
     TooBig(u64),
     /// The test or model uses something this oracle does not evaluate.
     Unsupported(String),
+    /// An `assert` of the model fails on some candidate: herd stops the test with an
+    /// error, so there is no answer to compare, only that error.
+    Assert(String),
 }
 
 impl fmt::Display for Refusal {
@@ -95,6 +109,7 @@ impl fmt::Display for Refusal {
             Refusal::Front(m) => write!(f, "front end: {m}"),
             Refusal::TooBig(k) => write!(f, "too big: {k} candidates"),
             Refusal::Unsupported(m) => write!(f, "unsupported: {m}"),
+            Refusal::Assert(m) => write!(f, "assertion {m} failed"),
         }
     }
 }
@@ -264,6 +279,9 @@ enum V<'a> {
     /// A predefined name of herd's whose meaning the oracle does not model: any use is
     /// unsupported.
     Opaque(&'static str),
+    /// A `let` whose evaluation failed: herd's `let` is lazy, so the error is raised
+    /// only where the name is used.
+    Failed(Rc<str>),
 }
 
 struct Closure<'a> {
@@ -320,6 +338,8 @@ enum Stop {
     Unsupported(String),
     /// A check failed: the candidate is no execution.
     Reject,
+    /// An `assert` failed: herd stops the test with an error.
+    Assert(String),
     /// The model needs a value the candidate does not determine (a cycle through rf and
     /// data): the candidate is undetermined.
     NoValue,
@@ -358,7 +378,11 @@ const OTHER_PRIMS: &[&str] = &[
 ];
 
 /// herd predefines these; this oracle does not know what they hold.
-const OPAQUE: &[&str] = &["ADDR", "DATA", "pco", "Rreg", "Wreg", "BCC", "PRED", "SPEC"];
+const OPAQUE: &[&str] = &["pco"];
+
+/// The sets of register events and commits, bound by kind (their tags are not sets of
+/// their own).
+const REGISTER_SETS: &[&str] = &["ADDR", "DATA", "PRED"];
 
 // ---------------------------------------------------------------------------------------
 // The evaluator.
@@ -412,6 +436,7 @@ impl<'a> Eval<'a> {
     fn eval(&mut self, env: &Env<'a>, e: &'a Expr) -> R<V<'a>> {
         match e {
             Expr::Var(x, _) => match env.get(x) {
+                Some(V::Failed(m)) => fail(m.to_string()),
                 Some(v) => Ok(v.clone()),
                 None => fail(format!("unbound name '{x}'")),
             },
@@ -424,6 +449,15 @@ impl<'a> Eval<'a> {
             }
             Expr::Op2(op, a, b, _) => {
                 let va = self.eval(env, a)?;
+                // herd evaluates a sequence from the left and stops at an empty operand:
+                // what follows it is not evaluated (and may name what is not bound).
+                if *op == Op2::Seq {
+                    match &va {
+                        V::Empty => return Ok(V::Empty),
+                        V::Rel(r) if r.is_empty() => return Ok(va),
+                        _ => {}
+                    }
+                }
                 let vb = self.eval(env, b)?;
                 self.op2(*op, va, vb)
             }
@@ -536,7 +570,8 @@ impl<'a> Eval<'a> {
     fn cond(&mut self, env: &Env<'a>, c: &'a Cond) -> R<bool> {
         Ok(match c {
             // The variants the model's cfg sets.
-            Cond::Variant(v) => self.prog.variants.iter().any(|x| x == v),
+            // The variants the model's cfg sets, named in any case (herd ignores case here).
+            Cond::Variant(v) => self.prog.variants.iter().any(|x| x.eq_ignore_ascii_case(v)),
             Cond::Not(c) => !self.cond(env, c)?,
             Cond::And(a, b) => self.cond(env, a)? && self.cond(env, b)?,
             Cond::Or(a, b) => self.cond(env, a)? || self.cond(env, b)?,
@@ -656,6 +691,8 @@ impl<'a> Eval<'a> {
                 }
                 Ok(V::Coll(out))
             }
+            // herd's page-table filters keep some pairs of a relation: of none, none.
+            V::Prim("same-oa" | "at-least-one-writable") if self.as_rel(&a)?.is_empty() => Ok(V::Empty),
             V::Prim(p) => unsupported(format!("primitive '{p}'")),
             V::Opaque(x) => unsupported(format!("predefined name '{x}'")),
             _ => fail("applying something that is not a function"),
@@ -781,7 +818,11 @@ impl<'a> Eval<'a> {
         for b in bs {
             let v = match &b.params {
                 Some(p) => V::Func(Rc::new(Closure { pat: p, body: &b.body, env: env.clone(), recs: None })),
-                None => self.eval(env, &b.body)?,
+                // Lazy, as herd's: an error waits for a use of the name.
+                None => match self.eval(env, &b.body) {
+                    Err(Stop::Fail(m)) => V::Failed(m.into()),
+                    r => r?,
+                },
             };
             out = out.bind(&b.name, v);
         }
@@ -976,6 +1017,10 @@ impl<'a> Eval<'a> {
             },
         };
         let ok = holds != c.negated;
+        if c.assert {
+            let name = c.name.as_deref().map_or_else(|| format!("{:?}", c.kind), str::to_string);
+            return if ok { Ok(()) } else { Err(Stop::Assert(name)) };
+        }
         if c.flag {
             // herd records a flag when its test holds (and only a named one).
             if ok && let Some(name) = &c.name {
@@ -989,9 +1034,11 @@ impl<'a> Eval<'a> {
         }
     }
 
+    /// Runs a model file. As herd does, a file included a second time runs again; one
+    /// that includes itself, directly or not, is refused.
     fn run_file(&mut self, env: Env<'a>, path: &str) -> R<Env<'a>> {
         if !self.included.insert(path.to_string()) {
-            return Ok(env);
+            return unsupported(format!("{path} includes itself"));
         }
         let prog: &'a Program = self.prog;
         let Some(f) = prog.file(path) else {
@@ -1000,6 +1047,7 @@ impl<'a> Eval<'a> {
         let saved = std::mem::replace(&mut self.file, path.to_string());
         let r = self.stmts(env, &f.model.stmts);
         self.file = saved;
+        self.included.remove(path);
         r
     }
 }
@@ -1126,14 +1174,13 @@ fn static_names<'a>(ev: &Events, live: Set, loc_of: &[Option<usize>]) -> HashMap
     let reads = set(&|i| plain_read(i) || atomic_write(i));
     let writes = set(&plain_write);
     let branches = set(&|i| e[i].kind == Kind::Branch);
+    let tagged = |i: usize, t: &str| e[i].tags.iter().any(|x| x == t);
     put_set("_", live);
     put_set("R", reads);
     put_set("W", writes);
     put_set("M", set(&mem));
     put_set("F", set(&|i| e[i].kind == Kind::Fence));
     put_set("IW", set(&|i| e[i].thread.is_none()));
-    put_set("B", branches);
-    put_set("BCC", branches);
     put_set("Exp", set(&mem));
     put_set("NExp", 0);
     let mut tags: BTreeSet<String> = ev.known_sets.iter().map(|s| s.to_string()).collect();
@@ -1141,6 +1188,24 @@ fn static_names<'a>(ev: &Events, live: Set, loc_of: &[Option<usize>]) -> HashMap
         tags.extend(x.tags.iter().map(|t| t.to_string()));
         tags.extend(x.tags_if.iter().map(|(t, _)| t.to_string()));
     }
+    // Register events (made only for a `catdep` model; otherwise these are all empty, as
+    // herd hides them): reads and writes, the reads' ports, and the predicated commits,
+    // which are in B but not in BCC.
+    let reg_read = |i: usize| e[i].kind == Kind::RegRead;
+    let pred = |i: usize| e[i].kind == Kind::Branch && tagged(i, "PRED");
+    for t in REGISTER_SETS {
+        tags.remove(*t);
+    }
+    put_set("B", branches);
+    put_set("BCC", branches & !set(&pred));
+    put_set("PRED", set(&pred));
+    put_set("Rreg", set(&reg_read));
+    put_set("Wreg", set(&|i| e[i].kind == Kind::RegWrite));
+    put_set("ADDR", set(&|i| reg_read(i) && tagged(i, "ADDR")));
+    put_set("DATA", set(&|i| reg_read(i) && tagged(i, "DATA")));
+    // Speculation, which herd (and litsat) does not model: nothing is speculated.
+    put_set("SPEC", 0);
+    put_set("SPURIOUS", 0);
     // A tag names the set of events carrying it, under its own name and capitalised.
     for t in &tags {
         let s = set(&|i| e[i].tags.iter().any(|x| x == t));
@@ -1166,8 +1231,10 @@ fn static_names<'a>(ev: &Events, live: Set, loc_of: &[Option<usize>]) -> HashMap
 
     let same_thread = |i: usize, j: usize| e[i].thread == e[j].thread;
     let po = rel(&|i, j| ev.po_before(i, j));
-    // Every event with a location: accesses, lock events, SRCU markers.
-    let loc = rel(&|i, j| loc_of[i].is_some() && loc_of[i] == loc_of[j]);
+    // Every event with a location: accesses, lock events, SRCU markers; and herd's
+    // register events, located at their thread's register.
+    let same_reg = |i: usize, j: usize| e[i].reg.is_some() && e[i].reg == e[j].reg && same_thread(i, j);
+    let loc = rel(&|i, j| (loc_of[i].is_some() && loc_of[i] == loc_of[j]) || same_reg(i, j));
     let id = rel(&|i, j| i == j);
     // Events numbered 2k and 2k+1 come from one instruction (a C RMW's or lock's write
     // takes the odd slot, so that po orders it after the read).
@@ -1196,8 +1263,10 @@ fn static_names<'a>(ev: &Events, live: Set, loc_of: &[Option<usize>]) -> HashMap
     put("lxsx", lxsx);
     put("same-instance", same_instr.clone());
     put("same-instr", same_instr);
-    put("iico_data", Rel::empty(n));
-    put("iico_ctrl", Rel::empty(n));
+    // The intra-instruction relations, between events that both happen.
+    put("iico_data", dep(&ev.iico_data));
+    put("iico_ctrl", dep(&ev.iico_ctrl));
+    put("iico_order", dep(&ev.iico_order));
     m.insert("domain".into(), V::Prim("domain"));
     m.insert("range".into(), V::Prim("range"));
     m.insert("different-values".into(), V::Prim("different-values"));
@@ -1395,8 +1464,10 @@ fn factorial(n: usize) -> u64 {
 pub fn answer(test: Test, file: &str, text: &str, prog: &Program, budget: u64) -> Result<Answer, Refusal> {
     // A C test's macros come from the model (a cfg's `macros` line).
     let macros = prog.macros.as_ref().map(|m| (m.path.as_str(), &*m.text));
-    let (test, isa, ev) = query::prepare_with(test, file, text, macros, query::DEFAULT_UNROLL)
-        .map_err(|d| Refusal::Front(d.to_string()))?;
+    // A model that computes its own dependencies (`catdep`) sees register events.
+    let ev_opts = (macros, query::DEFAULT_UNROLL, prog.catdep);
+    let (test, isa, ev) =
+        query::prepare_until(test, file, text, ev_opts, Deadline::NONE).map_err(|d| Refusal::Front(d.to_string()))?;
     let n = ev.len();
     let nchoices = ev.choice_guards.len();
     if n > MAX_EVENTS {
@@ -1870,6 +1941,7 @@ impl<'a> Search<'a> {
             Stop::Fail(m) => Drop::Refuse(Refusal::Unsupported(format!("model error: {m}"))),
             Stop::Unsupported(m) => Drop::Refuse(Refusal::Unsupported(m)),
             Stop::Reject => Drop::Refuse(Refusal::Unsupported("rejection outside a candidate".into())),
+            Stop::Assert(m) => Drop::Refuse(Refusal::Assert(m)),
             Stop::NoValue => Drop::Cycle,
         })?;
         if passing.is_empty() {

@@ -72,6 +72,7 @@ fn written_reg(op: &Op) -> Option<Reg> {
         | Op::Mov { dst, .. }
         | Op::Bin { dst, .. }
         | Op::Select { dst, .. }
+        | Op::SelectOp { dst, .. }
         | Op::Choose { dst, .. }
         | Op::Cas { expected: dst, .. }
         | Op::Also { dst, .. } => Some(dst.clone()),

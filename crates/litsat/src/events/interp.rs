@@ -144,7 +144,7 @@ fn op_locations<'t>(op: &'t Op, names: &mut BTreeSet<&'t str>) {
         Op::Store { src, .. } | Op::StoreCond { src, .. } | Op::Mov { src, .. } | Op::Cas { new: src, .. } => {
             [Some(src), None]
         }
-        Op::Bin { a, b, .. } | Op::Select { a, b, .. } => [Some(a), Some(b)],
+        Op::Bin { a, b, .. } | Op::Select { a, b, .. } | Op::SelectOp { a, b, .. } => [Some(a), Some(b)],
         _ => [None, None],
     };
     for s in srcs.into_iter().flatten() {

@@ -359,7 +359,8 @@ impl<'a> Thread<'a> {
             Op::Lock { addr, op, dst } => self.lock(addr, *op, dst.as_ref())?,
             Op::Mov { dst, src } => self.mov(dst, src)?,
             Op::Bin { dst, op, a, b } => self.bin(dst, *op, a, b)?,
-            Op::Select { dst, cond, a, b } => self.select(dst, cond, a, b)?,
+            Op::Select { dst, cond, a, b } => self.select(dst, cond, a, b, None)?,
+            Op::SelectOp { dst, cond, a, b, op, k } => self.select(dst, cond, a, b, Some((*op, *k)))?,
             Op::Branch { cond, target } => self.branch(cond.as_ref(), target)?,
             Op::Also { dst, src } => {
                 let mut c = self.reg(dst);
@@ -631,10 +632,15 @@ impl<'a> Thread<'a> {
         Ok(())
     }
 
-    /// `dst = cond ? a : b`, depending on all three.
-    fn select(&mut self, dst: &'a Reg, cond: &Cond, a: &Src, b: &Src) -> Result<(), Diag> {
+    /// `dst = cond ? a : b`, depending on all three; `b op k` in place of `b` where given.
+    fn select(&mut self, dst: &'a Reg, cond: &Cond, a: &Src, b: &Src, then: Option<(BinOp, i64)>) -> Result<(), Diag> {
         let c = self.cond(cond)?;
-        let (ca, cb) = if self.regev { self.selected(dst, &c, a, b)? } else { (self.read_src(a)?, self.read_src(b)?) };
+        let (ca, mut cb) =
+            if self.regev { self.selected(dst, &c, a, b)? } else { (self.read_src(a)?, self.read_src(b)?) };
+        if let Some((op, k)) = then {
+            let k = self.ev.constant(Value::Int(k));
+            cb.val = self.ev.bin(op, cb.val, k);
+        }
         let val = self.ev.ite(c.val, ca.val, cb.val);
         let deps = dep_union(self.ev, c.deps, &ca.deps);
         let deps = dep_union(self.ev, deps, &cb.deps);

@@ -135,6 +135,17 @@ pub enum Op {
         a: Src,
         b: Src,
     },
+    /// `dst = cond ? a : (b op k)`: a conditional select whose second source is changed
+    /// once selected (AArch64's `CSINC`, `CSINV`, `CSNEG`), so that, as in herd, only the
+    /// selected register is read.
+    SelectOp {
+        dst: Reg,
+        cond: Cond,
+        a: Src,
+        b: Src,
+        op: BinOp,
+        k: i64,
+    },
     /// A fence event belonging to the given sets (herd's names: `MFENCE`, `Fence.rw.rw`).
     Fence {
         tags: Vec<Tag>,

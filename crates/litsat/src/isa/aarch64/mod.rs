@@ -1,0 +1,134 @@
+//! AArch64 at user level, as in herd's `AArch64` tests (without `-variant mixed`).
+//!
+//! `operand.rs` is the syntax (registers and their widths, immediates, shifts and
+//! extensions, condition codes), `table.rs` the instruction families, one row each,
+//! `alu.rs` and `mem.rs` their semantics, after herd's `AArch64Sem`.
+//!
+//! Events carry herd's annotation sets: `A` (acquire: `LDAR`, `LDAXR`, `SWPA`, …), `Q`
+//! (acquire-PC: `LDAPR`), `L` (release: `STLR`, `STLXR`, `SWPL`, …), `X` (both accesses of an
+//! atomic read-modify-write: `SWP`, `LDADD`, `CAS`, …), `NoRet` (the read of an atomic whose
+//! result goes to the zero register: `STADD`, `LDADD Ws,WZR,[Xn]`), `EX` (exclusives:
+//! `LDXR`, `STXR`) and `NT` (`LDNP`, `STNP`). Barriers are `DMB.<option>`, `DSB.<option>`
+//! and `ISB` events. The flags N, Z, C and V are four 0/1 pseudo-registers.
+
+mod alu;
+mod mem;
+mod operand;
+mod table;
+
+use super::*;
+use operand::{ZR, reg};
+
+pub struct AArch64;
+
+impl Isa for AArch64 {
+    fn default_model(&self) -> Option<&'static str> {
+        Some("aarch64")
+    }
+    /// Arm's current model in herd's library; the bundled `aarch64` is the 2018 one.
+    fn herd_model(&self) -> Option<&'static str> {
+        Some("aarch64.cat")
+    }
+    fn name(&self) -> &'static str {
+        "AArch64"
+    }
+
+    fn canonical_reg(&self, r: &str) -> Option<Reg> {
+        reg(r)
+    }
+
+    fn register_events(&self) -> bool {
+        true
+    }
+
+    /// The general-purpose registers by their X names; the four flags (pseudo-registers
+    /// here) are the one register `NZCV` (herd's four PSTATE flags, which every
+    /// flag-setting instruction writes together); other temporaries make no event.
+    fn event_reg<'r>(&self, r: &'r str) -> Option<&'r str> {
+        match r {
+            operand::N | operand::Z | operand::C | operand::V => Some("NZCV"),
+            ZR => None,
+            _ if r.starts_with('%') => None,
+            _ => Some(r),
+        }
+    }
+
+    fn reg_index(&self, r: &str) -> usize {
+        if r == ZR {
+            return 31;
+        }
+        r.strip_prefix('X').and_then(|n| n.parse().ok()).unwrap_or(usize::MAX)
+    }
+
+    fn zero_reg(&self) -> Option<&'static str> {
+        Some(ZR)
+    }
+
+    fn known_sets(&self) -> &'static [&'static str] {
+        &[
+            "DMB.SY",
+            "DMB.ST",
+            "DMB.LD",
+            "DMB.ISH",
+            "DMB.ISHST",
+            "DMB.ISHLD",
+            "DMB.OSH",
+            "DMB.OSHST",
+            "DMB.OSHLD",
+            "DMB.NSH",
+            "DMB.NSHST",
+            "DMB.NSHLD",
+            "DSB.SY",
+            "DSB.ST",
+            "DSB.LD",
+            "DSB.ISH",
+            "DSB.ISHST",
+            "DSB.ISHLD",
+            "DSB.OSH",
+            "DSB.OSHST",
+            "DSB.OSHLD",
+            "DSB.NSH",
+            "DSB.NSHST",
+            "DSB.NSHLD",
+            "ISB",
+            "A",
+            "L",
+            "Q",
+            "X",
+            "EX",
+            "NoRet",
+            // Empty in the plain case (no vmsa, memtag or ifetch): cache and TLB
+            // maintenance, tags, non-temporal pairs, guarded control stacks.
+            "DC.CVAU",
+            "DC.CIVAC",
+            "IC.IVAU",
+            "IC.IALLU",
+            "IC.IALLUIS",
+            "TLBIIS",
+            "TLBInXS",
+            "GCSB.DSYNC",
+            "T",
+            "NT",
+            "EXC-ENTRY",
+            "EXC-RET",
+            "SVC",
+            "UndefinedInstruction",
+            "FAULT",
+            "FAULT-RD",
+            "FAULT-WR",
+            "MMU",
+            "Translation",
+            "AccessFlag",
+            "Permission",
+            "TagCheck",
+            "Exclusive",
+            "PacCheck",
+            "GCSCheck",
+            "TLBI",
+        ]
+    }
+
+    fn parse(&self, text: &str) -> Result<Vec<Op>, InstrError> {
+        table::parse(text)
+    }
+}

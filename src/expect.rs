@@ -117,13 +117,7 @@ pub struct Expected {
 /// [`normalise_state`] of a state's line, built from the state itself.
 fn normal_state(s: &StateKey) -> String {
     let mut items: Vec<String> =
-        s.0.iter()
-            .map(|(l, v)| {
-                let mut item = String::new();
-                litsat::report::push_place_value(&mut item, l, v, false);
-                item
-            })
-            .collect();
+        litsat::report::state_items(s, false, false).into_iter().map(|(p, v)| format!("{p}={v}")).collect();
     items.sort();
     items.join(";")
 }

@@ -235,13 +235,7 @@ pub struct State {
 
 impl State {
     fn of(key: &StateKey) -> State {
-        let split = |(l, v): &(litmus::Loc, query::SortVal)| {
-            let (mut place, mut value) = (String::new(), String::new());
-            report::push_place(&mut place, l, false);
-            report::push_value(&mut value, v, false);
-            (place, value)
-        };
-        State { places: key.0.iter().map(split).collect(), line: report::state_line(key) }
+        State { places: report::state_items(key, false, false), line: report::state_line(key) }
     }
 
     /// `(place, value)` pairs in herd's order, such as `("0:EAX", "1")` or `("x", "2")`.

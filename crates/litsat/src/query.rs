@@ -407,11 +407,10 @@ pub fn prepare_until(
     for it in &mut test.init {
         it.loc = canonical_loc(isa, &it.loc).map_err(|m| Diag::at(file, text, it.pos, m))?;
     }
-    let wide: Vec<Loc> =
-        test.init.iter().filter(|i| i.ty.as_deref().is_some_and(is_wide)).map(|i| i.loc.clone()).collect();
-    narrow_constants(&mut test.cond.prop, &wide);
+    let init = test.init.clone();
+    narrow_constants(&mut test.cond.prop, &init);
     if let Some(f) = &mut test.filter {
-        narrow_constants(f, &wide);
+        narrow_constants(f, &init);
     }
     let ev = events::build_with(&test, isa, &SourceRef { file, text }, (macros, unroll, register_events), deadline)?;
     Ok((test, isa, ev))
@@ -464,16 +463,60 @@ impl PrintCast {
     }
 }
 
-/// herd reads a constant for a 32-bit place modulo 2³², as a signed `int`: in a condition
-/// on an `int` register, `0xffffffff` is -1. Rewritten in place (nothing is copied).
-fn narrow_constants(p: &mut Prop, wide: &[Loc]) {
+/// The initial-state item that types place `l` (an array's element takes its array's).
+fn init_of<'t>(init: &'t [crate::litmus::InitItem], l: &Loc) -> Option<&'t crate::litmus::InitItem> {
+    match l {
+        Loc::Mem(x) => {
+            let m = crate::litmus::location_of(x);
+            init.iter().find(|it| matches!(&it.loc, Loc::Mem(y) if *y == m))
+        }
+        Loc::Reg(..) => init.iter().find(|it| it.loc == *l),
+    }
+}
+
+/// An integer as herd compares it for the place `item` types: cast to the type (an
+/// untyped place is an `int`; a pointer is left as it is), as it is printed.
+fn cast_int(item: Option<&crate::litmus::InitItem>, i: i64) -> i64 {
+    match PrintCast::of(item.and_then(|it| it.ty.as_deref())) {
+        Some(c) => match c.apply(i) {
+            SortVal::Int(v) => v,
+            SortVal::UInt(u) => u as i64,
+            SortVal::Sym(_) => i,
+        },
+        None => i,
+    }
+}
+
+/// How herd compares a place's final value with a constant: both cast to the place's
+/// type (herd's constraints), so that `0:X3=4294967296` holds of an `int` register
+/// holding 0. The constants are cast once ([`narrow_constants`]), the values by this.
+pub type Cast<'a> = dyn Fn(&Loc, Value) -> Value + 'a;
+
+/// The [`Cast`] of `test`'s places.
+pub fn cond_cast(test: &Test) -> impl Fn(&Loc, Value) -> Value + '_ {
+    move |l, v| match v {
+        Value::Int(i) => Value::Int(cast_int(init_of(&test.init, l), i)),
+        v => v,
+    }
+}
+
+/// herd reads a constant for a place modulo its type's width: in a condition on an `int`
+/// register, `0xffffffff` is -1, and 4294967296 is 0. Rewritten in place.
+fn narrow_constants(p: &mut Prop, init: &[crate::litmus::InitItem]) {
     match p {
-        Prop::Eq(l, Val::Int(v)) if !wide.contains(l) && (0x8000_0000..=0xffff_ffff).contains(v) => *v -= 1i64 << 32,
-        Prop::Not(q) => narrow_constants(q, wide),
-        Prop::And(qs) | Prop::Or(qs) => qs.iter_mut().for_each(|q| narrow_constants(q, wide)),
+        Prop::Eq(l, Val::Int(v)) => *v = cast_int(init_of(init, l), *v),
+        Prop::EqArray(_, es) => {
+            for (l, v) in es {
+                if let Val::Int(i) = v {
+                    *i = cast_int(init_of(init, l), *i);
+                }
+            }
+        }
+        Prop::Not(q) => narrow_constants(q, init),
+        Prop::And(qs) | Prop::Or(qs) => qs.iter_mut().for_each(|q| narrow_constants(q, init)),
         Prop::Implies(a, b) => {
-            narrow_constants(a, wide);
-            narrow_constants(b, wide);
+            narrow_constants(a, init);
+            narrow_constants(b, init);
         }
         _ => {}
     }
@@ -537,7 +580,16 @@ pub fn place_lits(
 
 /// A literal for a proposition over the places' final values.
 pub fn prop_lit(p: &Prop, places: &[(Loc, Vec<(Value, B)>)], ev: &Events, lg: &mut Logic) -> B {
-    let lits = |l: &Loc| places.iter().find(|(q, _)| q == l).map(|(_, v)| v.clone()).unwrap_or_default();
+    prop_lit_cast(p, places, ev, lg, &|_, v| v)
+}
+
+/// [`prop_lit`], comparing each place's values as `cast` makes them, as herd compares
+/// both sides under the place's type ([`cond_cast`]).
+pub fn prop_lit_cast(p: &Prop, places: &[(Loc, Vec<(Value, B)>)], ev: &Events, lg: &mut Logic, cast: &Cast<'_>) -> B {
+    let lits = |l: &Loc| {
+        let vs = places.iter().find(|(q, _)| q == l).map(|(_, v)| v.clone()).unwrap_or_default();
+        vs.into_iter().map(|(x, b)| (cast(l, x), b)).collect::<Vec<_>>()
+    };
     match p {
         Prop::True => B::T,
         Prop::False => B::F,
@@ -546,7 +598,8 @@ pub fn prop_lit(p: &Prop, places: &[(Loc, Vec<(Value, B)>)], ev: &Events, lg: &m
             lits(l).iter().find(|(x, _)| Some(*x) == want).map(|p| p.1).unwrap_or(B::F)
         }
         Prop::EqArray(_, es) => {
-            let v: Vec<B> = es.iter().map(|(l, v)| prop_lit(&Prop::Eq(l.clone(), v.clone()), places, ev, lg)).collect();
+            let v: Vec<B> =
+                es.iter().map(|(l, v)| prop_lit_cast(&Prop::Eq(l.clone(), v.clone()), places, ev, lg, cast)).collect();
             lg.and(&v)
         }
         Prop::EqLoc(a, b) => {
@@ -561,18 +614,18 @@ pub fn prop_lit(p: &Prop, places: &[(Loc, Vec<(Value, B)>)], ev: &Events, lg: &m
             }
             lg.or(&any)
         }
-        Prop::Not(q) => prop_lit(q, places, ev, lg).negate(),
+        Prop::Not(q) => prop_lit_cast(q, places, ev, lg, cast).negate(),
         Prop::And(qs) => {
-            let v: Vec<B> = qs.iter().map(|q| prop_lit(q, places, ev, lg)).collect();
+            let v: Vec<B> = qs.iter().map(|q| prop_lit_cast(q, places, ev, lg, cast)).collect();
             lg.and(&v)
         }
         Prop::Or(qs) => {
-            let v: Vec<B> = qs.iter().map(|q| prop_lit(q, places, ev, lg)).collect();
+            let v: Vec<B> = qs.iter().map(|q| prop_lit_cast(q, places, ev, lg, cast)).collect();
             lg.or(&v)
         }
         Prop::Implies(a, b) => {
-            let x = prop_lit(a, places, ev, lg);
-            let y = prop_lit(b, places, ev, lg);
+            let x = prop_lit_cast(a, places, ev, lg, cast);
+            let y = prop_lit_cast(b, places, ev, lg, cast);
             lg.or2(x.negate(), y)
         }
     }
@@ -954,8 +1007,9 @@ fn run_with(
     }
     if opts.certify || opts.dimacs.is_some() {
         lg.assert(cut.negate());
-        let p = prop_lit(&out.test.cond.prop, &places, &ev, &mut lg);
-        let fl = out.test.filter.as_ref().map_or(B::T, |f| prop_lit(f, &places, &ev, &mut lg));
+        let cast = cond_cast(&out.test);
+        let p = prop_lit_cast(&out.test.cond.prop, &places, &ev, &mut lg, &cast);
+        let fl = out.test.filter.as_ref().map_or(B::T, |f| prop_lit_cast(f, &places, &ev, &mut lg, &cast));
         out.certificate = crate::certify::for_outcome(&out, file, &mut lg, p, fl, opts, deadline)?;
     }
     Ok(Tried::Answered(out))
@@ -975,11 +1029,14 @@ fn run_fast(
     opts: &Options,
     deadline: Deadline,
 ) -> Result<Tried<Test>, Diag> {
-    let p = prop_lit(&out.test.cond.prop, view.places, view.ev, lg);
-    if let Some(f) = &out.test.filter {
-        let fl = prop_lit(f, view.places, view.ev, lg);
-        lg.assert(fl);
-    }
+    let p = {
+        let cast = cond_cast(&out.test);
+        if let Some(f) = &out.test.filter {
+            let fl = prop_lit_cast(f, view.places, view.ev, lg, &cast);
+            lg.assert(fl);
+        }
+        prop_lit_cast(&out.test.cond.prop, view.places, view.ev, lg, &cast)
+    };
     // Executions cut off by the unrolling bound decide only the `Loop` prefix.
     let uncut = view.cut.negate();
     let (p_in, not_p_in) = (lg.and2(p, uncut), lg.and2(p.negate(), uncut));
@@ -1171,8 +1228,15 @@ fn record(out: &mut Outcome, found: &mut Found, truth: &[bool], view: &View, wei
         })
     }));
     let values = &found.values;
-    // A place listed twice has the value it was last given.
-    let get = |l: &Loc| places.iter().zip(values).rev().find_map(|((q, _), v)| v.as_ref().filter(|_| q == l)).cloned();
+    // A place listed twice has the value it was last given; the proposition compares it
+    // under the place's type, as herd does.
+    let get = |l: &Loc| {
+        let v = places.iter().zip(values).rev().find_map(|((q, _), v)| v.as_ref().filter(|_| q == l)).cloned();
+        v.map(|v| match v {
+            Val::Int(i) => Val::Int(cast_int(init_of(&out.test.init, l), i)),
+            v => v,
+        })
+    };
     // The filter is asserted; this only guards against a place without a value.
     if !out.test.filter.as_ref().is_none_or(|f| f.eval(&get)) {
         return;

@@ -54,34 +54,52 @@ pub fn state_line(s: &StateKey) -> String {
     out
 }
 
-/// Appends a state as its `States` line shows it, without the newline.
-fn push_state_line(out: &mut String, s: &StateKey, hexa: bool) {
-    let start = out.len();
+/// A state's `(place, value)` items as herd shows them: memory in brackets where
+/// `brackets` holds (but array elements, `v[1]`), an array shown whole as one item
+/// (`x`, `{1,0}`), values in decimal or, under `hexa`, in hexadecimal.
+pub fn state_items(s: &StateKey, brackets: bool, hexa: bool) -> Vec<(String, String)> {
+    fn whole(l: &Loc) -> Option<&str> {
+        match l {
+            Loc::Mem(x) => crate::litmus::whole_part(x).map(|p| p.0),
+            Loc::Reg(..) => None,
+        }
+    }
+    let mut items = Vec::with_capacity(s.0.len());
     let mut k = 0;
     while k < s.0.len() {
         let (l, v) = &s.0[k];
-        // An array shown whole: its elements' run, `x={1,0}`.
-        if let Loc::Mem(x) = l
-            && let Some((base, _)) = crate::litmus::whole_part(x)
-        {
-            let n = s.0[k..].iter().take_while(|(l, _)| matches!(l, Loc::Mem(y) if crate::litmus::whole_part(y).is_some_and(|p| p.0 == base))).count();
-            out.push_str(base);
-            out.push_str("={");
+        let (mut place, mut value) = (String::new(), String::new());
+        if let Some(base) = whole(l) {
+            // An array shown whole: its elements' run.
+            let n = s.0[k..].iter().take_while(|(l, _)| whole(l) == Some(base)).count();
+            place.push_str(base);
+            value.push('{');
             for (j, (_, v)) in s.0[k..k + n].iter().enumerate() {
                 if j > 0 {
-                    out.push(',');
+                    value.push(',');
                 }
-                push_value(out, v, hexa);
+                push_value(&mut value, v, hexa);
             }
-            out.push_str("}; ");
+            value.push('}');
             k += n;
-            continue;
+        } else {
+            push_place(&mut place, l, brackets);
+            push_value(&mut value, v, hexa);
+            k += 1;
         }
-        push_place(out, l, true);
+        items.push((place, value));
+    }
+    items
+}
+
+/// Appends a state as its `States` line shows it, without the newline.
+fn push_state_line(out: &mut String, s: &StateKey, hexa: bool) {
+    let start = out.len();
+    for (place, value) in state_items(s, true, hexa) {
+        out.push_str(&place);
         out.push('=');
-        push_value(out, v, hexa);
+        out.push_str(&value);
         out.push_str("; ");
-        k += 1;
     }
     let kept = out[start..].trim_end().len();
     out.truncate(start + kept);

@@ -70,14 +70,14 @@ pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options
             }
         })
         .collect();
-    let p = query::prop_lit(&test.cond.prop, &places, &ev, &mut lg);
+    let p = query::prop_lit_cast(&test.cond.prop, &places, &ev, &mut lg, &query::cond_cast(&test));
     let (outcome, target) = match test.cond.kind {
         CondKind::Forall => (Prop::Not(Box::new(test.cond.prop.clone())), p.negate()),
         _ => (test.cond.prop.clone(), p),
     };
     lg.assert(target);
     if let Some(f) = &test.filter {
-        let fl = query::prop_lit(f, &places, &ev, &mut lg);
+        let fl = query::prop_lit_cast(f, &places, &ev, &mut lg, &query::cond_cast(&test));
         lg.assert(fl);
     }
     Ok(Encoded { test, ev, x, lg, checks, sels, shown, places, outcome, deadline })

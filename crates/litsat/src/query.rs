@@ -13,6 +13,7 @@ use varisat::Solver;
 
 mod enumerate;
 mod herdsym;
+mod non_address;
 mod propagate;
 mod sliced;
 mod tally;
@@ -886,6 +887,13 @@ fn run_with(
             }
         } else {
             lg.assert(c.ok);
+        }
+    }
+    // An access that fails its execution stops the test once the model allows it.
+    if !x.failures.is_empty() {
+        let go_on = !lg.is_sliced() && non_address::check(&x, &ev, &mut lg, exact, &SourceRef { file, text }, deadline)?;
+        if !go_on {
+            return Ok(Tried::Again(Prepared { test, isa, ev }));
         }
     }
     let casts: Vec<Option<PrintCast>> = shown

@@ -17,6 +17,8 @@ use std::collections::{BTreeMap, HashMap};
 /// More instructions than this after unrolling is refused (copies multiply per target).
 pub const MAX_UNROLLED: usize = 200_000;
 
+pub mod concrete;
+
 /// The label of the block that cuts a thread off at the loop back to `target`.
 fn cut_label(target: &str) -> String {
     format!("%cut:{target}")
@@ -82,6 +84,33 @@ pub fn thread(code: Vec<Instr>, unroll: usize) -> Result<Vec<Instr>, usize> {
         out.push(Instr { label: Some(cut_label(&target)), ops, text: String::new(), pos: code[t].pos });
     }
     Ok(out)
+}
+
+/// [`thread`], after running the thread's start on the values known before any read
+/// (see [`concrete`]): a loop whose condition those decide is laid out in full, as herd
+/// runs it, and what follows the run is unrolled as usual.
+pub fn thread_known(code: Vec<Instr>, unroll: usize, known: concrete::Known<'_>) -> Result<Vec<Instr>, usize> {
+    if !branches_back(&code) {
+        return Ok(code);
+    }
+    let Some((mut trace, stop)) = concrete::run(&code, known, MAX_UNROLLED)? else {
+        return thread(code, unroll);
+    };
+    let Some(j) = stop else { return Ok(trace) };
+    let mut code = code;
+    let pos = code[j].pos;
+    code.insert(j, Instr { label: Some(concrete::ENTER.into()), ops: Vec::new(), text: String::new(), pos });
+    let rest = thread(code, unroll)?;
+    if trace.len() + rest.len() > MAX_UNROLLED {
+        return Err(trace.len() + rest.len());
+    }
+    // The run goes on into the first copy of the code, where it stopped.
+    let enter = rest.iter().find_map(|i| i.label.clone().filter(|l| l.starts_with(concrete::ENTER)));
+    if let (Some(enter), Some(last)) = (enter, trace.last_mut()) {
+        last.ops = vec![Op::Branch { cond: None, target: enter }];
+    }
+    trace.extend(rest);
+    Ok(trace)
 }
 
 /// Every vector of `k` counts, each at most `n`, ordered by their sum (then lexically).

@@ -35,6 +35,22 @@ pub struct Exec {
     pub primaries: Vec<Lit>,
     /// Each read's source choices (primaries of which at most one holds).
     pub sources: Vec<Vec<Lit>>,
+    /// The accesses that may fail their execution, each with the literal saying it does,
+    /// and why. herd delays such a failure until the model has judged the execution:
+    /// silently dropped where the model rejects it, the whole test stops where the model
+    /// allows it. `query` refuses the test in the second case.
+    pub failures: Vec<(Eid, B, Failure)>,
+}
+
+/// Why an access fails its execution (see [`Exec::failures`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// Made at a number, not an address: herd keeps it out of rf and co ("Non symbolic
+    /// address").
+    NonAddress,
+    /// A load this many bytes wide read an address, which herd cannot mask to that width
+    /// ("Illegal operation mask32 on x").
+    Narrowed(usize),
 }
 
 /// The locations an access may touch, under the current domains (in increasing order for
@@ -51,6 +67,16 @@ fn may_locs<'a>(ev: &Events, dom: &'a [Vec<Value>], e: Eid) -> impl Iterator<Ite
 /// Whether accesses `a` and `b` may touch one location, under the current domains.
 fn may_share(ev: &Events, dom: &[Vec<Value>], a: Eid, b: Eid) -> bool {
     may_locs(ev, dom, a).any(|l| may_locs(ev, dom, b).any(|m| m == l))
+}
+
+/// Whether access `e` may be made at a number rather than an address, under the current
+/// domains (see [`Exec::failures`]).
+fn may_miss(ev: &Events, dom: &[Vec<Value>], e: Eid) -> bool {
+    let ev_e = &ev.events[e];
+    match (ev_e.loc, ev_e.addr) {
+        (None, Some(a)) => dom[a].iter().any(|v| matches!(v, Value::Int(_))),
+        _ => false,
+    }
 }
 
 /// May-values of every expression, by iteration over rf candidates; each domain sorted.
@@ -131,6 +157,12 @@ fn grow(ev: &Events, dom: &mut [Vec<Value>]) -> Result<(), String> {
                     None => {
                         for w in writes_to(ev, dom, *e) {
                             new.extend_from_slice(&before[w]);
+                        }
+                        // Read at a number, it reads no write: its value is herd's
+                        // unsolved variable, and its execution fails or is dropped
+                        // whatever it is, so that any one value stands for it.
+                        if may_miss(ev, dom, *e) {
+                            new.push(Value::Int(0));
                         }
                     }
                 },
@@ -300,9 +332,11 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
     let mut primaries = Vec::new();
     let val = value_literals(ev, &domains, &mut primaries, lg);
     let exists: Vec<B> = ev.events.iter().map(|e| lit_of(&val, e.guard, Value::Int(1))).collect();
-    let locs = access_locations(ev, &val, &exists, lg);
+    let (locs, mut failures) = access_locations(ev, &val, &exists, lg);
+    failures.extend(narrowed(ev, &val, &exists, lg));
     let (rf, co, fw) = (Rel::empty(n), Rel::empty(n), Set::empty(n));
-    let mut x = Exec { n, locs, exists, rf, co, co_vars: Vec::new(), fw, domains, val, primaries, sources: Vec::new() };
+    let sources = Vec::new();
+    let mut x = Exec { n, locs, exists, rf, co, co_vars: Vec::new(), fw, domains, val, primaries, sources, failures };
     let mut same_loc = SameLoc::new(&x.locs);
     x.reads_from(ev, &mut same_loc, lg);
     x.coherence(ev, &mut same_loc, lg);
@@ -385,9 +419,14 @@ fn disjoin(by_val: BTreeMap<Value, Vec<B>>, lg: &mut Logic) -> Vec<(Value, B)> {
 }
 
 /// Locations: fixed for most accesses; for a computed address, one literal per location
-/// its value may name, and an access that happens must name one.
-fn access_locations(ev: &Events, val: &[Vec<(Value, B)>], exists: &[B], lg: &mut Logic) -> Vec<Vec<(usize, B)>> {
-    ev.events
+/// its value may name, and an access that happens must name one, or be made at a number
+/// (the second list: see [`Exec::failures`]).
+type AccessLocations = (Vec<Vec<(usize, B)>>, Vec<(Eid, B, Failure)>);
+
+fn access_locations(ev: &Events, val: &[Vec<(Value, B)>], exists: &[B], lg: &mut Logic) -> AccessLocations {
+    let mut non_address = Vec::new();
+    let locs = ev
+        .events
         .iter()
         .enumerate()
         .map(|(i, e)| match (e.loc, e.addr) {
@@ -397,14 +436,42 @@ fn access_locations(ev: &Events, val: &[Vec<(Value, B)>], exists: &[B], lg: &mut
                     .iter()
                     .filter_map(|&(v, b)| if let Value::Addr(l) = v { Some((l, b)) } else { None })
                     .collect();
+                let numbers: Vec<B> =
+                    val[a].iter().filter(|(v, _)| matches!(v, Value::Int(_))).map(|p| p.1).collect();
                 let mut some: Vec<B> = ls.iter().map(|p| p.1).collect();
+                some.extend(&numbers);
                 some.push(exists[i].negate());
                 lg.clause(&some);
+                if !numbers.is_empty() {
+                    let number = lg.or(&numbers);
+                    non_address.push((i, lg.and2(exists[i], number), Failure::NonAddress));
+                }
                 ls
             }
             _ => vec![],
         })
-        .collect()
+        .collect();
+    (locs, non_address)
+}
+
+/// The narrow loads that may read an address (see [`Failure::Narrowed`]): at a word,
+/// herd keeps an instruction or a label, which fits.
+fn narrowed<'a>(
+    ev: &'a Events,
+    val: &'a [Vec<(Value, B)>],
+    exists: &'a [B],
+    lg: &'a mut Logic,
+) -> impl Iterator<Item = (Eid, B, Failure)> + 'a {
+    ev.narrow_reads.iter().filter_map(move |&(e, width)| {
+        let fits = |l: usize| width >= 4 && ev.layout.is_code(l);
+        let addrs: Vec<B> =
+            val[ev.events[e].val].iter().filter(|(v, _)| matches!(v, Value::Addr(l) if !fits(*l))).map(|p| p.1).collect();
+        if addrs.is_empty() || exists[e].is_false() {
+            return None;
+        }
+        let some = lg.or(&addrs);
+        Some((e, lg.and2(exists[e], some), Failure::Narrowed(width)))
+    })
 }
 
 impl Exec {
@@ -419,7 +486,12 @@ impl Exec {
                 continue;
             }
             let choice = self.candidate_writes(ev, r, same_loc, lg);
-            let certain = choice.len() == 1 && self.exists[choice[0]] == B::T && self.exists[r] == B::T;
+            // A read made at a number reads from no write.
+            let missed = self.failures.iter().find(|p| p.0 == r && p.2 == Failure::NonAddress).map_or(B::F, |p| p.1);
+            let certain = choice.len() == 1
+                && self.exists[choice[0]] == B::T
+                && self.exists[r] == B::T
+                && missed == B::F;
             let lits: Vec<B> = if certain {
                 vec![B::T]
             } else {
@@ -435,6 +507,7 @@ impl Exec {
             self.sources.push(lits.iter().filter_map(|b| if let B::L(l) = b { Some(*l) } else { None }).collect());
             let mut some = lits.clone();
             some.push(self.exists[r].negate());
+            some.push(missed);
             lg.clause(&some);
             lg.at_most_one(&lits);
             for (&w, &b) in choice.iter().zip(&lits) {

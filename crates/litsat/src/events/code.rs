@@ -65,6 +65,62 @@ pub(super) fn resolve_jumps(test: &Test, code: &mut [Vec<Instr>], src: &SourceRe
     Ok(())
 }
 
+/// What herd checks of the names a test uses before it runs it: a code label given as an
+/// initial value is a label of its thread, and the final condition names no location
+/// (or label) that neither the initial state nor the code names ("Post-condition
+/// introduces new symbolic location(s)"). Not for C, whose locations are its threads'
+/// parameters.
+pub(super) fn check_names(test: &Test, code: &[Vec<Instr>], src: &SourceRef<'_>) -> Result<(), Diag> {
+    let labels = |t: usize| -> BTreeSet<&str> {
+        let at = test.threads.iter().position(|th| th.id == t);
+        at.and_then(|k| code.get(k)).into_iter().flatten().filter_map(|i| i.label.as_deref()).collect()
+    };
+    for it in &test.init {
+        if let Val::Sym(v) = &it.value
+            && let Some((t, l)) = code_label(v)
+            && !labels(t).contains(l)
+        {
+            return Err(src.err(it.pos, format!("label {l} not found on P{t}, yet the initial state uses it ('{v}')")));
+        }
+    }
+    if test.arch == "C" {
+        return Ok(());
+    }
+    let base = |x: &str| x.split(['[', '{']).next().unwrap_or(x).to_string();
+    let mut known: BTreeSet<String> = BTreeSet::new();
+    for it in &test.init {
+        if let Loc::Mem(x) = &it.loc {
+            known.insert(base(x));
+        }
+        if let Val::Sym(v) = &it.value {
+            known.insert(base(v));
+        }
+    }
+    known.extend(test.arrays.iter().map(|a| a.name.clone()));
+    let mut named = BTreeSet::new();
+    for op in code.iter().flatten().flat_map(|i| &i.ops) {
+        super::interp::op_locations(op, &mut named);
+    }
+    known.extend(named.into_iter().map(base));
+    for (th, instrs) in test.threads.iter().zip(code) {
+        known.extend(instrs.iter().filter_map(|i| i.label.as_deref()).map(|l| format!("P{}:{l}", th.id)));
+    }
+    let mut places = Vec::new();
+    test.cond.prop.loc_refs(&mut places);
+    let mut syms: Vec<&str> = places.iter().filter_map(|l| if let Loc::Mem(x) = l { Some(x.as_str()) } else { None }).collect();
+    super::interp::collect_syms(&test.cond.prop, &mut syms);
+    // Instructions as values (`instr:"…"`, `NOP`) are no symbols.
+    let symbolic = |x: &&str| !x.starts_with("instr:") && *x != "NOP";
+    let new: BTreeSet<String> = syms.into_iter().filter(symbolic).map(base).filter(|x| !known.contains(x)).collect();
+    let Some(first) = new.first() else { return Ok(()) };
+    let at = src.text.rfind(first.as_str()).unwrap_or(0);
+    let all = new.iter().cloned().collect::<Vec<_>>().join(", ");
+    Err(src.err(
+        Pos(at),
+        format!("the final condition names {{{all}}}, which neither the initial state nor the code names (herd: \"Post-condition introduces new symbolic location(s)\")"),
+    ))
+}
+
 /// The register an op writes, if any.
 fn written_reg(op: &Op) -> Option<Reg> {
     match op {
@@ -105,11 +161,24 @@ pub(super) fn parse_cells(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Re
 }
 
 /// Each thread with its backward branches unrolled `unroll` times (`crate::unroll`), so
-/// that interpretation only ever branches forward.
-pub(super) fn unrolled(code: Vec<Vec<Instr>>, unroll: usize, src: &SourceRef<'_>) -> Result<Vec<Vec<Instr>>, Diag> {
+/// that interpretation only ever branches forward; a loop that the values known before
+/// any read decide is run to its end first, as herd does (`crate::unroll::concrete`).
+pub(super) fn unrolled(
+    test: &Test,
+    isa: &dyn Isa,
+    code: Vec<Vec<Instr>>,
+    unroll: usize,
+    src: &SourceRef<'_>,
+) -> Result<Vec<Vec<Instr>>, Diag> {
     let mut flat = Vec::with_capacity(code.len());
-    for th in code {
-        let unrolled = crate::unroll::thread(th, unroll).map_err(|n| {
+    for (th, instrs) in test.threads.iter().zip(code) {
+        let init = test.init.iter().filter_map(|it| match (&it.loc, &it.value) {
+            (Loc::Reg(t, r), Val::Int(i)) if *t == th.id => Some((r.clone(), Ok(*i))),
+            (Loc::Reg(t, r), Val::Sym(s)) if *t == th.id => Some((r.clone(), Err(s.clone()))),
+            _ => None,
+        });
+        let known = crate::unroll::concrete::Known::new(init, isa.zero_reg());
+        let unrolled = crate::unroll::thread_known(instrs, unroll, known).map_err(|n| {
             Diag::limit(src.file, format!("limit: unrolling the loops gives {n} instructions in one thread"))
         })?;
         flat.push(unrolled);

@@ -130,7 +130,7 @@ fn location_names<'t>(test: &'t Test, code: &'t [Vec<Instr>], places: &[&'t Loc]
 }
 
 /// The locations an op names: the one it accesses, and those whose address it takes.
-fn op_locations<'t>(op: &'t Op, names: &mut BTreeSet<&'t str>) {
+pub(super) fn op_locations<'t>(op: &'t Op, names: &mut BTreeSet<&'t str>) {
     if let Op::Load { addr: Addr::Sym(x), .. }
     | Op::Store { addr: Addr::Sym(x), .. }
     | Op::StoreCond { addr: Addr::Sym(x), .. }
@@ -155,7 +155,7 @@ fn op_locations<'t>(op: &'t Op, names: &mut BTreeSet<&'t str>) {
 }
 
 /// The symbols a proposition compares places with (`0:r1=x`): they may name locations.
-fn collect_syms<'t>(p: &'t Prop, out: &mut Vec<&'t str>) {
+pub(super) fn collect_syms<'t>(p: &'t Prop, out: &mut Vec<&'t str>) {
     match p {
         Prop::Eq(_, Val::Sym(s)) => out.push(s),
         Prop::Not(q) => collect_syms(q, out),
@@ -200,6 +200,8 @@ impl Events {
             joins: BTreeSet::new(),
             branch_conds: Vec::new(),
             cuts: Vec::new(),
+            access_at: BTreeMap::new(),
+            narrow_reads: Vec::new(),
             one_event: Vec::new(),
             unsequenced: BTreeSet::new(),
             layout: Layout::default(),

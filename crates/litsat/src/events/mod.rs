@@ -207,6 +207,13 @@ pub struct Events {
     /// The path conditions under which a thread reaches a cut-off ([`Op::Cut`]), each
     /// with its loop's name: an execution where one holds went past the unrolling bound.
     pub cuts: Vec<(ValId, String)>,
+    /// Where each access that may fail its execution is in the source (see
+    /// `encode::exec::Exec::failures`): one at a computed address, which may be a number,
+    /// and the narrow loads of [`Events::narrow_reads`]; the refusal points here.
+    pub access_at: BTreeMap<Eid, Pos>,
+    /// The loads narrower than a register, with their width in bytes, in an ISA that
+    /// masks their values ([`Isa::masks_narrow_loads`]).
+    pub narrow_reads: Vec<(Eid, usize)>,
     /// Read and write pairs that the model sees as one event ([`Op::OneEvent`]).
     pub one_event: Vec<(Eid, Eid)>,
     /// Pairs `(i, j)`, `i` earlier, from different operands of one C operator: po does
@@ -520,6 +527,7 @@ pub fn check_code(test: &Test, file: &str, text: &str) -> Result<(), Diag> {
     let mut test = test.clone();
     crate::litmus::symbolic::resolve(&mut test, isa, file, text)?;
     let mut code = code::parse_cells(&test, isa, &src)?;
+    code::check_names(&test, &code, &src)?;
     code::resolve_jumps(&test, &mut code, &src)
 }
 
@@ -561,8 +569,9 @@ pub fn build_with(
         Some(code) => code?,
         None => code::parse_cells(test, isa, src)?,
     };
+    code::check_names(test, &code, src)?;
     code::resolve_jumps(test, &mut code, src)?;
-    let code = code::unrolled(code, unroll, src)?;
+    let code = code::unrolled(test, isa, code, unroll, src)?;
     deadline.check(src.file)?;
     interp::interpret(test, &code, isa, src, register_events, deadline)
 }

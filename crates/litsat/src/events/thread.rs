@@ -438,6 +438,10 @@ impl<'a> Thread<'a> {
         let e = self.event(Kind::Read, 0, a.place, val, tags.to_vec(), self.cur.guard);
         self.push_access(e, &a.deps);
         self.iico_in(&a.src, id, "ADDR");
+        if let Some(w) = self.at.width.filter(|&w| w < 8 && self.isa.masks_narrow_loads()) {
+            self.ev.narrow_reads.push((id, w));
+            self.ev.access_at.insert(id, self.at.pos);
+        }
         let deps = always(self.ev, [id]);
         let src = if self.regev { vec![id] } else { Vec::new() };
         self.set_reg(dst, Content { val, deps, src });
@@ -456,6 +460,13 @@ impl<'a> Thread<'a> {
     fn store(&mut self, addr: &Addr, s: &Src, tags: &[Tag], when: Option<&Cond>) -> Result<(), Diag> {
         let guard = self.cur.guard;
         let a = self.access(addr)?;
+        // Code is no memory to herd unless it fetches instructions (`-variant self`).
+        if let Some(l) = a.place.0.filter(|&l| self.ev.layout.is_code(l)) {
+            return Err(self.err(format!(
+                "unsupported: a store to the code at '{}' (herd asks for instruction fetches, `-variant self`)",
+                self.ev.locs[l]
+            )));
+        }
         let c = self.read_src(s)?;
         let mut inner = dep_union(self.ev, c.deps.clone(), &a.deps);
         let mut commit = None;
@@ -839,6 +850,9 @@ impl<'a> Thread<'a> {
     fn push(&mut self, e: Event) -> Eid {
         let id = self.ev.events.len();
         self.ev.ctrl.extend(self.ctrl_src.iter().map(|&d| (d, id)));
+        if e.loc.is_none() && e.addr.is_some() {
+            self.ev.access_at.insert(id, self.at.pos);
+        }
         self.ev.events.push(e);
         id
     }

@@ -305,6 +305,12 @@ pub trait Isa: Sync {
     fn zero_reg(&self) -> Option<&'static str> {
         None
     }
+    /// Whether a load narrower than a register masks the value it reads to its width, as
+    /// herd's AArch64 loads do (`uxt_op`): an address read so fails the execution, once
+    /// the model allows it ("Illegal operation mask32 on x").
+    fn masks_narrow_loads(&self) -> bool {
+        false
+    }
     /// For languages whose threads are whole bodies rather than instruction columns (C):
     /// the threads' instructions, lowered with the model's macro file `(path, text)`; a
     /// loop's body is entered at most `unroll` times (herd's `-unroll`).

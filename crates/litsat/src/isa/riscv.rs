@@ -74,6 +74,254 @@ fn branch(c: Cond, target: &str) -> Vec<Op> {
     vec![Op::Branch { cond: Some(c), target: target.trim().to_string() }]
 }
 
+type Res = Result<Vec<Op>, InstrError>;
+
+/// One instruction: its mnemonic without suffixes, its suffixes (`.aq`, `.w`, `.tso`),
+/// its operands.
+struct Ins<'t> {
+    base: &'t str,
+    sfx: &'t [&'t str],
+    a: &'t [String],
+    text: &'t str,
+}
+
+impl Ins<'_> {
+    fn bad(&self) -> InstrError {
+        InstrError::unsupported(self.text)
+    }
+
+    /// The operands, as many as the family takes.
+    fn args<const N: usize>(&self) -> Result<[&str; N], InstrError> {
+        let v: Vec<&str> = self.a.iter().map(String::as_str).collect();
+        v.try_into().map_err(|_| self.bad())
+    }
+}
+
+/// What a row's instructions do.
+enum Sem {
+    /// A family with its own semantics function.
+    F(fn(&Ins) -> Res),
+    /// A load of this many bits, extended by this operation (64: no extension).
+    Load(i64, BinOp),
+    /// A store of this many bits.
+    Store(i64),
+    /// `op rd, rs, imm`.
+    Imm(BinOp),
+    /// `op rd, rs1, rs2`.
+    Regs(BinOp),
+    /// `op rs1, rs2, label`: a branch where `rs1 op rs2`.
+    Branch(BinOp),
+    /// `op rs, label`: a branch where `rs op 0`.
+    BranchZero(BinOp),
+}
+
+use Sem::*;
+
+/// The table: one row per family, by mnemonic (suffixes apart).
+const ROWS: &[(&[&str], Sem)] = &[
+    (&["lb"], Load(8, BinOp::Sext)),
+    (&["lh"], Load(16, BinOp::Sext)),
+    (&["lw"], Load(32, BinOp::Sext)),
+    (&["ld"], Load(64, BinOp::Zext)),
+    (&["lbu"], Load(8, BinOp::Zext)),
+    (&["lhu"], Load(16, BinOp::Zext)),
+    (&["lwu"], Load(32, BinOp::Zext)),
+    (&["sb"], Store(8)),
+    (&["sh"], Store(16)),
+    (&["sw"], Store(32)),
+    (&["sd"], Store(64)),
+    (&["lr"], F(lr)),
+    (&["sc"], F(sc)),
+    (&["amoswap", "amoadd", "amoand", "amoor", "amoxor", "amomax", "amomin", "amomaxu", "amominu"], F(amo)),
+    (&["li", "lui"], F(li)),
+    (&["mv"], F(mv)),
+    (&["sext"], F(sext)),
+    (&["nop"], F(nop)),
+    (&["ori"], Imm(BinOp::Or)),
+    (&["addi", "addiw"], Imm(BinOp::Add)),
+    (&["xori"], Imm(BinOp::Xor)),
+    (&["andi"], Imm(BinOp::And)),
+    (&["slli", "slliw"], Imm(BinOp::Shl)),
+    (&["srli", "srliw"], Imm(BinOp::Shr)),
+    (&["add", "addw"], Regs(BinOp::Add)),
+    (&["sub", "subw"], Regs(BinOp::Sub)),
+    (&["xor"], Regs(BinOp::Xor)),
+    (&["and"], Regs(BinOp::And)),
+    (&["or"], Regs(BinOp::Or)),
+    (&["sll", "sllw"], Regs(BinOp::Shl)),
+    (&["srl", "srlw"], Regs(BinOp::Shr)),
+    (&["mul", "mulw"], Regs(BinOp::Mul)),
+    (&["slt"], Regs(BinOp::Lt)),
+    (&["sltu"], Regs(BinOp::Ltu)),
+    (&["beq"], Branch(BinOp::Eq)),
+    (&["bne"], Branch(BinOp::Ne)),
+    (&["blt"], Branch(BinOp::Lt)),
+    (&["bge"], Branch(BinOp::Ge)),
+    (&["bltu"], Branch(BinOp::Ltu)),
+    (&["bgeu"], Branch(BinOp::Geu)),
+    (&["beqz"], BranchZero(BinOp::Eq)),
+    (&["bnez"], BranchZero(BinOp::Ne)),
+    (&["j"], F(j)),
+    (&["fence"], F(fence)),
+];
+
+impl Sem {
+    fn ops(&self, ins: &Ins) -> Res {
+        match *self {
+            F(f) => f(ins),
+            Load(bits, ext) => load(ins, bits, ext),
+            Store(bits) => store(ins, bits),
+            Imm(op) => {
+                let [d, a, i] = ins.args()?;
+                bin(ins, op, d, a, Src::Imm(imm(i)?))
+            }
+            Regs(op) => {
+                let [d, a, b] = ins.args()?;
+                bin(ins, op, d, a, rs(b)?)
+            }
+            Branch(op) => {
+                let [a, b, l] = ins.args()?;
+                Ok(branch(cond(op, a, b)?, l))
+            }
+            BranchZero(op) => {
+                let [a, l] = ins.args()?;
+                Ok(branch(cond(op, a, "x0")?, l))
+            }
+        }
+    }
+}
+
+/// `rd = a op b`; the `…w` forms compute on 32 bits and sign-extend the result.
+fn bin(ins: &Ins, op: BinOp, d: &str, a: &str, b: Src) -> Res {
+    let dst = r(d)?;
+    let mut ops = vec![Op::Bin { dst: dst.clone(), op, a: rs(a)?, b }];
+    if ins.base.ends_with('w') {
+        ops.push(Op::Bin { dst: dst.clone(), op: BinOp::Sext, a: Src::Reg(dst), b: Src::Imm(32) });
+    }
+    Ok(ops)
+}
+
+/// Narrow loads extend the low bits of the location's value.
+fn load(ins: &Ins, bits: i64, ext: BinOp) -> Res {
+    let [d, a] = ins.args()?;
+    let dst = r(d)?;
+    let mut ops = vec![Op::Load { dst: dst.clone(), addr: mem(a)?, tags: annotation(ins.sfx) }];
+    if bits < 64 {
+        ops.push(Op::Bin { dst: dst.clone(), op: ext, a: Src::Reg(dst), b: Src::Imm(bits) });
+    }
+    Ok(ops)
+}
+
+/// Narrow stores keep the low bits.
+fn store(ins: &Ins, bits: i64) -> Res {
+    let [s, a] = ins.args()?;
+    let tags = annotation(ins.sfx);
+    if bits == 64 {
+        return Ok(vec![Op::Store { addr: mem(a)?, src: rs(s)?, tags, when: None }]);
+    }
+    Ok(vec![
+        Op::Bin { dst: "%st".into(), op: BinOp::Zext, a: rs(s)?, b: Src::Imm(bits) },
+        Op::Store { addr: mem(a)?, src: Src::Reg("%st".into()), tags, when: None },
+    ])
+}
+
+/// The sets of an atomic (`lr.w.aq`: the width, then the ordering), with `extra`.
+fn atomic_tags(ins: &Ins, extra: &'static str) -> Vec<Tag> {
+    let mut tags = annotation(&ins.sfx[1.min(ins.sfx.len())..]);
+    tags.push(Tag::Borrowed(extra));
+    tags
+}
+
+fn lr(ins: &Ins) -> Res {
+    let [d, a] = ins.args()?;
+    Ok(vec![Op::Load { dst: r(d)?, addr: mem(a)?, tags: atomic_tags(ins, "EX") }])
+}
+
+fn sc(ins: &Ins) -> Res {
+    let [d, s, a] = ins.args()?;
+    let tags = atomic_tags(ins, "EX");
+    Ok(vec![Op::StoreCond { addr: mem(a)?, src: rs(s)?, tags, status: Some(r(d)?), ok: 0, fail: 1 }])
+}
+
+/// An AMO: the old value read, the new one computed from it and written, `rd` the old.
+fn amo(ins: &Ins) -> Res {
+    let [d, s, a] = ins.args()?;
+    let tags = atomic_tags(ins, "X");
+    let addr = mem(a)?;
+    let (old, new) = ("%old".to_string(), "%new".to_string());
+    let src = rs(s)?;
+    let from_old = |op: BinOp| Op::Bin { dst: new.clone(), op, a: Src::Reg(old.clone()), b: src.clone() };
+    let compute = match &ins.base[3..] {
+        "swap" => Op::Mov { dst: new.clone(), src: src.clone() },
+        "add" => from_old(BinOp::Add),
+        "and" => from_old(BinOp::And),
+        "or" => from_old(BinOp::Or),
+        "xor" => from_old(BinOp::Xor),
+        k => {
+            let op = match k {
+                "max" => BinOp::Gt,
+                "min" => BinOp::Lt,
+                "maxu" => BinOp::Geu,
+                _ => BinOp::Ltu,
+            };
+            let cond = Cond { op, a: Src::Reg(old.clone()), b: src.clone() };
+            Op::Select { dst: new.clone(), cond, a: Src::Reg(old.clone()), b: src.clone() }
+        }
+    };
+    Ok(vec![
+        Op::Load { dst: old.clone(), addr: addr.clone(), tags: tags.clone() },
+        compute,
+        Op::Store { addr, src: Src::Reg(new), tags, when: None },
+        Op::Mov { dst: r(d)?, src: Src::Reg(old) },
+    ])
+}
+
+/// `li rd, imm`, and `lui rd, imm` (the immediate's upper 20 bits).
+fn li(ins: &Ins) -> Res {
+    let [d, i] = ins.args()?;
+    let shift = if ins.base == "lui" { 12 } else { 0 };
+    Ok(vec![Op::Mov { dst: r(d)?, src: Src::Imm(imm(i)? << shift) }])
+}
+
+fn mv(ins: &Ins) -> Res {
+    let [d, s] = ins.args()?;
+    Ok(vec![Op::Mov { dst: r(d)?, src: rs(s)? }])
+}
+
+/// `sext.w rd, rs` only.
+fn sext(ins: &Ins) -> Res {
+    let [d, s] = ins.args()?;
+    if ins.sfx != ["w"] {
+        return Err(ins.bad());
+    }
+    Ok(vec![Op::Bin { dst: r(d)?, op: BinOp::Sext, a: rs(s)?, b: Src::Imm(32) }])
+}
+
+fn nop(ins: &Ins) -> Res {
+    let [] = ins.args()?;
+    Ok(vec![])
+}
+
+fn j(ins: &Ins) -> Res {
+    let [l] = ins.args()?;
+    Ok(vec![Op::Branch { cond: None, target: l.trim().to_string() }])
+}
+
+/// `fence` (both sets `rw`), `fence p, s`, `fence.tso`, `fence.i`.
+fn fence(ins: &Ins) -> Res {
+    let tag = match (ins.sfx, ins.a) {
+        ([], []) => "Fence.rw.rw".to_string(),
+        ([], [p, s]) => {
+            let (p, s) = (fence_set(p).ok_or_else(|| ins.bad())?, fence_set(s).ok_or_else(|| ins.bad())?);
+            format!("Fence.{p}.{s}")
+        }
+        (["tso"], []) => "Fence.tso".to_string(),
+        (["i"], []) => "Fence.i".to_string(),
+        _ => return Err(ins.bad()),
+    };
+    Ok(vec![Op::Fence { tags: vec![tag.into()] }])
+}
+
 impl Isa for RiscV {
     fn default_model(&self) -> Option<&'static str> {
         Some("rvwmo")
@@ -125,143 +373,12 @@ impl Isa for RiscV {
     }
 
     fn parse(&self, text: &str) -> Result<Vec<Op>, InstrError> {
-        let (m, ops) = split_operands(text);
-        let bad = || InstrError::unsupported(text);
+        let (m, a) = split_operands(text);
         let parts: Vec<&str> = m.split('.').collect();
-        let base = parts[0];
-        let sfx = &parts[1..];
-        // The `…w` forms compute on 32 bits and sign-extend the result.
-        let word = base.ends_with('w') && base != "sw";
-        let bin = |op: BinOp, d: &str, a: &str, b: Src| -> Result<Vec<Op>, InstrError> {
-            let dst = r(d)?;
-            let mut ops = vec![Op::Bin { dst: dst.clone(), op, a: rs(a)?, b }];
-            if word {
-                ops.push(Op::Bin { dst: dst.clone(), op: BinOp::Sext, a: Src::Reg(dst), b: Src::Imm(32) });
-            }
-            Ok(ops)
+        let ins = Ins { base: parts[0], sfx: &parts[1..], a: &a, text };
+        let Some((_, sem)) = ROWS.iter().find(|(ms, _)| ms.contains(&ins.base)) else {
+            return Err(ins.bad());
         };
-        let z = || "x0".to_string();
-        match (base, ops.as_slice()) {
-            ("lb" | "lh" | "lw" | "ld" | "lbu" | "lhu" | "lwu", [d, a]) => {
-                // Narrow loads extend the low bits of the location's value.
-                let dst = r(d)?;
-                let mut ops = vec![Op::Load { dst: dst.clone(), addr: mem(a)?, tags: annotation(sfx) }];
-                let (bits, op) = match base {
-                    "lb" => (8, BinOp::Sext),
-                    "lh" => (16, BinOp::Sext),
-                    "lw" => (32, BinOp::Sext),
-                    "lbu" => (8, BinOp::Zext),
-                    "lhu" => (16, BinOp::Zext),
-                    "lwu" => (32, BinOp::Zext),
-                    _ => (64, BinOp::Zext),
-                };
-                if bits < 64 {
-                    ops.push(Op::Bin { dst: dst.clone(), op, a: Src::Reg(dst), b: Src::Imm(bits) });
-                }
-                Ok(ops)
-            }
-            ("sb" | "sh" | "sw" | "sd", [s, a]) => {
-                // Narrow stores keep the low bits.
-                let bits = match base {
-                    "sb" => 8,
-                    "sh" => 16,
-                    "sw" => 32,
-                    _ => 64,
-                };
-                if bits == 64 {
-                    return Ok(vec![Op::Store { addr: mem(a)?, src: rs(s)?, tags: annotation(sfx), when: None }]);
-                }
-                Ok(vec![
-                    Op::Bin { dst: "%st".into(), op: BinOp::Zext, a: rs(s)?, b: Src::Imm(bits) },
-                    Op::Store { addr: mem(a)?, src: Src::Reg("%st".into()), tags: annotation(sfx), when: None },
-                ])
-            }
-            ("lr", [d, a]) => {
-                let mut tags = annotation(&sfx[1.min(sfx.len())..]);
-                tags.push("EX".into());
-                Ok(vec![Op::Load { dst: r(d)?, addr: mem(a)?, tags }])
-            }
-            ("sc", [d, s, a]) => {
-                let mut tags = annotation(&sfx[1.min(sfx.len())..]);
-                tags.push("EX".into());
-                Ok(vec![Op::StoreCond { addr: mem(a)?, src: rs(s)?, tags, status: Some(r(d)?), ok: 0, fail: 1 }])
-            }
-            (amo, [d, s, a]) if amo.starts_with("amo") => {
-                let mut tags = annotation(&sfx[1.min(sfx.len())..]);
-                tags.push("X".into());
-                let addr = mem(a)?;
-                let old = "%old".to_string();
-                let new = "%new".to_string();
-                let src = rs(s)?;
-                let compute = match &amo[3..] {
-                    "swap" => Op::Mov { dst: new.clone(), src: src.clone() },
-                    "add" => Op::Bin { dst: new.clone(), op: BinOp::Add, a: Src::Reg(old.clone()), b: src.clone() },
-                    "and" => Op::Bin { dst: new.clone(), op: BinOp::And, a: Src::Reg(old.clone()), b: src.clone() },
-                    "or" => Op::Bin { dst: new.clone(), op: BinOp::Or, a: Src::Reg(old.clone()), b: src.clone() },
-                    "xor" => Op::Bin { dst: new.clone(), op: BinOp::Xor, a: Src::Reg(old.clone()), b: src.clone() },
-                    k @ ("max" | "min" | "maxu" | "minu") => {
-                        let op = match k {
-                            "max" => BinOp::Gt,
-                            "min" => BinOp::Lt,
-                            "maxu" => BinOp::Geu,
-                            _ => BinOp::Ltu,
-                        };
-                        Op::Select {
-                            dst: new.clone(),
-                            cond: Cond { op, a: Src::Reg(old.clone()), b: src.clone() },
-                            a: Src::Reg(old.clone()),
-                            b: src.clone(),
-                        }
-                    }
-                    _ => return Err(bad()),
-                };
-                Ok(vec![
-                    Op::Load { dst: old.clone(), addr: addr.clone(), tags: tags.clone() },
-                    compute,
-                    Op::Store { addr, src: Src::Reg(new), tags, when: None },
-                    Op::Mov { dst: r(d)?, src: Src::Reg(old) },
-                ])
-            }
-            ("li", [d, i]) => Ok(vec![Op::Mov { dst: r(d)?, src: Src::Imm(imm(i)?) }]),
-            ("lui", [d, i]) => Ok(vec![Op::Mov { dst: r(d)?, src: Src::Imm(imm(i)? << 12) }]),
-            ("mv", [d, s]) => Ok(vec![Op::Mov { dst: r(d)?, src: rs(s)? }]),
-            ("sext", [d, s]) if sfx == ["w"] => {
-                Ok(vec![Op::Bin { dst: r(d)?, op: BinOp::Sext, a: rs(s)?, b: Src::Imm(32) }])
-            }
-            ("nop", []) => Ok(vec![]),
-            ("ori", [d, a, i]) => bin(BinOp::Or, d, a, Src::Imm(imm(i)?)),
-            ("addi" | "addiw", [d, a, i]) => bin(BinOp::Add, d, a, Src::Imm(imm(i)?)),
-            ("xori", [d, a, i]) => bin(BinOp::Xor, d, a, Src::Imm(imm(i)?)),
-            ("andi", [d, a, i]) => bin(BinOp::And, d, a, Src::Imm(imm(i)?)),
-            ("slli" | "slliw", [d, a, i]) => bin(BinOp::Shl, d, a, Src::Imm(imm(i)?)),
-            ("srli" | "srliw", [d, a, i]) => bin(BinOp::Shr, d, a, Src::Imm(imm(i)?)),
-            ("add" | "addw", [d, a, b]) => bin(BinOp::Add, d, a, rs(b)?),
-            ("sub" | "subw", [d, a, b]) => bin(BinOp::Sub, d, a, rs(b)?),
-            ("xor", [d, a, b]) => bin(BinOp::Xor, d, a, rs(b)?),
-            ("and", [d, a, b]) => bin(BinOp::And, d, a, rs(b)?),
-            ("or", [d, a, b]) => bin(BinOp::Or, d, a, rs(b)?),
-            ("sll" | "sllw", [d, a, b]) => bin(BinOp::Shl, d, a, rs(b)?),
-            ("srl" | "srlw", [d, a, b]) => bin(BinOp::Shr, d, a, rs(b)?),
-            ("mul" | "mulw", [d, a, b]) => bin(BinOp::Mul, d, a, rs(b)?),
-            ("slt", [d, a, b]) => bin(BinOp::Lt, d, a, rs(b)?),
-            ("sltu", [d, a, b]) => bin(BinOp::Ltu, d, a, rs(b)?),
-            ("beq", [a, b, l]) => Ok(branch(cond(BinOp::Eq, a, b)?, l)),
-            ("bne", [a, b, l]) => Ok(branch(cond(BinOp::Ne, a, b)?, l)),
-            ("blt", [a, b, l]) => Ok(branch(cond(BinOp::Lt, a, b)?, l)),
-            ("bge", [a, b, l]) => Ok(branch(cond(BinOp::Ge, a, b)?, l)),
-            ("bltu", [a, b, l]) => Ok(branch(cond(BinOp::Ltu, a, b)?, l)),
-            ("bgeu", [a, b, l]) => Ok(branch(cond(BinOp::Geu, a, b)?, l)),
-            ("beqz", [a, l]) => Ok(branch(cond(BinOp::Eq, a, &z())?, l)),
-            ("bnez", [a, l]) => Ok(branch(cond(BinOp::Ne, a, &z())?, l)),
-            ("j", [l]) => Ok(vec![Op::Branch { cond: None, target: l.trim().to_string() }]),
-            ("fence", []) if sfx.is_empty() => Ok(vec![Op::Fence { tags: vec!["Fence.rw.rw".into()] }]),
-            ("fence", [p, s]) if sfx.is_empty() => {
-                let (p, s) = (fence_set(p).ok_or_else(bad)?, fence_set(s).ok_or_else(bad)?);
-                Ok(vec![Op::Fence { tags: vec![format!("Fence.{p}.{s}").into()] }])
-            }
-            ("fence", []) if sfx == ["tso"] => Ok(vec![Op::Fence { tags: vec!["Fence.tso".into()] }]),
-            ("fence", []) if sfx == ["i"] => Ok(vec![Op::Fence { tags: vec!["Fence.i".into()] }]),
-            _ => Err(bad()),
-        }
+        sem.ops(&ins)
     }
 }

@@ -60,6 +60,9 @@ impl Isa for AArch64 {
         r.strip_prefix('X').and_then(|n| n.parse().ok()).unwrap_or(usize::MAX)
     }
 
+    fn masks_narrow_loads(&self) -> bool {
+        true
+    }
     fn zero_reg(&self) -> Option<&'static str> {
         Some(ZR)
     }

@@ -68,172 +68,226 @@ fn store(l: &mut Lower<'_>, addr: Addr, v: Src, tags: Vec<Tag>, text: String) {
     l.push(vec![Op::Store { addr, src: v, tags, when: None }], text);
 }
 
+/// What lowering a primitive gives: its value, when it has one.
+type Lowered = Result<Option<Src>, Diag>;
+
+/// A primitive's lowering: given the call and its text in the event graph.
+type Prim = fn(&mut Lower<'_>, &Call, String) -> Lowered;
+
+/// The primitives, by name: one row per family, each with the function lowering it
+/// (given the call and its text in the event graph).
+const PRIMS: &[(&[&str], Prim)] = &[
+    (&["__load"], prim_load),
+    (&["__store"], prim_store),
+    (&["__fence"], prim_fence),
+    (&["__srcu"], prim_srcu),
+    (&["__xchg"], prim_xchg),
+    (&["__cmpxchg"], prim_cmpxchg),
+    (&["__atomic_op", "__atomic_op_return", "__atomic_fetch_op"], prim_atomic_op),
+    (&["__atomic_add_unless"], prim_add_unless),
+    (&["atomic_load_explicit"], c11_load),
+    (&["atomic_store_explicit"], c11_store),
+    (&["atomic_thread_fence"], c11_fence),
+    (&["__lock", "__unlock", "__trylock", "__islocked"], prim_lock),
+    (
+        &[
+            "atomic_fetch_add_explicit",
+            "atomic_fetch_sub_explicit",
+            "atomic_fetch_and_explicit",
+            "atomic_fetch_or_explicit",
+            "atomic_fetch_xor_explicit",
+            "atomic_exchange_explicit",
+        ],
+        c11_fetch,
+    ),
+    (
+        &[
+            "atomic_compare_exchange_strong_explicit",
+            "atomic_compare_exchange_strong",
+            "atomic_compare_exchange_weak_explicit",
+            "atomic_compare_exchange_weak",
+        ],
+        c11_compare_exchange,
+    ),
+];
+
 /// Lowers primitive `c`, returning its value when it has one.
 pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
     let text = match &c.tag {
         Some(t) => [c.name, "{", t, "}"].concat(),
         None => c.name.to_string(),
     };
+    if let Some((_, f)) = PRIMS.iter().find(|(names, _)| names.contains(&c.name)) {
+        return f(l, c, text);
+    }
+    let name = c.name;
+    if C11_MACROS.iter().any(|p| name.starts_with(p)) {
+        let why = "a macro of herd's c11.def: check under the model c11 or rc11, or the cfg cpp11.cfg";
+        return Err(l.call_err(c, format!("unknown macro or primitive `{name}` ({why})")));
+    }
+    Err(l.unknown(c))
+}
+
+fn prim_load(l: &mut Lower<'_>, c: &Call, text: String) -> Lowered {
+    l.arity(c, 1)?;
+    let addr = l.arg_lvalue(c, 0)?;
+    Ok(Some(load(l, addr, tags(c), text)))
+}
+
+fn prim_store(l: &mut Lower<'_>, c: &Call, text: String) -> Lowered {
+    l.arity(c, 2)?;
+    let v = l.arg_value(c, 1)?;
+    let addr = l.arg_lvalue(c, 0)?;
+    store(l, addr, v, tags(c), text);
+    Ok(None)
+}
+
+fn prim_fence(l: &mut Lower<'_>, c: &Call, text: String) -> Lowered {
+    l.arity(c, 0)?;
+    l.push(vec![Op::Fence { tags: tags(c) }], text);
+    Ok(None)
+}
+
+fn prim_srcu(l: &mut Lower<'_>, c: &Call, text: String) -> Lowered {
+    l.arity(c, 1)?;
+    let addr = l.arg_pointer(c, 0)?;
+    l.push(vec![Op::Marker { addr, tags: tags(c) }], text);
+    Ok(None)
+}
+
+fn prim_xchg(l: &mut Lower<'_>, c: &Call, text: String) -> Lowered {
+    l.arity(c, 2)?;
+    let addr = l.arg_pointer(c, 0)?;
+    let v = l.arg_value(c, 1)?;
+    let old = l.fresh();
+    l.push(read_modify_write(addr, rmw_tags(c), &old, vec![], v), text);
+    Ok(Some(Src::Reg(old)))
+}
+
+fn prim_cmpxchg(l: &mut Lower<'_>, c: &Call, text: String) -> Lowered {
+    l.arity(c, 3)?;
+    let addr = l.arg_pointer(c, 0)?;
+    let expected = l.arg_value(c, 1)?;
+    let new = l.arg_value(c, 2)?;
+    let old = l.fresh();
+    let t = rmw_tags(c);
+    let when = Some(Cond { op: BinOp::Eq, a: Src::Reg(old.clone()), b: expected });
+    let load = Op::Load { dst: old.clone(), addr: addr.clone(), tags: t.clone() };
+    l.push(vec![load, Op::Store { addr, src: new, tags: t, when }], text);
+    Ok(Some(Src::Reg(old)))
+}
+
+/// `__atomic_op`, `__atomic_op_return` (the new value), `__atomic_fetch_op` (the old).
+fn prim_atomic_op(l: &mut Lower<'_>, c: &Call, text: String) -> Lowered {
+    l.arity(c, 3)?;
+    let addr = l.arg_pointer(c, 0)?;
+    let op = l.arg_op(c, 1)?;
+    let v = l.arg_value(c, 2)?;
+    let (old, new) = (l.fresh(), l.fresh());
+    let mut ops = Vec::new();
+    if op == "&~" {
+        let inv = l.fresh();
+        ops.push(Op::Bin { dst: inv.clone(), op: BinOp::Xor, a: v, b: Src::Imm(-1) });
+        ops.push(Op::Bin { dst: new.clone(), op: BinOp::And, a: Src::Reg(old.clone()), b: Src::Reg(inv) });
+    } else {
+        let Some(bop) = atomic_op(&op) else {
+            return Err(l.unknown_op(c, &op));
+        };
+        ops.push(Op::Bin { dst: new.clone(), op: bop, a: Src::Reg(old.clone()), b: v });
+    }
+    l.push(read_modify_write(addr, rmw_tags(c), &old, ops, Src::Reg(new.clone())), text);
     Ok(match c.name {
-        "__load" => {
-            l.arity(c, 1)?;
-            let addr = l.arg_lvalue(c, 0)?;
-            Some(load(l, addr, tags(c), text))
-        }
-        "__store" => {
-            l.arity(c, 2)?;
-            let v = l.arg_value(c, 1)?;
-            let addr = l.arg_lvalue(c, 0)?;
-            store(l, addr, v, tags(c), text);
-            None
-        }
-        "__fence" => {
-            l.arity(c, 0)?;
-            l.push(vec![Op::Fence { tags: tags(c) }], text);
-            None
-        }
-        "__srcu" => {
-            l.arity(c, 1)?;
-            let addr = l.arg_pointer(c, 0)?;
-            l.push(vec![Op::Marker { addr, tags: tags(c) }], text);
-            None
-        }
-        "__xchg" => {
-            l.arity(c, 2)?;
-            let addr = l.arg_pointer(c, 0)?;
-            let v = l.arg_value(c, 1)?;
-            let old = l.fresh();
-            l.push(read_modify_write(addr, rmw_tags(c), &old, vec![], v), text);
-            Some(Src::Reg(old))
-        }
-        "__cmpxchg" => {
-            l.arity(c, 3)?;
-            let addr = l.arg_pointer(c, 0)?;
-            let expected = l.arg_value(c, 1)?;
-            let new = l.arg_value(c, 2)?;
-            let old = l.fresh();
-            let t = rmw_tags(c);
-            let when = Some(Cond { op: BinOp::Eq, a: Src::Reg(old.clone()), b: expected });
-            let load = Op::Load { dst: old.clone(), addr: addr.clone(), tags: t.clone() };
-            l.push(vec![load, Op::Store { addr, src: new, tags: t, when }], text);
-            Some(Src::Reg(old))
-        }
-        "__atomic_op" | "__atomic_op_return" | "__atomic_fetch_op" => {
-            l.arity(c, 3)?;
-            let addr = l.arg_pointer(c, 0)?;
-            let op = l.arg_op(c, 1)?;
-            let v = l.arg_value(c, 2)?;
-            let (old, new) = (l.fresh(), l.fresh());
-            let mut ops = Vec::new();
-            if op == "&~" {
-                let inv = l.fresh();
-                ops.push(Op::Bin { dst: inv.clone(), op: BinOp::Xor, a: v, b: Src::Imm(-1) });
-                ops.push(Op::Bin { dst: new.clone(), op: BinOp::And, a: Src::Reg(old.clone()), b: Src::Reg(inv) });
-            } else {
-                let Some(bop) = atomic_op(&op) else {
-                    return Err(l.unknown_op(c, &op));
-                };
-                ops.push(Op::Bin { dst: new.clone(), op: bop, a: Src::Reg(old.clone()), b: v });
-            }
-            l.push(read_modify_write(addr, rmw_tags(c), &old, ops, Src::Reg(new.clone())), text);
-            match c.name {
-                "__atomic_op_return" => Some(Src::Reg(new)),
-                "__atomic_fetch_op" => Some(Src::Reg(old)),
-                _ => None,
-            }
-        }
-        "__atomic_add_unless" => {
-            l.arity(c, 3)?;
-            let addr = l.arg_pointer(c, 0)?;
-            let v = l.arg_value(c, 1)?;
-            let u = l.arg_value(c, 2)?;
-            let (old, new, did) = (l.fresh(), l.fresh(), l.fresh());
-            let t = rmw_tags(c);
-            let when = Some(Cond { op: BinOp::Ne, a: Src::Reg(old.clone()), b: u.clone() });
-            let ops = vec![
-                Op::Load { dst: old.clone(), addr: addr.clone(), tags: t.clone() },
-                Op::Bin { dst: did.clone(), op: BinOp::Ne, a: Src::Reg(old.clone()), b: u },
-                Op::Bin { dst: new.clone(), op: BinOp::Add, a: Src::Reg(old), b: v },
-                Op::Store { addr, src: Src::Reg(new), tags: t, when },
-            ];
-            l.push(ops, text);
-            Some(Src::Reg(did))
-        }
-        "atomic_load_explicit" => {
-            l.arity(c, 2)?;
-            let order = l.arg_order(c, 1, LOAD_ORDERS)?;
-            let addr = l.arg_pointer(c, 0)?;
-            Some(load(l, addr, atomic_tags(order), text))
-        }
-        "atomic_store_explicit" => {
-            l.arity(c, 3)?;
-            let order = l.arg_order(c, 2, STORE_ORDERS)?;
-            let v = l.arg_value(c, 1)?;
-            let addr = l.arg_pointer(c, 0)?;
-            store(l, addr, v, atomic_tags(order), text);
-            None
-        }
-        "atomic_thread_fence" => {
-            l.arity(c, 1)?;
-            let order = l.arg_order(c, 0, ANY_ORDER)?;
-            l.push(vec![Op::Fence { tags: vec![order.into()] }], text);
-            None
-        }
-        "__lock" | "__unlock" | "__trylock" | "__islocked" => {
-            l.arity(c, 1)?;
-            let addr = l.arg_pointer(c, 0)?;
-            let (op, dst) = match c.name {
-                "__lock" => (LockOp::Acquire, None),
-                "__unlock" => (LockOp::Release, None),
-                "__trylock" => (LockOp::Try, Some(l.fresh())),
-                _ => (LockOp::IsLocked, Some(l.fresh())),
-            };
-            l.lock(addr, op, dst.clone(), &text);
-            dst.map(Src::Reg)
-        }
-        "atomic_fetch_add_explicit"
-        | "atomic_fetch_sub_explicit"
-        | "atomic_fetch_and_explicit"
-        | "atomic_fetch_or_explicit"
-        | "atomic_fetch_xor_explicit"
-        | "atomic_exchange_explicit" => {
-            l.arity(c, 3)?;
-            let order = l.arg_order(c, 2, ANY_ORDER)?;
-            let addr = l.arg_pointer(c, 0)?;
-            let v = l.arg_value(c, 1)?;
-            let old = l.fresh();
-            let mut ops = Vec::new();
-            let new = match c.name {
-                "atomic_exchange_explicit" => v,
-                name => {
-                    let op = match &name["atomic_fetch_".len()..name.len() - "_explicit".len()] {
-                        "add" => BinOp::Add,
-                        "sub" => BinOp::Sub,
-                        "and" => BinOp::And,
-                        "or" => BinOp::Or,
-                        _ => BinOp::Xor,
-                    };
-                    let new = l.fresh();
-                    ops.push(Op::Bin { dst: new.clone(), op, a: Src::Reg(old.clone()), b: v });
-                    Src::Reg(new)
-                }
-            };
-            // herd's C11 update is one event: the pair is marked so.
-            let mut all = read_modify_write(addr, with_rmw(atomic_tags(order)), &old, ops, new);
-            all.push(Op::OneEvent);
-            l.push(all, text);
-            Some(Src::Reg(old))
-        }
-        "atomic_compare_exchange_strong_explicit"
-        | "atomic_compare_exchange_strong"
-        | "atomic_compare_exchange_weak_explicit"
-        | "atomic_compare_exchange_weak" => Some(compare_exchange(l, c, &text)?),
-        name if C11_MACROS.iter().any(|p| name.starts_with(p)) => {
-            let why = "a macro of herd's c11.def: check under the model c11 or rc11, or the cfg cpp11.cfg";
-            return Err(l.call_err(c, format!("unknown macro or primitive `{name}` ({why})")));
-        }
-        _ => return Err(l.unknown(c)),
+        "__atomic_op_return" => Some(Src::Reg(new)),
+        "__atomic_fetch_op" => Some(Src::Reg(old)),
+        _ => None,
     })
+}
+
+fn prim_add_unless(l: &mut Lower<'_>, c: &Call, text: String) -> Lowered {
+    l.arity(c, 3)?;
+    let addr = l.arg_pointer(c, 0)?;
+    let v = l.arg_value(c, 1)?;
+    let u = l.arg_value(c, 2)?;
+    let (old, new, did) = (l.fresh(), l.fresh(), l.fresh());
+    let t = rmw_tags(c);
+    let when = Some(Cond { op: BinOp::Ne, a: Src::Reg(old.clone()), b: u.clone() });
+    let ops = vec![
+        Op::Load { dst: old.clone(), addr: addr.clone(), tags: t.clone() },
+        Op::Bin { dst: did.clone(), op: BinOp::Ne, a: Src::Reg(old.clone()), b: u },
+        Op::Bin { dst: new.clone(), op: BinOp::Add, a: Src::Reg(old), b: v },
+        Op::Store { addr, src: Src::Reg(new), tags: t, when },
+    ];
+    l.push(ops, text);
+    Ok(Some(Src::Reg(did)))
+}
+
+fn c11_load(l: &mut Lower<'_>, c: &Call, text: String) -> Lowered {
+    l.arity(c, 2)?;
+    let order = l.arg_order(c, 1, LOAD_ORDERS)?;
+    let addr = l.arg_pointer(c, 0)?;
+    Ok(Some(load(l, addr, atomic_tags(order), text)))
+}
+
+fn c11_store(l: &mut Lower<'_>, c: &Call, text: String) -> Lowered {
+    l.arity(c, 3)?;
+    let order = l.arg_order(c, 2, STORE_ORDERS)?;
+    let v = l.arg_value(c, 1)?;
+    let addr = l.arg_pointer(c, 0)?;
+    store(l, addr, v, atomic_tags(order), text);
+    Ok(None)
+}
+
+fn c11_fence(l: &mut Lower<'_>, c: &Call, text: String) -> Lowered {
+    l.arity(c, 1)?;
+    let order = l.arg_order(c, 0, ANY_ORDER)?;
+    l.push(vec![Op::Fence { tags: vec![order.into()] }], text);
+    Ok(None)
+}
+
+fn prim_lock(l: &mut Lower<'_>, c: &Call, text: String) -> Lowered {
+    l.arity(c, 1)?;
+    let addr = l.arg_pointer(c, 0)?;
+    let (op, dst) = match c.name {
+        "__lock" => (LockOp::Acquire, None),
+        "__unlock" => (LockOp::Release, None),
+        "__trylock" => (LockOp::Try, Some(l.fresh())),
+        _ => (LockOp::IsLocked, Some(l.fresh())),
+    };
+    l.lock(addr, op, dst.clone(), &text);
+    Ok(dst.map(Src::Reg))
+}
+
+/// C11's fetch-and-op and exchange: herd's C11 update is one event, the pair marked so.
+fn c11_fetch(l: &mut Lower<'_>, c: &Call, text: String) -> Lowered {
+    l.arity(c, 3)?;
+    let order = l.arg_order(c, 2, ANY_ORDER)?;
+    let addr = l.arg_pointer(c, 0)?;
+    let v = l.arg_value(c, 1)?;
+    let old = l.fresh();
+    let mut ops = Vec::new();
+    let new = match c.name {
+        "atomic_exchange_explicit" => v,
+        name => {
+            let op = match &name["atomic_fetch_".len()..name.len() - "_explicit".len()] {
+                "add" => BinOp::Add,
+                "sub" => BinOp::Sub,
+                "and" => BinOp::And,
+                "or" => BinOp::Or,
+                _ => BinOp::Xor,
+            };
+            let new = l.fresh();
+            ops.push(Op::Bin { dst: new.clone(), op, a: Src::Reg(old.clone()), b: v });
+            Src::Reg(new)
+        }
+    };
+    let mut all = read_modify_write(addr, with_rmw(atomic_tags(order)), &old, ops, new);
+    all.push(Op::OneEvent);
+    l.push(all, text);
+    Ok(Some(Src::Reg(old)))
+}
+
+fn c11_compare_exchange(l: &mut Lower<'_>, c: &Call, text: String) -> Lowered {
+    Ok(Some(compare_exchange(l, c, &text)?))
 }
 
 /// C11's compare-and-exchange, as herd builds it: a plain read of `*expected`; then

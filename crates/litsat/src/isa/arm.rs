@@ -323,6 +323,7 @@ impl Isa for Arm {
                     status: Some(r(rs)?),
                     ok: 0,
                     fail: 1,
+ second: None,
                 });
                 Ok(pre)
             }

@@ -387,6 +387,7 @@ impl Isa for Ppc {
                     status: Some(eq(0)),
                     ok: 1,
                     fail: 0,
+                    second: None,
                 });
                 Ok(pre)
             }

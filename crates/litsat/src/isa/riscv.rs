@@ -184,7 +184,7 @@ impl Isa for RiscV {
             ("sc", [d, s, a]) => {
                 let mut tags = annotation(&sfx[1.min(sfx.len())..]);
                 tags.push("EX".into());
-                Ok(vec![Op::StoreCond { addr: mem(a)?, src: rs(s)?, tags, status: Some(r(d)?), ok: 0, fail: 1 }])
+                Ok(vec![Op::StoreCond { addr: mem(a)?, src: rs(s)?, tags, status: Some(r(d)?), ok: 0, fail: 1, second: None }])
             }
             (amo, [d, s, a]) if amo.starts_with("amo") => {
                 let mut tags = annotation(&sfx[1.min(sfx.len())..]);

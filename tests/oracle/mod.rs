@@ -1254,7 +1254,10 @@ fn static_names<'a>(ev: &Events, live: Set, loc_of: &[Option<usize>]) -> HashMap
     put("int", rel(&same_thread));
     put("ext", rel(&|i, j| !same_thread(i, j)));
     put("id", id.clone());
-    put("sm", id);
+    // herd's single-copy-atomic classes: each event, and the accesses of an LDXP or STXP.
+    let sm = id.union(&dep(&ev.sm));
+    put("si", sm.clone());
+    put("sm", sm);
     put("addr", dep(&ev.addr));
     put("data", dep(&ev.data));
     put("ctrl", dep(&ev.ctrl));

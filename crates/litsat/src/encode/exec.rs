@@ -1209,17 +1209,23 @@ impl Base<'_> {
             .map(|(k, pairs)| if read[k] { self.rel_of(lg, pairs.iter().copied(), pairs.len()) } else { empty() });
         let ww_loc = self.located_pairs(&mut sl, lg, |i| e[i].in_co(), false);
         let rf_r = any(&[rf, rfe, rfi, fr, fre, fri]).then(|| x.rf.clone());
+        // herd's multi-access single-copy-atomic groups join the identity in `sm`.
+        let sm_groups =
+            (!ev.sm.is_empty() && any(&[sm, si])).then(|| self.rel_of(lg, ev.sm.iter().copied(), ev.sm.len()));
         let mut view = |r: Option<Rel>, lg: &mut Logic| r.map_or_else(empty, |r| self.view.rel(r, lg));
         let po_r = view(po_r, lg);
         let loc = view(Some(loc), lg);
         let [int_r, ext_r, id_r, same_instr_r, addr_r, data_r, ctrl_r, rf_r] =
             [int_r, ext_r, id_r, same_instr_r, addr_r, data_r, ctrl_r, rf_r].map(|r| view(r, lg));
+        let sm_groups = sm_groups.map(|g| view(Some(g), lg));
         let fr_r = if any(&[fr, fre, fri]) { rf_r.inverse().seq(&x.co, lg).diff(&id_r, lg) } else { empty() };
         let part = |k: usize, a: &Rel, b: &Rel, lg: &mut Logic| if read[k] { a.inter(b, lg) } else { empty() };
         let co0_r = if read[co0] { self.co0(&loc, lg) } else { empty() };
         let [amo_r, lxsx_r, rmw_r] =
             if any(&[amo, lxsx, rmw]) { self.rmw(&po_r, &loc, &id_r, &same_instr_r, lg) } else { [(); 3].map(|_| empty()) };
+        let sm_r = sm_groups.map(|g| Rc::new(id_r.union(&g, lg)));
         let (id_r, same_instr_r) = (Rc::new(id_r), Rc::new(same_instr_r));
+        let sm_r = sm_r.unwrap_or_else(|| id_r.clone());
         // In the order of RELATIONS.
         let bound = [
             Rc::new(part(po_loc, &po_r, &loc, lg)),
@@ -1233,9 +1239,9 @@ impl Base<'_> {
             Rc::new(loc.clone()),
             Rc::new(int_r),
             Rc::new(ext_r),
-            id_r.clone(),
-            id_r.clone(),
             id_r,
+            sm_r.clone(),
+            sm_r,
             Rc::new(rf_r),
             Rc::new(x.co.clone()),
             Rc::new(fr_r),

@@ -34,7 +34,7 @@ pub(super) fn resolve_jumps(test: &Test, code: &mut [Vec<Instr>], src: &SourceRe
         if !instrs.iter().flat_map(|i| &i.ops).any(|op| matches!(op, Op::Jump(_))) {
             continue;
         }
-        let written: BTreeSet<Reg> = instrs.iter().flat_map(|i| i.ops.iter()).filter_map(written_reg).collect();
+        let written: BTreeSet<Reg> = instrs.iter().flat_map(|i| i.ops.iter()).flat_map(written_regs).flatten().collect();
         let labels: BTreeSet<&str> = instrs.iter().filter_map(|i| i.label.as_deref()).collect();
         let mut targets: Vec<(usize, usize, String)> = Vec::new();
         for (k, ins) in instrs.iter().enumerate() {
@@ -119,6 +119,14 @@ pub(super) fn check_names(test: &Test, code: &[Vec<Instr>], src: &SourceRef<'_>)
         Pos(at),
         format!("the final condition names {{{all}}}, which neither the initial state nor the code names (herd: \"Post-condition introduces new symbolic location(s)\")"),
     ))
+}
+
+/// The registers an op writes: a compare-and-swap pair writes two.
+fn written_regs(op: &Op) -> [Option<Reg>; 2] {
+    if let Op::Cas { pair: Some(p), .. } = op {
+        return [written_reg(op), Some(p.0.clone())];
+    }
+    [written_reg(op), None]
 }
 
 /// The register an op writes, if any.

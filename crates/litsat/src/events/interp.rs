@@ -60,11 +60,13 @@ fn most_events_of(op: &Op) -> usize {
     match op {
         Op::Load { .. }
         | Op::Store { .. }
-        | Op::StoreCond { .. }
+        | Op::StoreCond { second: None, .. }
         | Op::Fence { .. }
         | Op::Marker { .. }
         | Op::Branch { cond: Some(_), .. } => 1,
-        Op::Lock { .. } | Op::Cas { .. } => 3,
+        Op::Lock { .. } | Op::Cas { pair: None, .. } => 3,
+        Op::Cas { pair: Some(_), .. } => 6,
+        Op::StoreCond { second: Some(_), .. } => 2,
         _ => 0,
     }
 }
@@ -190,6 +192,7 @@ impl Events {
             iico_data: BTreeSet::new(),
             iico_ctrl: BTreeSet::new(),
             iico_order: BTreeSet::new(),
+            sm: BTreeSet::new(),
             reg_names: Vec::new(),
             register_events: false,
             known_sets: isa.known_sets(),

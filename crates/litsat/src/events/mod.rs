@@ -183,6 +183,9 @@ pub struct Events {
     pub iico_data: BTreeSet<(Eid, Eid)>,
     pub iico_ctrl: BTreeSet<(Eid, Eid)>,
     pub iico_order: BTreeSet<(Eid, Eid)>,
+    /// herd's single-copy-atomic groups of more than one access, as pairs both ways:
+    /// `sm` (and `si`) is the identity and these, between events that happen.
+    pub sm: BTreeSet<(Eid, Eid)>,
     /// The registers register events name, `thread:register`; empty without them.
     pub reg_names: Vec<String>,
     /// Whether the threads' register accesses are events ([`Kind::RegRead`],

@@ -196,6 +196,9 @@ struct At<'a> {
     ctrl_into: Vec<(String, Eid)>,
     /// The memory accesses ordered before the instruction's later ones ([`Op::Ordered`]).
     ordered: Vec<Eid>,
+    /// Whether it has reserved a location: a pair of exclusive reads reserves at its
+    /// first (herd's `LDXP`).
+    reserved: bool,
 }
 
 /// Where an access goes: its address value, the location when that is fixed (else the
@@ -330,8 +333,8 @@ impl<'a> Thread<'a> {
             Op::Load { dst, addr, tags } => self.load(dst, addr, tags)?,
             Op::Store { addr, src, tags, when } => self.store(addr, src, tags, when.as_ref())?,
             Op::Choose { dst, when } => self.choose(dst, when)?,
-            Op::StoreCond { addr, src, tags, status, ok, fail } => {
-                self.store_cond(addr, src, tags, status.as_ref(), (*ok, *fail))?
+            Op::StoreCond { addr, src, tags, status, ok, fail, second } => {
+                self.store_cond((addr, src, second.as_deref()), tags, status.as_ref(), (*ok, *fail))?
             }
             Op::Fence { tags } => {
                 let e = self.event(Kind::Fence, 0, (None, None), self.zero, tags.clone(), guard);
@@ -375,8 +378,18 @@ impl<'a> Thread<'a> {
                     self.own_events().filter(|&e| matches!(ev.events[e].kind, Kind::Read | Kind::Write)).collect();
                 self.at.ordered = mem;
             }
-            Op::Cas { expected, new, addr, read_tags, write_tags, fail_read_tags } => {
-                self.cas(expected, new, addr, [read_tags, write_tags, fail_read_tags])?
+            Op::Cas { expected, new, addr, read_tags, write_tags, fail_read_tags, pair } => {
+                let mut halves = vec![(expected, new, addr)];
+                halves.extend(pair.as_deref().map(|(e, n, a)| (e, n, a)));
+                self.cas(&halves, [read_tags, write_tags, fail_read_tags])?
+            }
+            Op::Atomic => {
+                let ev = &self.ev;
+                let mem: Vec<Eid> =
+                    self.own_events().filter(|&e| matches!(ev.events[e].kind, Kind::Read | Kind::Write)).collect();
+                for &i in &mem {
+                    self.ev.sm.extend(mem.iter().filter(|&&j| j != i).map(|&j| (i, j)));
+                }
             }
         }
         Ok(())
@@ -445,7 +458,8 @@ impl<'a> Thread<'a> {
         let deps = always(self.ev, [id]);
         let src = if self.regev { vec![id] } else { Vec::new() };
         self.set_reg(dst, Content { val, deps, src });
-        if tags.iter().any(|t| t == "EX") {
+        if tags.iter().any(|t| t == "EX") && !self.at.reserved {
+            self.at.reserved = true;
             self.reservation = Some(a.val);
             // herd's exclusive load writes the reservation register from the address.
             if self.regev {
@@ -510,8 +524,7 @@ impl<'a> Thread<'a> {
     /// reservation is on its address; its status register says which way it went.
     fn store_cond(
         &mut self,
-        addr: &Addr,
-        s: &Src,
+        (addr, s, second): (&Addr, &Src, Option<&(Addr, Src)>),
         tags: &[Tag],
         status: Option<&'a Reg>,
         (ok, fail): (i64, i64),
@@ -519,10 +532,17 @@ impl<'a> Thread<'a> {
         let guard = self.cur.guard;
         let a = self.access(addr)?;
         let c = self.read_src(s)?;
+        let mut writes = vec![(a, c)];
+        if let Some((addr2, s2)) = second {
+            let a2 = self.access(addr2)?;
+            let c2 = self.read_src(s2)?;
+            writes.push((a2, c2));
+        }
+        let a_val = writes[0].0.val;
         // Success needs the reservation to be on this address: folded when both are
         // fixed, a condition on values when either is not.
         let same = match self.reservation.take() {
-            Some(r) => self.ev.bin(BinOp::Eq, r, a.val),
+            Some(r) => self.ev.bin(BinOp::Eq, r, a_val),
             None => self.zero,
         };
         let reach = self.ev.and(guard, same);
@@ -553,13 +573,15 @@ impl<'a> Thread<'a> {
         if self.ev.is_const(g, 0) {
             return Ok(());
         }
-        let w = self.event(Kind::Write, 0, a.place, c.val, tags.to_vec(), g);
-        let id = self.write(w, &a.deps, &c.deps);
-        // The value register is read without a port: no data dependency.
-        self.iico_in(&a.src, id, "ADDR");
-        self.iico_in(&c.src, id, "");
-        if let Some(r) = res {
-            self.ev.iico_ctrl.insert((r, id));
+        for (a, c) in writes {
+            let w = self.event(Kind::Write, 0, a.place, c.val, tags.to_vec(), g);
+            let id = self.write(w, &a.deps, &c.deps);
+            // The value register is read without a port: no data dependency.
+            self.iico_in(&a.src, id, "ADDR");
+            self.iico_in(&c.src, id, "");
+            if let Some(r) = res {
+                self.ev.iico_ctrl.insert((r, id));
+            }
         }
         Ok(())
     }
@@ -1004,44 +1026,78 @@ impl<'a> Thread<'a> {
         Ok((ca, cb))
     }
 
-    /// A compare-and-swap ([`Op::Cas`]): herd's four alternatives, two per outcome, told
-    /// apart by a choice made where the instruction is reached.
-    fn cas(&mut self, expected: &'a Reg, new: &Src, addr: &Addr, tags: [&Vec<Tag>; 3]) -> Result<(), Diag> {
+    /// A compare-and-swap ([`Op::Cas`]), of one location or of a pair (`CASP`: each half
+    /// its own read and write, compared and swapped together): herd's four alternatives,
+    /// two per outcome, told apart by a choice made where the instruction is reached.
+    fn cas(&mut self, halves: &[(&'a Reg, &Src, &Addr)], tags: [&Vec<Tag>; 3]) -> Result<(), Diag> {
         let [read_tags, write_tags, fail_tags] = tags;
         let guard = self.cur.guard;
-        let a = self.access(addr)?;
-        let cmp = self.read_src(&Src::Reg(expected.clone()))?;
-        let id = self.ev.events.len();
-        let old = self.ev.intern(VExpr::Read(id));
+        let mut parts = Vec::new();
+        for &(expected, _, addr) in halves {
+            let a = self.access(addr)?;
+            let cmp = self.read_src(&Src::Reg(expected.clone()))?;
+            parts.push((a, cmp));
+        }
         let alt = self.ev.choice_where(guard);
-        let ok = self.ev.bin(BinOp::Eq, old, cmp.val);
+        let mut ok = self.ev.constant(Value::Int(1));
+        let mut reads = Vec::new();
+        for (a, cmp) in &parts {
+            let id = self.ev.events.len();
+            let old = self.ev.intern(VExpr::Read(id));
+            let e = self.event(Kind::Read, 0, a.place, old, fail_tags.clone(), guard);
+            self.push_access(e, &a.deps);
+            self.iico_in(&a.src, id, "ADDR");
+            let eq = self.ev.bin(BinOp::Eq, old, cmp.val);
+            ok = self.ev.and(ok, eq);
+            reads.push((id, old));
+        }
         let [not_ok, not_alt] = [ok, alt].map(|v| self.ev.not(v));
-        // The read is an atomic's unless the swap fails without writing back.
+        // The reads are an atomic's unless the swap fails without writing back.
         let no_wb = self.ev.and(not_ok, not_alt);
         let atomic = self.ev.not(no_wb);
-        let mut e = self.event(Kind::Read, 0, a.place, old, fail_tags.clone(), guard);
-        e.tags_if = read_tags.iter().filter(|t| !fail_tags.contains(t)).map(|t| (t.clone(), atomic)).collect();
-        self.push_access(e, &a.deps);
-        self.iico_in(&a.src, id, "ADDR");
-        let pred = self.predicate(&[id]);
-        if let Some(p) = pred {
-            self.iico_in(&cmp.src, p, "DATA");
+        for &(id, _) in &reads {
+            self.ev.events[id].tags_if =
+                read_tags.iter().filter(|t| !fail_tags.contains(t)).map(|t| (t.clone(), atomic)).collect();
         }
-        // Success writes the new value (its register read where it succeeds); failure
-        // may write the value read back.
+        let pred = self.predicate(&reads.iter().map(|r| r.0).collect::<Vec<_>>());
+        if let Some(p) = pred {
+            for (_, cmp) in &parts {
+                self.iico_in(&cmp.src, p, "DATA");
+            }
+        }
+        // Success writes the new values (their registers read where it succeeds);
+        // failure may write the values read back.
         let g_ok = self.ev.and(guard, ok);
         let saved = std::mem::replace(&mut self.cur.guard, g_ok);
-        let nv = self.read_src(new);
+        let news: Result<Vec<Content>, Diag> = halves.iter().map(|h| self.read_src(h.1)).collect();
         self.cur.guard = saved;
-        let nv = nv?;
         let wb = self.ev.and(not_ok, alt);
         let g_wb = self.ev.and(guard, wb);
-        let writes = [(g_ok, nv.val, nv.deps, nv.src, "DATA"), (g_wb, old, Deps::new(), vec![id], "")];
+        for ((nv, (a, _)), &(id, old)) in news?.into_iter().zip(&parts).zip(&reads) {
+            let writes = [(g_ok, nv.val, nv.deps, nv.src, "DATA"), (g_wb, old, Deps::new(), vec![id], "")];
+            self.cas_writes(a, writes, write_tags, pred);
+        }
+        for ((h, (_, cmp)), &(id, old)) in halves.iter().zip(&parts).zip(&reads) {
+            let got = Content { val: old, deps: always(self.ev, [id]), src: Vec::new() };
+            self.cas_result(h.0, got, (&cmp.src, id, pred), (ok, alt));
+        }
+        Ok(())
+    }
+
+    /// A compare-and-swap's writes of one location: each with its condition, value,
+    /// dependencies, sources and the port its sources feed; controlled by the commit.
+    fn cas_writes(
+        &mut self,
+        a: &Access,
+        writes: [(ValId, ValId, Deps, Vec<Eid>, &'static str); 2],
+        tags: &[Tag],
+        pred: Option<Eid>,
+    ) {
         for (g, val, vdeps, vsrc, port) in writes {
             if self.ev.is_const(g, 0) {
                 continue;
             }
-            let w = self.event(Kind::Write, 0, a.place, val, write_tags.clone(), g);
+            let w = self.event(Kind::Write, 0, a.place, val, tags.to_vec(), g);
             let wid = self.write(w, &a.deps, &vdeps);
             self.iico(&Deps::new(), wid);
             self.iico_in(&a.src, wid, "ADDR");
@@ -1050,10 +1106,6 @@ impl<'a> Thread<'a> {
                 self.ev.iico_ctrl.insert((p, wid));
             }
         }
-        let deps = always(self.ev, [id]);
-        let got = Content { val: old, deps, src: Vec::new() };
-        self.cas_result(expected, got, (&cmp.src, id, pred), (ok, alt));
-        Ok(())
     }
 
     /// The compare-and-swap's `expected` register gets the value read. With register

@@ -97,6 +97,9 @@ pub enum Op {
         status: Option<Reg>,
         ok: i64,
         fail: i64,
+        /// A second write, made with the first where it succeeds (AArch64's `STXP`): its
+        /// address and value.
+        second: Option<Box<(Addr, Src)>>,
     },
     /// A compare-and-swap as herd's AArch64 semantics make it (`CAS Xs, Xt, [Xn]`): a
     /// read; a write of `new` where the value read equals `expected`; `expected` gets the
@@ -111,6 +114,9 @@ pub enum Op {
         read_tags: Vec<Tag>,
         write_tags: Vec<Tag>,
         fail_read_tags: Vec<Tag>,
+        /// The second half of a compare-and-swap pair (`CASP`): its expected register, new
+        /// value and address. Both halves compare, and both swap, as one.
+        pair: Option<Box<(Reg, Src, Addr)>>,
     },
     /// A forward branch to a label, conditional or not.
     Branch {
@@ -206,6 +212,9 @@ pub enum Op {
     /// The instruction's memory accesses so far are ordered before its later ones (herd's
     /// iico_order: `LDIAPP`'s and `STILP`'s two accesses).
     Ordered,
+    /// The instruction's memory accesses so far are one single-copy-atomic group (herd's
+    /// `sm` classes: `LDXP`'s two reads, `STXP`'s two writes).
+    Atomic,
     /// The unrolling bound of the loop named here (its label, or where a `while` is) was
     /// exceeded on this path (herd's cut-off): an execution that reaches it is dropped
     /// from the States and counts, and when such an execution is consistent herd prefixes

@@ -240,7 +240,7 @@ fn lr(ins: &Ins) -> Res {
 fn sc(ins: &Ins) -> Res {
     let [d, s, a] = ins.args()?;
     let tags = atomic_tags(ins, "EX");
-    Ok(vec![Op::StoreCond { addr: mem(a)?, src: rs(s)?, tags, status: Some(r(d)?), ok: 0, fail: 1 }])
+    Ok(vec![Op::StoreCond { addr: mem(a)?, src: rs(s)?, tags, status: Some(r(d)?), ok: 0, fail: 1, second: None }])
 }
 
 /// An AMO: the old value read, the new one computed from it and written, `rd` the old.

@@ -251,7 +251,21 @@ fn constraints(
         if let Some(s) = strip_word(t, "locations") {
             let s = s.trim_start();
             let s = s.strip_prefix('[').ok_or_else(|| cur.err(s, "expected `[` after `locations`"))?;
-            let end = s.find(']').ok_or_else(|| cur.err(s, "expected `]` closing `locations`"))?;
+            // The `]` that closes the list, past those of elements (`v[0]`).
+            let mut depth = 0usize;
+            let end = s.char_indices().find_map(|(k, c)| match c {
+                '[' => {
+                    depth += 1;
+                    None
+                }
+                ']' if depth == 0 => Some(k),
+                ']' => {
+                    depth -= 1;
+                    None
+                }
+                _ => None,
+            });
+            let end = end.ok_or_else(|| cur.err(s, "expected `]` closing `locations`"))?;
             for item in s[..end].split(';') {
                 let it = item.trim();
                 if it.is_empty() {
@@ -416,6 +430,8 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<(Vec<InitItem>, Vec<ArrayD
         // instruction value, which only a computed branch uses ([`crate::isa::Op::Jump`]).
         let value = match rhs {
             Some(v) if code_label(v).is_some() => Val::Sym(v.split_whitespace().collect()),
+            // The address of an array element (`0:X0=x[1]`).
+            Some(v) if let Some((x, i)) = element(v) => Val::Sym(elem_name(x, i)),
             None => Val::Int(0),
             Some(v) => match prop::value.parse(v) {
                 Ok((r, val)) if r.trim().is_empty() => val,
@@ -427,6 +443,15 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<(Vec<InitItem>, Vec<ArrayD
         items.push(InitItem { loc, value, pos, ty });
     }
     Ok((items, arrays))
+}
+
+/// `x[i]`: an array's name and an index.
+fn element(v: &str) -> Option<(&str, usize)> {
+    let (x, i) = v.strip_suffix(']')?.split_once('[')?;
+    let x = x.trim();
+    let ident = !x.is_empty() && !x.starts_with(|c: char| c.is_ascii_digit());
+    (ident && x.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')).then_some(())?;
+    Some((x, i.trim().parse().ok()?))
 }
 
 /// An array declaration `TYPE x[N]` with an optional `= {v0,v1,…}` (zeros when absent):

@@ -165,7 +165,7 @@ pub fn store_cond(ins: &Ins, t: &[&'static str]) -> Res {
     let (size, _) = size_of(&ins.m, &rt);
     b.ops.push(Op::Width(size));
     let v = stored(&mut b, &rt, size);
-    b.ops.push(Op::StoreCond { addr, src: v, tags: tags(t), status: Some(rs.x), ok: 0, fail: 1 });
+    b.ops.push(Op::StoreCond { addr, src: v, tags: tags(t), status: Some(rs.x), ok: 0, fail: 1, second: None });
     Ok(b.ops)
 }
 
@@ -173,7 +173,7 @@ pub fn store_cond(ins: &Ins, t: &[&'static str]) -> Res {
 /// writeback for LDP/STP/LDPSW), `LDIAPP`/`STILP` (the first ordered before the second).
 pub fn pair(ins: &Ins, load: bool, t: &[&'static str], ordered: bool) -> Res {
     let mut b = B::default();
-    let wb_ok = matches!(ins.m.as_str(), "LDP" | "STP" | "LDPSW");
+    let wb_ok = matches!(ins.m.as_str(), "LDP" | "STP" | "LDPSW" | "STILP");
     let (addr, wb) = mem(&mut b, &ins.a, ins.text, wb_ok)?;
     let n = ins.a.len() - wb.as_ref().map_or(1, |w| w.operands);
     let ([r1, r2], Addr::Reg(base, off)) = (&ins.a[..n], &addr) else { return Err(ins.bad()) };
@@ -182,9 +182,13 @@ pub fn pair(ins: &Ins, load: bool, t: &[&'static str], ordered: bool) -> Res {
         return Err(InstrError::new(format!("registers of different widths in '{}'", ins.text.trim())));
     }
     let size = if ins.m == "LDPSW" { (4, true) } else { (if r1.w { 4 } else { 8 }, false) };
+    // herd's `STILP` pre-indexed by minus its size writes the higher address first.
+    let downward = ordered && ordered_form(ins, *off, wb.as_ref(), size.0)?;
     let at = |k: usize| Addr::Reg(base.clone(), off + (k * size.0) as i64);
-    for (k, rt) in [r1, r2].iter().enumerate() {
-        if ordered && k == 1 {
+    let regs = if downward { [(1, r2), (0, r1)] } else { [(0, r1), (1, r2)] };
+    for (step, (k, rt)) in regs.iter().enumerate() {
+        let k = *k;
+        if ordered && step == 1 {
             b.ops.push(Op::Ordered);
         }
         if load {
@@ -196,6 +200,21 @@ pub fn pair(ins: &Ins, load: bool, t: &[&'static str], ordered: bool) -> Res {
     }
     writeback(&mut b, wb, None);
     Ok(b.ops)
+}
+
+/// `LDIAPP`/`STILP` take no offset, or (`STILP` only here) pre-index by minus the pair's
+/// size (`[Xn,#-16]!` for X registers), as herd's parser; whether it is that pre-index.
+fn ordered_form(ins: &Ins, off: i64, wb: Option<&Writeback>, size: usize) -> Result<bool, InstrError> {
+    match wb {
+        None if off == 0 => Ok(false),
+        Some(w) if w.operands == 1 && w.by == -2 * size as i64 => Ok(true),
+        _ => Err(InstrError::new(format!(
+            "unsupported memory operand in '{}': {} takes `[Xn]`{}",
+            ins.text.trim(),
+            ins.m,
+            if ins.m == "STILP" { format!(" or `[Xn,#-{}]!`", 2 * size) } else { String::new() }
+        ))),
+    }
 }
 
 /// Splits an atomic's suffix into acquire, release and size: `None` for a suffix that is
@@ -277,7 +296,15 @@ pub fn atomic(ins: &Ins) -> Res {
             let (read_tags, write_tags) = amo_tags(acq, rel, rs.x == ZR);
             // Failing without a write, the read is no atomic's: `X` goes.
             let fail_read_tags = read_tags.iter().filter(|t| *t != "X").cloned().collect();
-            b.ops.push(Op::Cas { expected: rs.x.clone(), new: rt.src(), addr, read_tags, write_tags, fail_read_tags });
+            b.ops.push(Op::Cas {
+                expected: rs.x.clone(),
+                new: rt.src(),
+                addr,
+                read_tags,
+                write_tags,
+                fail_read_tags,
+                pair: None,
+            });
         }
         ("ST", [rs]) => ldop(&mut b, ins, rs, None, addr, (acq, rel)),
         (op, [rs, rt]) if op != "ST" && op != "SWP" && op != "CAS" => {

@@ -14,6 +14,8 @@
 mod alu;
 mod mem;
 mod operand;
+mod pair;
+mod sys;
 mod table;
 
 use super::*;
@@ -53,11 +55,17 @@ impl Isa for AArch64 {
         }
     }
 
+    /// herd sorts registers by OCaml's `compare` on its register type: `SP`, a constant
+    /// constructor, before the X registers, the system registers after them.
     fn reg_index(&self, r: &str) -> usize {
-        if r == ZR {
-            return 31;
+        match r {
+            operand::SP => 0,
+            ZR => 32,
+            _ => match r.strip_prefix('X').and_then(|n| n.parse::<usize>().ok()) {
+                Some(n) => n + 1,
+                None => operand::SYSREGS.iter().position(|s| *s == r).map_or(usize::MAX, |k| 100 + k),
+            },
         }
-        r.strip_prefix('X').and_then(|n| n.parse().ok()).unwrap_or(usize::MAX)
     }
 
     fn masks_narrow_loads(&self) -> bool {

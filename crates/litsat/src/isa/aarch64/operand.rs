@@ -6,11 +6,46 @@ use crate::isa::{BinOp, InstrError, Op, Reg, Src, parse_imm};
 /// The zero register, under the one name both `XZR` and `WZR` canonicalise to.
 pub const ZR: &str = "XZR";
 
-/// herd prints AArch64 registers in their X form: `W3` and `X3` are one register.
+/// The stack pointer, a register of its own in herd (`SP`, read and written as X).
+pub const SP: &str = "SP";
+
+/// The system registers herd keeps as plain registers (`AArch64Base.sysregs`, without
+/// `NZCV`, which `MRS`/`MSR` map to the flags), by their printing names.
+pub const SYSREGS: &[&str] = &[
+    "CTR_EL0",
+    "DCIZ_EL0",
+    "MDCCSR_EL0",
+    "DBGDTR_EL0",
+    "DBGDTRRX_EL0",
+    "DBGDTRTX_EL0",
+    "ELR_EL1",
+    "ESR_EL1",
+    "TFSR_ELx",
+    "VNCR_EL2",
+    "PAR_EL1",
+    "GCSPR_EL1",
+];
+
+/// A system register by its name in any case (`ctr_el0`), as herd's `parse_sysreg`.
+pub fn sysreg(s: &str) -> Option<&'static str> {
+    SYSREGS.iter().copied().find(|r| r.eq_ignore_ascii_case(s.trim()))
+}
+
+/// herd prints AArch64 registers in their X form: `W3` and `X3` are one register. Init
+/// blocks and conditions also name `SP`, `LR` (X30) and the system registers.
 pub fn reg(s: &str) -> Option<Reg> {
+    gpr(s).or_else(|| sysreg(s).map(str::to_string))
+}
+
+/// A general-purpose register operand's X name: `Xn`, `Wn`, the zero registers, `SP`
+/// and `LR`, in any case (herd's `parse_xreg` and `parse_wreg`).
+fn gpr(s: &str) -> Option<Reg> {
     let u = s.trim().to_ascii_uppercase();
-    if u == "XZR" || u == "WZR" {
-        return Some(ZR.into());
+    match u.as_str() {
+        "XZR" | "WZR" => return Some(ZR.into()),
+        "SP" => return Some(SP.into()),
+        "LR" => return Some("X30".into()),
+        _ => {}
     }
     let n = u.strip_prefix('X').or_else(|| u.strip_prefix('W'))?;
     if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
@@ -39,7 +74,16 @@ impl R {
 
 pub fn r(s: &str) -> Result<R, InstrError> {
     let t = s.trim();
-    let x = reg(t).ok_or_else(|| InstrError::new(format!("expected a register, found '{t}'")))?;
+    let Some(x) = gpr(t) else {
+        let what = if sysreg(t).is_some() || t.eq_ignore_ascii_case("NZCV") {
+            format!("a system register, '{t}', where a general-purpose register is expected")
+        } else if t.starts_with(['C', 'c']) && t[1..].parse::<u8>().is_ok() {
+            format!("unsupported: capability register '{t}' (herd's variant morello)")
+        } else {
+            format!("expected a register, found '{t}'")
+        };
+        return Err(InstrError::new(what));
+    };
     Ok(R { x, w: t.starts_with(['W', 'w']) })
 }
 
@@ -88,7 +132,8 @@ pub enum Modifier {
 
 pub fn modifier(s: &str) -> Result<Modifier, InstrError> {
     let m = s.trim();
-    let (kind, amount) = match m.find(char::is_whitespace) {
+    // herd's lexer reads `LSL#2` as `LSL #2`: a name ends where `#` or a space begins.
+    let (kind, amount) = match m.find(|c: char| c.is_whitespace() || c == '#') {
         Some(k) => (m[..k].to_ascii_uppercase(), Some(imm(&m[k..])?)),
         None => (m.to_ascii_uppercase(), None),
     };

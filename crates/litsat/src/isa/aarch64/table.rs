@@ -3,7 +3,7 @@
 //! A mnemonic in no row is refused by name; so are the families herd has and litsat not.
 
 use super::operand::{B, imm_in, r};
-use super::{alu, mem};
+use super::{alu, mem, pair, sys};
 use crate::isa::{BinOp, Cond, InstrError, Op, Src, split_grouped};
 
 type Res = Result<Vec<Op>, InstrError>;
@@ -80,16 +80,38 @@ const ROWS: &[(&[&str], Sem)] = &[
     (&["STLP"], Pair(false, &["L"], false)),
     (&["LDIAPP"], Pair(true, &["Q"], true)),
     (&["STILP"], Pair(false, &["L"], true)),
-    (&["LDXP", "LDAXP", "STXP", "STLXP"], Refused("exclusive pairs")),
-    (&["CASP", "CASPA", "CASPL", "CASPAL"], Refused("compare-and-swap pairs")),
+    (&["LDXP", "LDAXP"], F(pair::ldxp)),
+    (&["STXP", "STLXP"], F(pair::stxp)),
+    (&["CASP", "CASPA", "CASPL", "CASPAL"], F(pair::casp)),
     (&["BL", "BLR", "BR", "RET"], Refused("branches with link, to registers and returns")),
     (&["ADR"], Refused("code addresses as values")),
-    (&["MRS", "MSR"], Refused("system registers")),
+    (&["MRS", "MSR"], F(sys::mrs_msr)),
     (&["UDF", "SVC", "ERET"], Refused("exceptions")),
 ];
 
 /// The ops of one instruction, through its row.
 pub fn parse(text: &str) -> Res {
+    rows(text).map_err(|e| locate(e, text))
+}
+
+/// Points an error at the operand it names in quotes (`'W3'`, `'LSL#2'`), where the
+/// instruction's text has it and the error points at nothing yet.
+fn locate(mut e: InstrError, text: &str) -> InstrError {
+    if e.offset != 0 {
+        return e;
+    }
+    let quoted = e.message.split('\'').skip(1).step_by(2);
+    let whole = text.trim();
+    let word = |c: Option<char>| c.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_');
+    let alone = |q: &str, k: usize| !word(text[..k].chars().last()) && !word(text[k + q.len()..].chars().next());
+    let at = |q: &str| text.match_indices(q).map(|(k, _)| k).find(|&k| alone(q, k));
+    if let Some(k) = quoted.filter(|q| !q.is_empty() && *q != whole).find_map(at) {
+        e.offset = k;
+    }
+    e
+}
+
+fn rows(text: &str) -> Res {
     let (m, a) = split_grouped(text);
     let ins = Ins { m, a, text };
     if let Some(cc) = ins.m.strip_prefix("B.") {

@@ -154,7 +154,7 @@ fn strex(ins: &Ins) -> Res {
     let mut pre = vec![Op::Width(WORD)];
     let addr = mem(&mut pre, a)?;
     let tags = vec!["X".into(), "EX".into()];
-    pre.push(Op::StoreCond { addr, src: Src::Reg(r(rt)?), tags, status: Some(r(rs)?), ok: 0, fail: 1 });
+    pre.push(Op::StoreCond { addr, src: Src::Reg(r(rt)?), tags, status: Some(r(rs)?), ok: 0, fail: 1, second: None });
     Ok(pre)
 }
 

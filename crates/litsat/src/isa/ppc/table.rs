@@ -251,7 +251,7 @@ fn stcx(ins: &Ins) -> Res {
     pre.push(Op::Mov { dst: lt(0), src: Src::Imm(0) });
     pre.push(Op::Mov { dst: gt(0), src: Src::Imm(0) });
     let tags = vec!["EX".into()];
-    pre.push(Op::StoreCond { addr, src: rs(s)?, tags, status: Some(eq(0)), ok: 1, fail: 0 });
+    pre.push(Op::StoreCond { addr, src: rs(s)?, tags, status: Some(eq(0)), ok: 1, fail: 0, second: None });
     Ok(pre)
 }
 

@@ -1,0 +1,54 @@
+//! System register moves (herd's `I_MRS`, `I_MSR`): `NZCV` stands for the four flags
+//! (bits 31 to 28), every other system register herd knows is a plain register.
+
+use super::operand::{B, C, N, R, V, Z, r, sysreg};
+use super::table::Ins;
+use crate::isa::{BinOp, InstrError, Op, Src};
+
+type Res = Result<Vec<Op>, InstrError>;
+
+/// The flags from bit 31 (`N`) down to bit 28 (`V`).
+const FLAGS: [(&str, i64); 4] = [(N, 31), (Z, 30), (C, 29), (V, 28)];
+
+/// `MRS Xt, <sysreg>` and `MSR <sysreg>, Xt`.
+pub fn mrs_msr(ins: &Ins) -> Res {
+    let [a, b] = ins.a.as_slice() else { return Err(ins.bad()) };
+    let (xt, sys) = if ins.m == "MRS" { (a, b) } else { (b, a) };
+    let xt = x_reg(xt)?;
+    let nzcv = sys.trim().eq_ignore_ascii_case("NZCV");
+    let name = if nzcv { "NZCV" } else { sysreg(sys).ok_or_else(|| unknown(sys))? };
+    let mut bb = B::default();
+    match (ins.m == "MRS", nzcv) {
+        (true, true) => {
+            let mut v = Src::Imm(0);
+            for (f, bit) in FLAGS {
+                let s = bb.imm(BinOp::Shl, Src::Reg(f.into()), bit);
+                v = bb.bin(BinOp::Or, v, s);
+            }
+            bb.ops.push(Op::Mov { dst: xt.x, src: v });
+        }
+        (false, true) => {
+            let v = bb.read(&xt);
+            for (f, bit) in FLAGS {
+                let s = bb.imm(BinOp::Shr, v.clone(), bit);
+                bb.bin_to(f, BinOp::And, s, Src::Imm(1));
+            }
+        }
+        (true, false) => bb.ops.push(Op::Mov { dst: xt.x, src: Src::Reg(name.into()) }),
+        (false, false) => bb.ops.push(Op::Mov { dst: name.into(), src: xt.src() }),
+    }
+    Ok(bb.ops)
+}
+
+/// herd's `MRS`/`MSR` take an X register (or `XZR`, `SP`).
+fn x_reg(s: &str) -> Result<R, InstrError> {
+    let x = r(s)?;
+    if x.w {
+        return Err(InstrError::new(format!("expected an X register, found '{}'", s.trim())));
+    }
+    Ok(x)
+}
+
+fn unknown(s: &str) -> InstrError {
+    InstrError::new(format!("unsupported system register '{}'", s.trim()))
+}

@@ -135,7 +135,8 @@ fn unsupported_forms_say_why() {
     // Families litsat does not build yet, named.
     assert!(error("CASP X0,X1,X2,X3,[X4]").contains("compare-and-swap pairs"));
     assert!(error("LDXP X0,X1,[X2]").contains("exclusive pairs"));
-    assert!(error("BL L0").contains("branches with link"));
+    assert!(error("BLR X30").contains("link register"));
+    assert!(error("BR W1").contains("unsupported operands"));
     // Immediates out of range, wrong widths.
     assert!(error("MOVZ X0,#65536").contains("out of range"));
     assert!(error("MOVK W0,#1,LSL #32").contains("illegal shift"));

@@ -141,8 +141,9 @@ fn unsupported_forms_say_why() {
         assert!(error(refused).contains("unsupported instruction"), "{refused}");
     }
     // Families litsat does not build yet, named.
-    assert!(error("BL L0").contains("branches with link"));
     assert!(error("SVC #0").contains("exceptions"));
+    assert!(error("BLR X30").contains("link register"));
+    assert!(error("BR W1").contains("unsupported operands"));
     // Immediates out of range, wrong widths.
     assert!(error("MOVZ X0,#65536").contains("out of range"));
     assert!(error("MOVK W0,#1,LSL #32").contains("illegal shift"));

@@ -44,7 +44,7 @@ pub fn push_value(out: &mut String, v: &SortVal, hexa: bool) {
         }
         SortVal::Int(i) => out.push_str(itoa::Buffer::new().format(*i)),
         SortVal::UInt(u) => out.push_str(itoa::Buffer::new().format(*u)),
-        SortVal::Sym(x) => out.push_str(x),
+        SortVal::Sym(x) => out.push_str(&crate::litmus::sym_text(x)),
     }
 }
 

@@ -5,7 +5,7 @@
 use super::{Instr, SourceRef};
 use crate::diag::{Diag, Pos};
 use crate::isa::{Isa, Op, Reg};
-use crate::litmus::{Loc, Test, Val, code_label};
+use crate::litmus::{InitItem, Loc, Test, Val, code_label};
 use std::collections::BTreeSet;
 
 /// Splits a leading `LABEL:` off a cell.
@@ -22,6 +22,22 @@ fn split_label(s: &str) -> (Option<&str>, &str, usize) {
         }
     }
     (None, s, 0)
+}
+
+/// Branch offsets made labels, then each thread's control flow laid out where the code
+/// takes code addresses as values ([`super::flow`], which gives the exported labels'
+/// initial writes), else each computed branch resolved ([`resolve_jumps`]).
+pub(super) fn resolve_flow(
+    test: &Test,
+    code: &mut Vec<Vec<Instr>>,
+    src: &SourceRef<'_>,
+) -> Result<Option<Vec<InitItem>>, Diag> {
+    resolve_offsets(code, src)?;
+    if super::flow::needed(code) {
+        return super::flow::lay_out(test, code, src).map(Some);
+    }
+    resolve_jumps(test, code, src)?;
+    Ok(Some(super::flow::exported(test, code)))
 }
 
 /// Makes each computed branch ([`Op::Jump`]) a branch to the label its register holds: the
@@ -130,8 +146,9 @@ fn written_regs(op: &Op) -> [Option<Reg>; 2] {
 }
 
 /// The register an op writes, if any.
-fn written_reg(op: &Op) -> Option<Reg> {
+pub(super) fn written_reg(op: &Op) -> Option<Reg> {
     match op {
+        Op::Link(dst) | Op::LabelOf { dst, .. } => Some(dst.clone()),
         Op::Load { dst, .. }
         | Op::Mov { dst, .. }
         | Op::Bin { dst, .. }
@@ -166,6 +183,85 @@ pub(super) fn parse_cells(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Re
         code.push(instrs);
     }
     Ok(code)
+}
+
+/// Branches and labels given as offsets (`B .+8`, `CBNZ W0,.-8`, herd's code addresses
+/// four bytes an instruction) made branches to labels: the instruction there gets one
+/// where it has none.
+pub(super) fn resolve_offsets(code: &mut [Vec<Instr>], src: &SourceRef<'_>) -> Result<(), Diag> {
+    for (t, instrs) in code.iter_mut().enumerate() {
+        let real: Vec<usize> = (0..instrs.len()).filter(|&k| !instrs[k].text.is_empty()).collect();
+        let mut n = 0;
+        for k in 0..instrs.len() {
+            let here = n;
+            n += usize::from(!instrs[k].text.is_empty());
+            for j in 0..instrs[k].ops.len() {
+                let (Op::Branch { target: l, .. } | Op::LabelOf { label: l, .. }) = &instrs[k].ops[j] else { continue };
+                let Some(off) = offset(l) else { continue };
+                let to = (here as i64 + off / 4).try_into().ok().filter(|&i: &usize| i <= real.len() && off % 4 == 0);
+                let Some(to) = to else {
+                    return Err(src.err(instrs[k].pos, format!("unsupported: branch offset '{l}' outside the thread's code")));
+                };
+                let label = label_at(instrs, &real, to, t);
+                match &mut instrs[k].ops[j] {
+                    Op::Branch { target: l, .. } | Op::LabelOf { label: l, .. } => *l = label,
+                    _ => {}
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A code offset, `.+8` or `.-8`, in bytes.
+fn offset(l: &str) -> Option<i64> {
+    let rest = l.strip_prefix('.')?;
+    let (sign, n) = match rest.as_bytes().first()? {
+        b'+' => (1, &rest[1..]),
+        b'-' => (-1, &rest[1..]),
+        _ => return None,
+    };
+    n.parse::<i64>().ok().map(|n| sign * n)
+}
+
+/// A label for real instruction `to` of a thread (its end, past the last), made where
+/// it has none.
+fn label_at(instrs: &mut Vec<Instr>, real: &[usize], to: usize, t: usize) -> String {
+    let fresh = format!("__off{t}_{to}");
+    let Some(&k) = real.get(to) else {
+        if let Some(l) = instrs.last().filter(|i| i.text.is_empty()).and_then(|i| i.label.clone()) {
+            return l;
+        }
+        let pos = instrs.last().map_or(Pos(0), |i| i.pos);
+        instrs.push(Instr { label: Some(fresh.clone()), ops: Vec::new(), text: String::new(), pos });
+        return fresh;
+    };
+    if let Some(l) = &instrs[k].label {
+        return l.clone();
+    }
+    if let Some(l) = k.checked_sub(1).filter(|&p| instrs[p].text.is_empty()).and_then(|p| instrs[p].label.clone()) {
+        return l;
+    }
+    instrs[k].label = Some(fresh.clone());
+    fresh
+}
+
+/// An instruction's text as herd prints it in an instruction value (`instr:"B .+4"`):
+/// operands separated by bare commas, labels as offsets from the instruction (`addr` gives
+/// a label's code address in the thread).
+pub(super) fn herd_text(instrs: &[Instr], k: usize, tid: usize, addr: impl Fn(&str) -> Option<i64>) -> String {
+    let before = instrs[..k].iter().filter(|i| !i.text.is_empty()).count() as i64;
+    let here = (tid as i64 + 1) * 100_000 + 4 * before;
+    let (m, args) = crate::isa::split_grouped(&instrs[k].text);
+    let args: Vec<String> = args
+        .iter()
+        .map(|a| match addr(a.trim()) {
+            Some(to) if to >= here => format!(".+{}", to - here),
+            Some(to) => format!(".-{}", here - to),
+            None => a.split_whitespace().collect::<Vec<_>>().join(" "),
+        })
+        .collect();
+    if args.is_empty() { m } else { format!("{m} {}", args.join(",")) }
 }
 
 /// Each thread with its backward branches unrolled `unroll` times (`crate::unroll`), so

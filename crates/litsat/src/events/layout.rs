@@ -4,7 +4,7 @@
 use super::{Events, SourceRef, Value, apply};
 use crate::diag::Diag;
 use crate::isa::BinOp;
-use crate::litmus::{Test, Val, code_label, elem_name};
+use crate::litmus::{Loc, Test, Val, code_label, elem_name};
 use std::collections::{HashMap, HashSet};
 
 /// Where the test's arrays lie: each element is a location of its own, and an address
@@ -48,6 +48,12 @@ impl Layout {
             layout.arrays.push((elems, a.size as i64));
         }
         for it in &test.init {
+            if let Loc::Mem(x) = &it.loc
+                && is_code_value(x)
+                && let Some(i) = ev.loc_index(x)
+            {
+                layout.code.insert(i);
+            }
             if let Val::Sym(v) = &it.value
                 && (is_code_value(v) || it.ty.as_deref() == Some("ins_t"))
                 && let Some(i) = ev.loc_index(v)
@@ -99,7 +105,19 @@ impl Layout {
             (BinOp::Add, Value::Addr(l), Value::Int(c)) | (BinOp::Add, Value::Int(c), Value::Addr(l)) => {
                 self.offset(l, c).ok().map(Value::Addr)
             }
+            // herd subtracts two instructions or labels by comparing them (a compare's
+            // flags then say whether they are equal).
+            (BinOp::Sub, Value::Addr(a), Value::Addr(b)) if self.is_code(a) && self.is_code(b) => {
+                Some(Value::Int(a.cmp(&b) as i64))
+            }
             (BinOp::Sub, Value::Addr(l), Value::Int(c)) => self.offset(l, c.checked_neg()?).ok().map(Value::Addr),
+            // The bit operations of a compare's carry and overflow on an instruction or a
+            // label: herd never evaluates them unless a condition reads C or V; taken as 0.
+            (BinOp::Xor | BinOp::And | BinOp::Or, Value::Addr(l), _) | (BinOp::Xor | BinOp::And | BinOp::Or, _, Value::Addr(l))
+                if self.is_code(l) =>
+            {
+                Some(Value::Int(0))
+            }
             _ => apply(op, x, y),
         }
     }

@@ -6,6 +6,7 @@
 //! here.
 
 mod code;
+mod flow;
 mod interp;
 mod layout;
 mod paths;
@@ -531,7 +532,7 @@ pub fn check_code(test: &Test, file: &str, text: &str) -> Result<(), Diag> {
     crate::litmus::symbolic::resolve(&mut test, isa, file, text)?;
     let mut code = code::parse_cells(&test, isa, &src)?;
     code::check_names(&test, &code, &src)?;
-    code::resolve_jumps(&test, &mut code, &src)
+    code::resolve_flow(&test, &mut code, &src).map(drop)
 }
 
 /// Parses every instruction and interprets the threads into an event structure. `macros`
@@ -573,8 +574,16 @@ pub fn build_with(
         None => code::parse_cells(test, isa, src)?,
     };
     code::check_names(test, &code, src)?;
-    code::resolve_jumps(test, &mut code, src)?;
+    let labels = code::resolve_flow(test, &mut code, src)?;
     let code = code::unrolled(test, isa, code, unroll, src)?;
     deadline.check(src.file)?;
-    interp::interpret(test, &code, isa, src, register_events, deadline)
+    match labels {
+        // The exported labels' locations, initialised with their instructions.
+        Some(items) if !items.is_empty() => {
+            let mut test = test.clone();
+            test.init.extend(items);
+            interp::interpret(&test, &code, isa, src, register_events, deadline)
+        }
+        _ => interp::interpret(test, &code, isa, src, register_events, deadline),
+    }
 }

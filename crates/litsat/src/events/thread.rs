@@ -352,6 +352,8 @@ impl<'a> Thread<'a> {
             Op::Width(w) => self.at.width = Some(*w),
             // `resolve_jumps` has made every jump a branch, or refused it.
             Op::Jump(r) => return Err(self.err(format!("unsupported: computed branch on '{r}'"))),
+            // `flow` has made every link and label value a move.
+            Op::Link(_) | Op::LabelOf { .. } => return Err(self.err("unsupported: code address as a value")),
             Op::CtrlScope(true) => self.ctrl_saved.push(self.ctrl_src.clone()),
             Op::CtrlScope(false) => self.ctrl_src = self.ctrl_saved.pop().unwrap_or_default(),
             Op::Marker { addr, tags } => {

@@ -128,6 +128,16 @@ pub enum Op {
     /// the register to a label of its own thread and no instruction of the thread writes
     /// it; refused otherwise.
     Jump(Reg),
+    /// `dst` gets the return address of this instruction (AArch64's `BL`, `BLR`): the
+    /// label of the next instruction, or its code address where it has none. Resolved
+    /// with the code's layout before interpretation (`events::flow`).
+    Link(Reg),
+    /// `dst` gets the code label `label` of this thread as a value (AArch64's `ADR`).
+    /// Resolved before interpretation (`events::flow`): it names a thread's label.
+    LabelOf {
+        dst: Reg,
+        label: String,
+    },
     /// `dst` gets 1 or 0, as the solver chooses, where `when` holds on the path; 0
     /// elsewhere (a weak compare-and-exchange that may fail spuriously).
     Choose {

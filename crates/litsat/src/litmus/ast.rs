@@ -64,6 +64,11 @@ pub fn code_label(v: &str) -> Option<(usize, &str)> {
     ok.then_some((n.parse().ok()?, l))
 }
 
+/// A symbol as herd prints it: a code label as `label:"P0:foo"`, any other as it is.
+pub fn sym_text(s: &str) -> std::borrow::Cow<'_, str> {
+    if code_label(s).is_some() { format!("label:\"{s}\"").into() } else { s.into() }
+}
+
 /// The location name of element `i` of array `base`, as herd prints it: `x[1]`; element 0
 /// is the array's own name, the address a register bound to `x` holds.
 pub fn elem_name(base: &str, i: usize) -> String {

@@ -273,6 +273,9 @@ fn constraints(
                 }
                 match prop::loc(it) {
                     Ok((r, l)) if r.trim().is_empty() => locations.push(l),
+                    // herd's `locations [0:X2 ins_t;]`: an instruction's type, which prints
+                    // as any instruction value does.
+                    Ok((r, l)) if r.trim() == "ins_t" => locations.push(l),
                     _ => {
                         return Err(cur.err(item.trim_start(), format!("expected a location, found `{it}`")));
                     }

@@ -12,7 +12,7 @@ fn write_val<W: Write>(v: &Val, hexa: bool, f: &mut W) -> fmt::Result {
     match v {
         Val::Int(v) if hexa => write!(f, "{:#x}", *v as u64),
         Val::Int(v) => f.write_str(itoa::Buffer::new().format(*v)),
-        Val::Sym(s) => f.write_str(s),
+        Val::Sym(s) => f.write_str(&sym_text(s)),
     }
 }
 

@@ -88,12 +88,20 @@ pub fn value(i: &str) -> Res<'_, Val> {
 /// [`value`] with the combinators, for what the fast path leaves.
 fn value_nom(i: &str) -> Res<'_, Val> {
     let instr = recognize(pair(tag("instr:"), delimited(char('"'), take_while(|c| c != '"'), char('"'))));
+    let label = preceded(tag("label:"), delimited(char('"'), take_while(|c| c != '"'), char('"')));
     alt((
         map(number, Val::Int),
         map(instr, |s: &str| Val::Sym(s.to_string())),
+        map(label, |s: &str| Val::Sym(label_name(s))),
         map(preceded(opt(char('&')), ident), |s: &str| Val::Sym(s.to_string())),
     ))
     .parse(i)
+}
+
+/// A code label value's name, `P0:L0`, from herd's `label:"P0:L0"` (or `label:"0:L0"`).
+fn label_name(s: &str) -> String {
+    let s: String = s.split_whitespace().collect();
+    if s.starts_with(|c: char| c.is_ascii_digit()) { format!("P{s}") } else { s }
 }
 
 fn thread_reg(i: &str) -> Res<'_, Loc> {

@@ -2,7 +2,7 @@
 //! its operands into ops (as herd separates `AArch64Base`'s syntax from `AArch64Sem`).
 //! A mnemonic in no row is refused by name; so are the families herd has and litsat not.
 
-use super::operand::{B, imm_in, r};
+use super::operand::{B, ZR, imm_in, r};
 use super::{alu, mem, pair, sys};
 use crate::isa::{BinOp, Cond, InstrError, Op, Src, split_grouped};
 
@@ -83,8 +83,9 @@ const ROWS: &[(&[&str], Sem)] = &[
     (&["LDXP", "LDAXP"], F(pair::ldxp)),
     (&["STXP", "STLXP"], F(pair::stxp)),
     (&["CASP", "CASPA", "CASPL", "CASPAL"], F(pair::casp)),
-    (&["BL", "BLR", "BR", "RET"], Refused("branches with link, to registers and returns")),
-    (&["ADR"], Refused("code addresses as values")),
+    (&["BL"], F(bl)),
+    (&["BLR", "BR", "RET"], F(indirect)),
+    (&["ADR"], F(adr)),
     (&["MRS", "MSR"], F(sys::mrs_msr)),
     (&["UDF", "SVC", "ERET"], Refused("exceptions")),
 ];
@@ -152,6 +153,46 @@ fn bcond(ins: &Ins, cc: &str) -> Res {
         c => Some(Cond { op: BinOp::Ne, a: c, b: Src::Imm(0) }),
     };
     branch(b, cond, l)
+}
+
+/// `BL label`: X30 gets the return address, then a branch (resolved with the layout of
+/// the code, `events::flow`).
+fn bl(ins: &Ins) -> Res {
+    let [l] = ins.a.as_slice() else { return Err(ins.bad()) };
+    Ok(vec![Op::Link("X30".into()), Op::Branch { cond: None, target: l.trim().to_string() }])
+}
+
+/// `BR Xn`, `BLR Xn` (X30 gets the return address), `RET` (to X30) and `RET Xn`: a branch
+/// to the code address the register holds.
+fn indirect(ins: &Ins) -> Res {
+    let n = match (ins.m.as_str(), ins.a.as_slice()) {
+        ("RET", []) => "X30".to_string(),
+        (_, [n]) => {
+            let n = r(n)?;
+            if n.w || n.x == ZR {
+                return Err(ins.bad());
+            }
+            n.x
+        }
+        _ => return Err(ins.bad()),
+    };
+    if ins.m != "BLR" {
+        return Ok(vec![Op::Jump(n)]);
+    }
+    if n == "X30" {
+        return Err(InstrError::new(format!("unsupported instruction '{}': BLR on the link register", ins.text.trim())));
+    }
+    Ok(vec![Op::Link("X30".into()), Op::Jump(n)])
+}
+
+/// `ADR Xd,label`: the label as a value.
+fn adr(ins: &Ins) -> Res {
+    let [d, l] = ins.a.as_slice() else { return Err(ins.bad()) };
+    let d = r(d)?;
+    if d.w || d.x == ZR {
+        return Err(ins.bad());
+    }
+    Ok(vec![Op::LabelOf { dst: d.x, label: l.trim().to_string() }])
 }
 
 fn cbz(ins: &Ins) -> Res {

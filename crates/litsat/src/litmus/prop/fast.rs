@@ -84,7 +84,7 @@ pub fn value(i: &str) -> Option<(&str, Val)> {
         let v: i64 = d.parse().ok()?;
         return Some((r, Val::Int(if neg { v.wrapping_neg() } else { v })));
     }
-    if neg || i.starts_with("instr:") {
+    if neg || i.starts_with("instr:") || i.starts_with("label:") {
         return None;
     }
     let (r, name) = ident(i.strip_prefix('&').unwrap_or(i))?;

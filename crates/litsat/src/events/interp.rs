@@ -203,6 +203,7 @@ impl Events {
             one_event: Vec::new(),
             unsequenced: BTreeSet::new(),
             layout: Layout::default(),
+            widths: Vec::new(),
         }
     }
 }

@@ -1704,6 +1704,13 @@ impl<'a> Search<'a> {
                 (None, Some(a)) => match vals.get(a)? {
                     Value::Addr(l) => Some(l),
                     Value::Sym => return Err(Drop::Unsolved),
+                    // herd's `x+k` where no location lies: a mixed-size access.
+                    Value::Off(b, k) => {
+                        return Err(Drop::Refuse(Refusal::Unsupported(format!(
+                            "an access at {}+{k}: mixed-size",
+                            ev.locs[b]
+                        ))));
+                    }
                     // An access through something that is no address is no execution.
                     Value::Int(_) => {
                         self.out.bad_address += 1;
@@ -2088,30 +2095,48 @@ fn base_set(env: &Env, name: &str) -> Set {
     }
 }
 
-/// A value computed from two others: an address plus or minus a byte offset names the
-/// location the front end's layout puts there (another element of an array), or nothing;
-/// a word or wider extension keeps what the front end says stands for code; anything else
-/// is [`events::apply`]'s arithmetic.
+/// A value computed from two others. An address is a symbol and a byte offset (herd's
+/// `Virtual` values): plus or minus an integer it is the location the front end's layout
+/// puts there (another element of an array), or else `x+k` ([`Value::Off`]); two of them
+/// subtract to herd's comparison (names, then offsets; equal values 0). A word or wider
+/// extension keeps what the front end says stands for code; anything else is
+/// [`events::apply`]'s arithmetic.
 fn arith(ev: &Events, op: litsat::isa::BinOp, x: Value, y: Value) -> Option<Value> {
     use litsat::isa::BinOp;
-    let offset = match (op, x, y) {
-        (BinOp::Add, Value::Addr(l), Value::Int(k)) | (BinOp::Add, Value::Int(k), Value::Addr(l)) => Some((l, k)),
-        (BinOp::Sub, Value::Addr(l), Value::Int(k)) => Some((l, k.checked_neg()?)),
+    let sym = |v: Value| match v {
+        Value::Addr(l) if !ev.layout.is_code(l) => Some(ev.layout.base(l)),
+        Value::Off(b, k) => Some((b, k)),
         _ => None,
     };
-    match (offset, op, x, y) {
-        (Some((l, k)), ..) => ev.layout.offset(l, k).ok().map(Value::Addr),
+    let at = |(b, k): (usize, i64), d: i64| {
+        let k = k.checked_add(d)?;
+        Some(ev.layout.offset(b, k).map_or(Value::Off(b, k), Value::Addr))
+    };
+    match (op, x, y) {
+        (BinOp::Add | BinOp::Sub | BinOp::Or | BinOp::Xor, _, Value::Int(0)) => Some(x),
+        (BinOp::Add, Value::Int(k), _) | (BinOp::Add, _, Value::Int(k)) if sym(x).or(sym(y)).is_some() => {
+            at(sym(x).or(sym(y))?, k)
+        }
+        (BinOp::Sub, _, Value::Int(k)) if sym(x).is_some() => at(sym(x)?, k.checked_neg()?),
+        (BinOp::Sub, _, _) if x == y && x != Value::Sym => Some(Value::Int(0)),
+        (BinOp::Sub, _, _) if sym(x).is_some() && sym(y).is_some() => {
+            let ((b, k), (c, j)) = (sym(x)?, sym(y)?);
+            Some(Value::Int(ev.locs[b].cmp(&ev.locs[c]).then(k.cmp(&j)) as i64))
+        }
         // An instruction or a label as a value survives a word load's extension.
-        (None, BinOp::Sext | BinOp::Zext, Value::Addr(l), Value::Int(c)) if c >= 32 && ev.layout.is_code(l) => {
+        (BinOp::Sext | BinOp::Zext, Value::Addr(l), Value::Int(c)) if c >= 32 && ev.layout.is_code(l) => {
             Some(Value::Addr(l))
         }
         // Division as herd's Int64.div, computed here rather than by the engine: truncated
         // towards zero, `min_int / -1` wrapping, no value for a zero divisor.
-        (None, BinOp::Div, Value::Int(a), Value::Int(b)) => match b {
+        (BinOp::Div, Value::Int(a), Value::Int(b)) => match b {
             0 => None,
             -1 => Some(Value::Int(a.wrapping_neg())),
             _ => Some(Value::Int(a / b)),
         },
-        (None, ..) => events::apply(op, x, y),
+        // herd's ToInteger, for the flags of a comparison.
+        (BinOp::ToInt, Value::Int(_), _) => Some(x),
+        (BinOp::ToInt, _, Value::Int(_)) => Some(y),
+        _ => events::apply(op, x, y),
     }
 }

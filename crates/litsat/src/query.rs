@@ -544,13 +544,15 @@ pub fn observed(test: &Test, isa: &dyn Isa) -> Vec<Loc> {
         }
     }
     test.cond.prop.locs(&mut ls);
-    // Compared by borrowed keys: no name is copied per comparison.
-    fn key<'l>(isa: &dyn Isa, l: &'l Loc) -> (u8, usize, usize, &'l str) {
+    // Compared by borrowed keys: no name is copied per comparison. Memory goes by name,
+    // an array shown whole by its name too (herd's location `a`, whose value is the
+    // vector), its elements in order.
+    fn key<'l>(isa: &dyn Isa, l: &'l Loc) -> (u8, usize, usize, &'l str, usize) {
         match l {
-            Loc::Reg(t, r) => (0, *t, isa.reg_index(r), r),
+            Loc::Reg(t, r) => (0, *t, isa.reg_index(r), r, 0),
             Loc::Mem(x) => match crate::litmus::whole_part(x) {
-                Some((base, i)) => (1, 1, i, base),
-                None => (1, 0, 0, x),
+                Some((base, i)) => (1, 0, 0, base, i),
+                None => (1, 0, 0, x, 0),
             },
         }
     }

@@ -100,7 +100,36 @@ fn domains(ev: &Events) -> Result<Vec<Vec<Value>>, String> {
         }
         grow(ev, &mut dom)?;
     }
+    mixed_size(ev, &dom)?;
     Ok(dom)
+}
+
+/// An access at a computed address that may be herd's `x+k` where no location lies is a
+/// mixed-size access, which herd refuses without `-variant mixed`: refused too, rather
+/// than the executions where it happens dropped.
+fn mixed_size(ev: &Events, dom: &[Vec<Value>]) -> Result<(), String> {
+    for e in &ev.events {
+        if let (None, Some(a)) = (e.loc, e.addr)
+            && let Some(&Value::Off(b, k)) = dom[a].iter().find(|v| matches!(v, Value::Off(..)))
+        {
+            return Err(ev.offset_message(b, k));
+        }
+    }
+    for &(a, width) in &ev.widths {
+        for v in &dom[a] {
+            if let &Value::Addr(l) = v
+                && let Some(size) = ev.layout.elem_size(l)
+                && width != Some(size as usize)
+            {
+                let wide = width.map_or("of unknown width".to_string(), |w| format!("{w} bytes wide"));
+                return Err(format!(
+                    "unsupported: mixed-size access: an access {wide} at a computed address that may be '{}', an element of {size} bytes",
+                    ev.locs[l]
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Iterates [`domains`]' rounds from `dom` (sorted sets) until nothing changes.
@@ -174,7 +203,7 @@ fn grow(ev: &Events, dom: &mut [Vec<Value>]) -> Result<(), String> {
                 VExpr::Bin(op, a, b) => {
                     for &x in &dom[*a] {
                         for &y in &dom[*b] {
-                            match ev.layout.apply(*op, x, y) {
+                            match ev.layout.apply(*op, x, y, &ev.locs) {
                                 Some(z) => new.push(z),
                                 // No value: the execution is dropped.
                                 None if x == Value::Sym || y == Value::Sym => {}
@@ -382,7 +411,7 @@ fn value_literals(
                 let mut acc: BTreeMap<Value, Vec<B>> = BTreeMap::new();
                 for &(x, bx) in &val[*a] {
                     for &(y, by) in &val[*b] {
-                        if let Some(z) = ev.layout.apply(*op, x, y) {
+                        if let Some(z) = ev.layout.apply(*op, x, y, &ev.locs) {
                             let g = lg.and2(bx, by);
                             acc.entry(z).or_default().push(g);
                         }

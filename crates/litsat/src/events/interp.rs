@@ -208,6 +208,7 @@ impl Events {
             one_event: Vec::new(),
             unsequenced: BTreeSet::new(),
             layout: Layout::default(),
+            widths: Vec::new(),
         }
     }
 }

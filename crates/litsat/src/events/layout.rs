@@ -78,6 +78,67 @@ impl Layout {
         j.map(|j| elems[j as usize]).ok_or(OffsetError::Outside(elems.len()))
     }
 
+    /// Where location `l` lies as herd sees it: a symbol (the array's first element, or
+    /// `l` itself) and a byte offset from it.
+    pub fn base(&self, l: usize) -> (usize, i64) {
+        match self.elems.get(&l) {
+            Some(&(a, i)) => {
+                let (elems, size) = &self.arrays[a];
+                (elems[0], i as i64 * size)
+            }
+            None => (l, 0),
+        }
+    }
+
+    /// The address `bytes` after base location `b`: the location there, or herd's
+    /// `b+bytes` where none lies ([`Value::Off`]).
+    pub fn at(&self, b: usize, bytes: i64) -> Value {
+        match self.offset(b, bytes) {
+            Ok(l) => Value::Addr(l),
+            Err(_) => Value::Off(b, bytes),
+        }
+    }
+
+    /// An address plus `bytes`: herd adds to the symbol's offset whatever it names.
+    /// Instructions and labels as values admit no arithmetic.
+    fn add(&self, x: Value, bytes: i64) -> Option<Value> {
+        if bytes == 0 {
+            return Some(x);
+        }
+        let (b, k) = match x {
+            Value::Addr(l) if !self.is_code(l) => self.base(l),
+            Value::Off(b, k) => (b, k),
+            _ => return None,
+        };
+        Some(self.at(b, k.checked_add(bytes)?))
+    }
+
+    /// herd's subtraction of two symbolic values, which compares them (-1, 0 or 1):
+    /// symbols by name, then offsets. Two different instructions or labels as values
+    /// are left without a value: herd orders them by their syntax, not their text.
+    fn compare(&self, x: Value, y: Value, names: &[String]) -> Option<Value> {
+        if x == y {
+            return Some(Value::Int(0));
+        }
+        // Two different instructions or labels: herd orders them by OCaml's structural
+        // compare of their syntax, which only their being different reproduces here (Z
+        // is right; N after such a compare follows the names' order instead).
+        if let (Value::Addr(a), Value::Addr(b)) = (x, y)
+            && self.is_code(a)
+            && self.is_code(b)
+        {
+            return Some(Value::Int(names[a].as_bytes().cmp(names[b].as_bytes()) as i64));
+        }
+        let key = |v: Value| match v {
+            Value::Addr(l) if !self.is_code(l) => Some(self.base(l)),
+            Value::Off(b, k) => Some((b, k)),
+            _ => None,
+        };
+        let ((b, k), (c, j)) = (key(x)?, key(y)?);
+        let order = names[b].as_bytes().cmp(names[c].as_bytes()).then(k.cmp(&j));
+        Some(Value::Int(order as i64))
+    }
+
     /// The element size of the array location `l` belongs to, if any.
     pub fn elem_size(&self, l: usize) -> Option<i64> {
         self.elems.get(&l).map(|&(a, _)| self.arrays[a].1)
@@ -97,34 +158,35 @@ impl Layout {
 
     /// [`apply`], with an address plus or minus a constant naming another element, and a
     /// word or wider extension keeping an instruction or label value.
-    pub fn apply(&self, op: BinOp, x: Value, y: Value) -> Option<Value> {
+    ///
+    /// `names` are the locations' names, by which herd orders symbols when it
+    /// subtracts them.
+    pub fn apply(&self, op: BinOp, x: Value, y: Value, names: &[String]) -> Option<Value> {
+        let addr = |v: Value| matches!(v, Value::Addr(_) | Value::Off(..));
         match (op, x, y) {
             (BinOp::Sext | BinOp::Zext, Value::Addr(l), Value::Int(c)) if c >= 32 && self.is_code(l) => {
                 Some(Value::Addr(l))
             }
-            (BinOp::Add, Value::Addr(l), Value::Int(c)) | (BinOp::Add, Value::Int(c), Value::Addr(l)) => {
-                self.offset(l, c).ok().map(Value::Addr)
-            }
-            // herd subtracts two instructions or labels by comparing them (a compare's
-            // flags then say whether they are equal).
-            (BinOp::Sub, Value::Addr(a), Value::Addr(b)) if self.is_code(a) && self.is_code(b) => {
-                Some(Value::Int(a.cmp(&b) as i64))
-            }
-            (BinOp::Sub, Value::Addr(l), Value::Int(c)) => self.offset(l, c.checked_neg()?).ok().map(Value::Addr),
-            // The bit operations of a compare's carry and overflow on an instruction or a
-            // label: herd never evaluates them unless a condition reads C or V; taken as 0.
-            (BinOp::Xor | BinOp::And | BinOp::Or, Value::Addr(l), _) | (BinOp::Xor | BinOp::And | BinOp::Or, _, Value::Addr(l))
-                if self.is_code(l) =>
-            {
-                Some(Value::Int(0))
-            }
+            (BinOp::Add, a, Value::Int(c)) | (BinOp::Add, Value::Int(c), a) if addr(a) => self.add(a, c),
+            (BinOp::Sub, a, Value::Int(c)) if addr(a) => self.add(a, c.checked_neg()?),
+            (BinOp::Sub, a, b) if addr(a) && addr(b) => self.compare(a, b, names),
             _ => apply(op, x, y),
+        }
+    }
+
+    /// herd's `ToInteger` (flags of a flag-setting addition or subtraction): `x` where
+    /// it is an integer, else `d` where that is one.
+    pub fn to_integer(x: Value, d: Value) -> Option<Value> {
+        match (x, d) {
+            (Value::Int(_), _) => Some(x),
+            (_, Value::Int(_)) => Some(d),
+            _ => None,
         }
     }
 }
 
 /// Whether an initial value names code rather than memory: an instruction
-/// (`instr:"add r1,r1,r1"`) or a thread's label (`P0:foo`).
+/// (`instr:"add r1,r1,r1"`, or herd's `NOP`) or a thread's label (`P0:foo`).
 fn is_code_value(v: &str) -> bool {
-    v.starts_with("instr:") || code_label(v).is_some()
+    v.starts_with("instr:") || v == "NOP" || code_label(v).is_some()
 }

@@ -33,6 +33,11 @@ pub enum Value {
     /// copies that no constant enters. It differs from every constant, and any arithmetic
     /// or branch on it leaves an equation unsolved, which drops the execution.
     Sym,
+    /// herd's `x+k`: the address `k` bytes (never 0) after location `locs[b]`, which is
+    /// no array element or an array's first, where no location lies (past an array's
+    /// end, inside an element, beside a scalar). A register may hold it, compare and
+    /// print it, and offset it back; an access through it is a mixed-size access.
+    Off(usize, i64),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -225,6 +230,11 @@ pub struct Events {
     pub unsequenced: BTreeSet<(Eid, Eid)>,
     /// The arrays: which addresses an offset from another names.
     pub layout: Layout,
+    /// Accesses at computed addresses in a test with arrays of other element sizes: the
+    /// address and the access's width. Each location the address may name must not be an
+    /// element of another size (a mixed-size access), which the encoder checks against
+    /// the address's possible values.
+    pub widths: Vec<(ValId, Option<usize>)>,
 }
 
 impl Events {
@@ -289,7 +299,7 @@ impl Events {
             return self.constant(Value::Int(1));
         }
         if let (VExpr::Const(x), VExpr::Const(y)) = (&self.vals[a], &self.vals[b])
-            && let Some(v) = self.layout.apply(op, *x, *y)
+            && let Some(v) = self.layout.apply(op, *x, *y, &self.locs)
         {
             return self.constant(v);
         }
@@ -376,51 +386,55 @@ impl Events {
         }
     }
 
-    /// herd's way of printing a value.
+    /// herd's way of printing a value. An address is a symbol plus a byte offset, so
+    /// the address of element 1 of `int x[2]` prints as `x+4`.
     pub fn show_value(&self, v: Value) -> Val {
         match v {
             Value::Int(i) => Val::Int(i),
-            Value::Addr(l) => Val::Sym(self.locs[l].clone()),
+            Value::Addr(l) if self.layout.is_code(l) => Val::Sym(self.locs[l].clone()),
+            Value::Addr(l) => match self.layout.base(l) {
+                (b, 0) => Val::Sym(self.locs[b].clone()),
+                (b, k) => Val::Sym(offset_name(&self.locs[b], k)),
+            },
             Value::Sym => Val::Sym(SYM_NAME.into()),
+            Value::Off(b, k) => Val::Sym(offset_name(&self.locs[b], k)),
         }
     }
 
-    /// Why `x op y` has no value, for a diagnostic: arithmetic on an address that names
-    /// no array element.
+    /// Why `x op y` has no value, for a diagnostic.
     pub fn arith_message(&self, op: BinOp, x: Value, y: Value) -> String {
+        let code = |v: Value| matches!(v, Value::Addr(l) if self.layout.is_code(l));
         match (op, x, y) {
-            (BinOp::Add, Value::Addr(l), Value::Int(k)) | (BinOp::Add, Value::Int(k), Value::Addr(l)) => {
-                self.offset_message(l, k)
-            }
-            (BinOp::Sub, Value::Addr(l), Value::Int(k)) => self.offset_message(l, k.wrapping_neg()),
             (BinOp::Div, Value::Int(_), Value::Int(0)) => "unsupported: a division by zero (herd stops there)".into(),
+            (BinOp::Sub, a, b) if code(a) && code(b) => {
+                "unsupported: a comparison of two different instructions or labels as values (herd orders them by their syntax)".into()
+            }
+            _ if code(x) || code(y) => "unsupported: arithmetic on an instruction or a label as a value".into(),
             _ => "unsupported: arithmetic on an address".into(),
         }
     }
 
-    /// Why location `l` plus `bytes` names no location, for a diagnostic.
-    fn offset_message(&self, l: usize, bytes: i64) -> String {
-        let x = &self.locs[l];
-        match self.layout.offset(l, bytes) {
-            Ok(_) => format!("address {x}{bytes:+} is an array element"),
-            Err(OffsetError::NoArray) => {
-                format!("unsupported: offset {bytes} from '{x}', which is no array element (mixed-size access)")
-            }
-            Err(OffsetError::Misaligned(size)) => {
-                format!(
-                    "unsupported: address {x}{bytes:+} is not at an element of its array (elements of {size} bytes)"
-                )
-            }
-            Err(OffsetError::Outside(n)) => {
-                format!("unsupported: address {x}{bytes:+} is outside its array ({n} elements)")
-            }
-        }
+    /// Why an access at `bytes` after base location `b` ([`Layout::base`]) is refused:
+    /// no location lies there, so it is a mixed-size access.
+    pub fn offset_message(&self, b: usize, bytes: i64) -> String {
+        let at = offset_name(&self.locs[b], bytes);
+        let why = match self.layout.offset(b, bytes) {
+            Ok(_) | Err(OffsetError::NoArray) => format!("offset {bytes} from '{}', which is no array element", self.locs[b]),
+            Err(OffsetError::Misaligned(size)) => format!("not at an element of its array (elements of {size} bytes)"),
+            Err(OffsetError::Outside(n)) => format!("outside its array ({n} elements)"),
+        };
+        format!("unsupported: mixed-size access: an access at {at}, {why}")
     }
 
     #[inline]
     pub fn is_init(&self, e: Eid) -> bool {
         self.events[e].thread.is_none()
     }
+}
+
+/// herd's `x+k` (`x-k` below `x`).
+fn offset_name(base: &str, k: i64) -> String {
+    if k < 0 { format!("{base}-{}", k.unsigned_abs()) } else { format!("{base}+{k}") }
 }
 
 /// How a state shows an unsolved value ([`Value::Sym`]) whose herd name is not known.
@@ -458,6 +472,9 @@ pub fn apply(op: BinOp, x: Value, y: Value) -> Option<Value> {
     if x == Value::Sym || y == Value::Sym {
         return None;
     }
+    if op == BinOp::ToInt {
+        return Layout::to_integer(x, y);
+    }
     match (op, x, y) {
         (BinOp::Eq, _, _) => return b(x == y),
         (BinOp::Ne, _, _) => return b(x != y),
@@ -485,12 +502,13 @@ pub fn apply(op: BinOp, x: Value, y: Value) -> Option<Value> {
             BinOp::Sext if (1..64).contains(&c) => (a << (64 - c)) >> (64 - c),
             BinOp::Zext if (1..64).contains(&c) => a & ((1i64 << c) - 1),
             BinOp::Sext | BinOp::Zext => a,
-            BinOp::Eq | BinOp::Ne => unreachable!("handled above"),
+            BinOp::Eq | BinOp::Ne | BinOp::ToInt => unreachable!("handled above"),
         })),
-        (Value::Addr(l), Value::Int(0)) | (Value::Int(0), Value::Addr(l))
+        (a @ (Value::Addr(_) | Value::Off(..)), Value::Int(0))
+        | (Value::Int(0), a @ (Value::Addr(_) | Value::Off(..)))
             if matches!(op, BinOp::Add | BinOp::Or | BinOp::Xor) =>
         {
-            Some(Value::Addr(l))
+            Some(a)
         }
         _ => None,
     }

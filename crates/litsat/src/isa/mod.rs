@@ -63,6 +63,9 @@ pub enum BinOp {
     Sext,
     /// `a` truncated to its low `b` bits.
     Zext,
+    /// herd's `ToInteger`: `a` where it is an integer, else `b` where that is one (the
+    /// flags of a comparison of two addresses come from the comparison's result).
+    ToInt,
 }
 
 /// A branch or store condition: `a op b` with a comparison operator.

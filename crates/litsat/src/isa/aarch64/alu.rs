@@ -57,6 +57,14 @@ fn flags(b: &mut B, op: &str, x: Src, y: Src, res: Src, bits: i64) {
     let n = bit(b, res.clone(), s);
     b.ops.push(Op::Mov { dst: N.into(), src: n });
     b.bin_to(Z, BinOp::Eq, res.clone(), Src::Imm(0));
+    // herd's `ToInteger`: an operand that is no integer (an address, an instruction)
+    // counts as the result (the first) or as 0 (the second), so that comparing two
+    // addresses sets C and V from the comparison's -1, 0 or 1.
+    let (x, y) = if matches!(op, "ADDS" | "SUBS") {
+        (b.bin(BinOp::ToInt, x, res.clone()), b.bin(BinOp::ToInt, y, Src::Imm(0)))
+    } else {
+        (x, y)
+    };
     let (c, v) = match op {
         "ADDS" => {
             let and = b.bin(BinOp::And, x.clone(), y.clone());

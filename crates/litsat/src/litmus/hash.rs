@@ -14,6 +14,7 @@
 
 mod aarch64;
 mod code;
+mod riscv;
 mod state;
 
 use super::ast::Test;

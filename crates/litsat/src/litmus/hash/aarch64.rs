@@ -1,8 +1,9 @@
 //! AArch64 instructions as herd's hash prints them (`dump_instruction_hash`, the compat
 //! printer of lib/AArch64Base.ml): upper case, no space after commas, immediates `#`
-//! decimal, zero offsets and shifts left out, and its backward-compatible quirks: `ADR`
-//! prints `ADDR`, `ST<op>` prints `LD<op>` with the zero register as destination, a
-//! post-index prints `[X1]#8` (` [X1]#8` in a pair), `LDXP`'s first register prints W.
+//! decimal, zero offsets and shifts left out, aliases of `SUBS`, `ANDS`, `ORN` with the zero
+//! register printed `CMP`, `TST`, `MVN`, and its backward-compatible quirks: `ADR` prints
+//! `ADDR`, `NEG` prints `SUB` from the zero register, a post-index prints `[X1]#8`
+//! (` [X1]#8` in a pair), `LDXP`'s first register prints W.
 
 /// A register's canonical name, if `s` is one.
 pub fn reg(s: &str) -> Option<String> {
@@ -74,12 +75,13 @@ fn shift(s: &str) -> Option<Option<String>> {
 /// One operand outside brackets: a register, an immediate, a shift or a label.
 fn operand(s: &str, label: &mut dyn FnMut(&str) -> String, is_label: bool) -> Option<String> {
     if is_label {
-        return Some(label(s));
+        // `.+8`, a branch by offset, is no label.
+        return Some(if s.starts_with(".+") || s.starts_with(".-") { s.to_string() } else { label(s) });
     }
     if let Some(r) = reg(s) {
         return Some(r);
     }
-    if s.starts_with('#') {
+    if s.starts_with('#') || s.starts_with(|c: char| c.is_ascii_digit() || c == '-') {
         return Some(format!("#{}", imm(s)?));
     }
     if let Some(sh) = shift(s) {
@@ -118,15 +120,6 @@ fn memory(m: &str, post: Option<&str>, pair: bool) -> Option<String> {
     (!pre).then_some(out)
 }
 
-/// The store-operation mnemonics herd prints as their load-operation form.
-fn st_to_ld(m: &str) -> Option<String> {
-    let rest = m.strip_prefix("ST")?;
-    let ops = ["ADD", "CLR", "EOR", "SET", "SMAX", "SMIN", "UMAX", "UMIN"];
-    let op = ops.iter().find(|o| rest.starts_with(*o))?;
-    let suffix = &rest[op.len()..];
-    matches!(suffix, "" | "L" | "B" | "H" | "LB" | "LH").then(|| format!("LD{op}{suffix}"))
-}
-
 /// Prints one AArch64 instruction as herd's hash does.
 pub fn print(ins: &str, label: &mut dyn FnMut(&str) -> String) -> Option<String> {
     let ins = ins.trim();
@@ -155,6 +148,14 @@ pub fn print(ins: &str, label: &mut dyn FnMut(&str) -> String) -> Option<String>
             k += 1 + usize::from(post.is_some());
             continue;
         }
+        // A move's explicit shift is printed even when zero, after a doubled comma.
+        if k == 2 && ["MOVZ", "MOVN", "MOVK"].contains(&mnem.as_str()) {
+            let mut w = o.split_whitespace();
+            let op = w.next()?.to_ascii_uppercase();
+            out.push(format!(",{op} #{}", imm(&w.collect::<String>())?));
+            k += 1;
+            continue;
+        }
         let s = operand(o, label, label_at == Some(k))?;
         if !s.is_empty() {
             out.push(s);
@@ -162,21 +163,38 @@ pub fn print(ins: &str, label: &mut dyn FnMut(&str) -> String) -> Option<String>
         k += 1;
     }
     let mut mnem = mnem;
-    if let Some(ld) = st_to_ld(&mnem)
-        && out.len() == 2
-    {
-        let zr = if out[0].starts_with('X') { "XZR" } else { "WZR" };
-        out.insert(1, zr.to_string());
-        mnem = ld;
-    }
+    let zr = |r: &str| if r.starts_with('X') { "XZR" } else { "WZR" };
     match mnem.as_str() {
         "LDXP" | "LDAXP" if !out.is_empty() => out[0] = out[0].replacen('X', "W", 1),
+        // The compat printer has no NEG: `SUB rd,ZR,…`.
         "NEG" | "NEGS" if out.len() >= 2 => {
             mnem = mnem.replace("NEG", "SUB");
-            let zr = if out[0].starts_with('X') { "XZR" } else { "WZR" };
-            out.insert(1, zr.to_string());
+            out.insert(1, zr(&out[0]).to_string());
         }
-        "MVN" if out.len() == 2 => {}
+        // Aliases herd prints by their own name, written as the instruction they stand for.
+        "SUBS" if out.len() >= 3 && out[0].ends_with("ZR") => {
+            mnem = "CMP".into();
+            out.remove(0);
+        }
+        "ANDS" if out.len() >= 3 && out[0].ends_with("ZR") => {
+            mnem = "TST".into();
+            out.remove(0);
+        }
+        "ORN" if out.len() >= 3 && out[1].ends_with("ZR") => {
+            mnem = "MVN".into();
+            out.remove(1);
+        }
+        // Bitfield moves print their registers as X.
+        "UBFM" | "SBFM" => {
+            for r in out.iter_mut().take(2) {
+                *r = r.replacen('W', "X", 1);
+            }
+        }
+        "REV64" => mnem = "REV".into(),
+        // An unscaled load of a general register: a space after the comma.
+        "LDUR" if out.len() == 2 && !out[0].starts_with(['B', 'H', 'S', 'D', 'Q']) => {
+            return Some(format!("LDUR {}, {}", out[0], out[1]));
+        }
         _ => {}
     }
     let mut s = mnem;

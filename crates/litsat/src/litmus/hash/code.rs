@@ -1,7 +1,7 @@
 //! The code part of herd's hash: each thread's instructions printed canonically, labels
 //! renamed, laid out in herd's padded table.
 
-use super::aarch64;
+use super::{aarch64, riscv};
 use crate::litmus::ast::ThreadCode;
 use std::collections::BTreeMap;
 
@@ -13,6 +13,7 @@ pub type Printer = fn(&str, &mut dyn FnMut(&str) -> String) -> Option<String>;
 fn printer(arch: &str) -> Option<Printer> {
     match arch {
         "AArch64" => Some(aarch64::print),
+        "RISCV" => Some(riscv::print),
         _ => None,
     }
 }

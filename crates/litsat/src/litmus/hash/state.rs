@@ -231,7 +231,9 @@ fn init_item(t: &[Tok]) -> Option<(HLoc, String)> {
     {
         let star = matches!(rhs, Some([Tok::P("&"), ..])) && matches!(l, HLoc::Reg(..));
         let v = val(rhs)?;
-        let s = format!("{}{}={v}", if star { "*" } else { "" }, l.print());
+        // An instruction value is typed `ins_t` (herd's init rule for `instr:` and `NOP`).
+        let ty = if matches!(rhs, Some([Tok::Instr(_)])) { "ins_t " } else { "" };
+        let s = format!("{ty}{}{}={v}", if star { "*" } else { "" }, l.print());
         return Some((l, s));
     }
     match lhs {

@@ -119,6 +119,12 @@ pub fn herd_hash(source: &str, test: &Test) -> Option<String> {
     Some(format!("{:x}", md5::compute(all)))
 }
 
+/// Whether the digest knows the instructions of architecture `arch` (elsewhere logs have
+/// no `Hash=` line yet, unless the test carries its own).
+pub fn supports(arch: &str) -> bool {
+    code::printer(arch).is_some()
+}
+
 /// The strings the digest is made of, for debugging a mismatch: init, code, observed.
 pub fn parts(source: &str, test: &Test) -> Option<[String; 3]> {
     let blanked = super::parse::blank_comments(source);

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 pub type Printer = fn(&str, &mut dyn FnMut(&str) -> String) -> Option<String>;
 
 /// The printer for an architecture's instructions, if there is one.
-fn printer(arch: &str) -> Option<Printer> {
+pub fn printer(arch: &str) -> Option<Printer> {
     match arch {
         "AArch64" => Some(aarch64::print),
         "RISCV" => Some(riscv::print),

@@ -12,6 +12,10 @@ pub fn reg(s: &str) -> Option<String> {
         "XZR" | "WZR" | "SP" | "WSP" => return Some(u),
         _ => {}
     }
+    // The text may hold anything, multi-byte characters included.
+    if !u.is_ascii() || u.is_empty() {
+        return None;
+    }
     let (c, n) = u.split_at(1);
     let ok = matches!(c, "X" | "W") && !n.is_empty() && n.len() <= 2 && n.bytes().all(|b| b.is_ascii_digit());
     let n: u32 = n.parse().ok()?;

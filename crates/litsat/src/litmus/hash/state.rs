@@ -153,7 +153,7 @@ fn symbol(x: &str, o: i64) -> String {
     match o {
         0 => x.to_string(),
         o if o > 0 => format!("{x}+{o}"),
-        o => format!("{x}-{}", -o),
+        o => format!("{x}-{}", o.unsigned_abs()),
     }
 }
 
@@ -362,7 +362,7 @@ fn cond_locs(cond: &[Tok], set: &mut Vec<RLoc>) -> Option<()> {
             Tok::Name(f) if (f == "fault" || f == "Fault") => {
                 // `fault(P0:L0,x)`: the location x is observed; fault types are not.
                 let close = k + cond[k..].iter().position(|t| *t == Tok::P(")"))?;
-                let args = &cond[k + 2..close];
+                let args = cond.get(k + 2..close)?;
                 let parts: Vec<&[Tok]> = args.split(|t| *t == Tok::P(",")).collect();
                 if let Some([Tok::Name(x)]) = parts.get(1)
                     && !is_fault_type(x)

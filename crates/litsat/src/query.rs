@@ -213,6 +213,8 @@ pub struct Outcome {
     pub incomplete: Option<Diag>,
     /// herd's `-hexa`: the log writes numbers in hexadecimal.
     pub hexa: bool,
+    /// herd's digest of the test, its log's `Hash=` line (`None`: no such line).
+    pub hash: Option<String>,
 }
 
 impl Outcome {
@@ -775,6 +777,16 @@ fn final_writes_choose(x: &mut exec::Exec) {
 /// call proves that the unrolling went far enough); if some solution is an execution where
 /// a cut came too early, again from the exact encoding.
 pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Outcome, Diag> {
+    // The digest reads the test as written, before anything rewrites it; it costs a few
+    // MD5 blocks.
+    let hash = crate::litmus::hash::herd_hash(text, &test);
+    let mut out = run_unhashed(test, file, text, prog, opts)?;
+    out.hash = hash;
+    Ok(out)
+}
+
+/// [`run`] without the digest.
+fn run_unhashed(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Outcome, Diag> {
     let opts = &*opts.under(prog);
     // One deadline for the whole test, however many bounds `--unroll auto` tries.
     let deadline = Deadline::after(opts.timeout);
@@ -921,6 +933,7 @@ fn run_with(
         unroll: None,
         incomplete: None,
         hexa: opts.hexa,
+        hash: None,
     };
     let shown_at: Vec<usize> =
         shown.iter().map(|l| places.iter().rposition(|(q, _)| q == l).expect("shown places have values")).collect();

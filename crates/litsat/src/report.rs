@@ -113,7 +113,7 @@ fn push_line(out: &mut String, words: &[&str]) {
     out.push('\n');
 }
 
-/// The log of one test, as herd prints it (without `Hash=`). Built by appending rather
+/// The log of one test, as herd prints it (`Hash=` where the digest is known). Built by appending rather
 /// than through the formatting machinery: a log is written for every test.
 pub fn herd_log(o: &Outcome, seconds: f64) -> String {
     let t = &o.test;
@@ -150,5 +150,8 @@ pub fn herd_log(o: &Outcome, seconds: f64) -> String {
         push_line(&mut s, &[c]);
     }
     let _ = writeln!(s, "Time {name} {seconds:.2}");
+    if let Some(h) = &o.hash {
+        push_line(&mut s, &["Hash=", h]);
+    }
     s
 }

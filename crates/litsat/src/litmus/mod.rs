@@ -2,6 +2,7 @@
 
 pub mod ast;
 mod c_split;
+pub mod hash;
 mod parse;
 pub mod print;
 pub mod prop;

@@ -15,7 +15,7 @@ const MAX_ARRAY: usize = 4096;
 /// Replaces `(* … *)` comments (nested) by blanks of the same byte length, so that
 /// offsets into the cleaned text are offsets into the file. Borrowed when the text holds
 /// no `(*`: nothing to blank.
-fn blank_comments(text: &str) -> Cow<'_, str> {
+pub(super) fn blank_comments(text: &str) -> Cow<'_, str> {
     if !text.contains("(*") {
         return Cow::Borrowed(text);
     }

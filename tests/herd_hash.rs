@@ -36,9 +36,22 @@ struct Tally {
     /// Parsed, but of an architecture whose instructions the digest does not print.
     unsupported: usize,
     wrong: Vec<String>,
+    /// Listed in `NOT_YET`.
+    known: usize,
 }
 
 /// Compares herd's hash of the test at `path` with litsat's.
+/// Tests litsat answers whose digest is not reproduced yet (issue #39), each with why.
+const NOT_YET: &[(&str, &str)] = &[
+    ("L014.litmus", "an array element in `locations`: no Hash line is printed"),
+    ("L062.litmus", "a label of P0 as P1's initial value: the digest differs from herd's"),
+    ("L017.litmus", "`LSL#2` written without a space: the printer knows no such operand"),
+    ("L018.litmus", "`LSL#2` written without a space: the printer knows no such operand"),
+    ("M002.litmus", "no Hash line: an instruction form the printer does not know"),
+    ("M003.litmus", "no Hash line: an instruction form the printer does not know"),
+    ("M006.litmus", "no Hash line: an instruction form the printer does not know"),
+];
+
 fn compare(path: &Path, herd: &str, t: &mut Tally) {
     let Ok(bytes) = std::fs::read(path) else { return };
     let text = String::from_utf8_lossy(&bytes);
@@ -53,6 +66,13 @@ fn compare(path: &Path, herd: &str, t: &mut Tally) {
         return;
     }
     t.parsed += 1;
+    let name = path.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+    if let Some((_, why)) = NOT_YET.iter().find(|(n, _)| *n == name) {
+        // Listed below: must still miss, so that the list stays true.
+        assert!(hash.as_deref() != Some(herd), "{name} now hashes as herd does; remove it from NOT_YET ({why})");
+        t.known += 1;
+        return;
+    }
     match hash {
         Some(h) if h == herd => t.equal += 1,
         Some(_) => {
@@ -74,11 +94,12 @@ fn compare(path: &Path, herd: &str, t: &mut Tally) {
 fn report(name: &str, t: &Tally) {
     let pct = if t.parsed == 0 { 100.0 } else { 100.0 * t.equal as f64 / t.parsed as f64 };
     println!(
-        "{name}: {}/{} equal ({pct:.1}%), {} without hash, {} wrong; {} of architectures not printed",
+        "{name}: {}/{} equal ({pct:.1}%), {} without hash, {} wrong, {} listed as not yet; {} of architectures not printed",
         t.equal,
         t.parsed,
         t.none,
         t.wrong.len(),
+        t.known,
         t.unsupported
     );
     for w in t.wrong.iter().take(3) {

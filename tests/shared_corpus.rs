@@ -100,6 +100,7 @@ const HERD: &[&str] = &["models/herd"];
 const A64_CATALOGUE: &str = "corpus/herd-aarch64/cfgs/catalogue-aarch64-new-web.cfg|models/herd/aarch64.cat";
 const A64_READERS_GUIDE: &str =
     "corpus/herd-aarch64/cfgs/catalogue-aarch64-readers-guide-new-web.cfg|models/herd/aarch64.cat";
+const A64_CAS: &str = "corpus/herd-aarch64/cfgs/catalogue-aarch64-cas-new-web.cfg|models/herd/aarch64.cat";
 const ARM: &[&str] = &["models/herd-aarch64-2018", "models/herd"];
 
 /// One test per suite: TSV, model, include folders, and the floor, the number of tests
@@ -133,7 +134,9 @@ suites! {
     dat3m_aarch64_herd2018: "dat3m-aarch64.aarch64-2018.tsv", "models/herd-aarch64-2018/aarch64.cat", ARM, 5140;
     dat3m_aarch64_bundled: "dat3m-aarch64.aarch64-2018.tsv", "aarch64", &[], 5140;
     dat3m_aarch64_herd: "dat3m-aarch64.aarch64.tsv", "models/herd/aarch64.cat", HERD, 2569;
-    a64_catalogue_herd: "a64-catalogue.aarch64.tsv", A64_CATALOGUE, HERD, 79;
+    a64_catalogue_herd: "a64-catalogue.aarch64.tsv", A64_CATALOGUE, HERD, 80;
+    a64_cas_herd: "a64-cas.aarch64.tsv", A64_CAS, HERD, 31;
+    instructions_aarch64_herd: "instructions-aarch64.aarch64.tsv", "models/herd/aarch64.cat", HERD, 268;
     a64_readers_guide_herd: "a64-readers-guide.aarch64.tsv", A64_READERS_GUIDE, HERD, 44;
     loops_aarch64_bundled: "loops.aarch64-2018.tsv", "aarch64", &[], 1;
     catalogue_lisa_sc_bundled: "catalogue-lisa.sc.tsv", "sc", &[], 28;
@@ -176,7 +179,8 @@ counted_suites! {
     counted_dat3m_aarch64_sc_bundled: "dat3m-aarch64.sc.tsv", "sc", &[], 5140;
     counted_dat3m_aarch64_bundled: "dat3m-aarch64.aarch64-2018.tsv", "aarch64", &[], 5140;
     counted_dat3m_aarch64_herd: "dat3m-aarch64.aarch64.tsv", "models/herd/aarch64.cat", HERD, 2569;
-    counted_a64_catalogue_herd: "a64-catalogue.aarch64.tsv", A64_CATALOGUE, HERD, 79;
+    counted_a64_catalogue_herd: "a64-catalogue.aarch64.tsv", A64_CATALOGUE, HERD, 80;
+    counted_instructions_aarch64_herd: "instructions-aarch64.aarch64.tsv", "models/herd/aarch64.cat", HERD, 268;
     counted_catalogue_lisa_sc_bundled: "catalogue-lisa.sc.tsv", "sc", &[], 28;
     counted_lisa_diy_sc_bundled: "lisa-diy.sc.tsv", "sc", &[], 278;
     counted_lisa_diy_uniproc_herd: "lisa-diy.uniproc.tsv", "models/herd/uniproc.cat", HERD, 278;

@@ -216,6 +216,16 @@ fn step(lay: &mut Layout<'_, '_>, place: Place, mut env: Env, ins: &Instr) -> Re
                 env.insert(dst.clone(), c);
             }
             Op::Branch { cond, target } => {
+                // herd: a thread's code names only its own labels; another's is reached
+                // through a register that holds it.
+                if let Some(&(t, _)) = lay.space.labels.get(target.as_str())
+                    && t != place.0
+                {
+                    return Err(format!(
+                        "P{} cannot refer to {target}, a label of P{}: give a register the label as its initial value",
+                        lay.tids[place.0], lay.tids[t]
+                    ));
+                }
                 let n = lay.target(target, env.clone())?;
                 ops.push(Op::Branch { cond: cond.clone(), target: node_label(n) });
                 falls &= cond.is_some();

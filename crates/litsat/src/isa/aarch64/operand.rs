@@ -79,6 +79,8 @@ pub fn r(s: &str) -> Result<R, InstrError> {
             format!("a system register, '{t}', where a general-purpose register is expected")
         } else if t.starts_with(['C', 'c']) && t[1..].parse::<u8>().is_ok() {
             format!("unsupported: capability register '{t}' (herd's variant morello)")
+        } else if t.contains('%') {
+            format!("unsupported: symbolic register '{t}' given a value in the initial state")
         } else {
             format!("expected a register, found '{t}'")
         };

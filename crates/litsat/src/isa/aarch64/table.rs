@@ -192,6 +192,10 @@ fn adr(ins: &Ins) -> Res {
     if d.w || d.x == ZR {
         return Err(ins.bad());
     }
+    // herd 7.58 wants a label here, not an offset (`ADR X1,.+0` is its user error).
+    if l.trim().starts_with('.') {
+        return Err(InstrError::new(format!("unsupported: an offset as ADR's operand, '{}' (herd: replace the offset by a label)", l.trim())));
+    }
     Ok(vec![Op::LabelOf { dst: d.x, label: l.trim().to_string() }])
 }
 

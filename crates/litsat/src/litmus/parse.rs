@@ -333,8 +333,8 @@ fn parse_prop<'a>(cur: &Cursor<'a>, s: &'a str) -> Result<(&'a str, Prop), Diag>
             Err(cur.err(e.input, format!("proposition nested too deeply (more than {} levels)", prop::MAX_DEPTH)))
         }
         // herd's exceptions (`UDF`, `SVC`) end a thread with a fault a condition can name.
-        Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) if e.input.trim_start().to_ascii_lowercase().starts_with("fault(") => {
-            Err(cur.err(e.input.trim_start(), "unsupported: faults in conditions (`Fault(P0:L0,…)`, herd's exceptions)"))
+        Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) if e.input.trim_start_matches(|c: char| c == '(' || c.is_whitespace()).to_ascii_lowercase().starts_with("fault(") => {
+            Err(cur.err(e.input.trim_start_matches(|c: char| c == '(' || c.is_whitespace()), "unsupported: faults in conditions (`Fault(P0:L0,…)`, herd's exceptions)"))
         }
         Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) => {
             Err(cur.err(e.input, "expected a proposition: `loc=value`, `/\\`, `\\/`, `~`, `=>` or parentheses"))

@@ -48,6 +48,7 @@ fn registers() {
     assert_eq!(a.canonical_reg("ctr_el0").as_deref(), Some("CTR_EL0"));
     assert_eq!(a.canonical_reg("NZCV"), None);
     // Sorted as herd's OCaml `compare` on its register type.
+    assert!(a.reg_index("XZR") < a.reg_index("SP"));
     assert!(a.reg_index("SP") < a.reg_index("X0"));
     assert!(a.reg_index("X30") < a.reg_index("CTR_EL0"));
     assert_eq!(a.canonical_reg("EAX"), None);

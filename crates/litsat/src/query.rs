@@ -411,7 +411,15 @@ pub fn prepare_until(
         it.loc = canonical_loc(isa, &it.loc).map_err(|m| Diag::at(file, text, it.pos, m))?;
     }
     let init = test.init.clone();
+    if isa.scalar_bits() == 32 {
+        // herd reads these architectures' constants as 32-bit values, and echoes them so.
+        map_constants(&mut test.cond.prop, &|_, v| v as i32 as i64);
+    }
+    let written = test.cond.prop.clone();
     narrow_constants(&mut test.cond.prop, &init);
+    if test.cond.prop != written {
+        test.cond.written = Some(Box::new(written));
+    }
     if let Some(f) = &mut test.filter {
         narrow_constants(f, &init);
     }
@@ -506,20 +514,25 @@ pub fn cond_cast(test: &Test) -> impl Fn(&Loc, Value) -> Value + '_ {
 /// herd reads a constant for a place modulo its type's width: in a condition on an `int`
 /// register, `0xffffffff` is -1, and 4294967296 is 0. Rewritten in place.
 fn narrow_constants(p: &mut Prop, init: &[crate::litmus::InitItem]) {
+    map_constants(p, &|l, v| cast_int(init_of(init, l), v));
+}
+
+/// Rewrites every integer constant of `p` compared with a place by `f(place, constant)`.
+fn map_constants(p: &mut Prop, f: &dyn Fn(&Loc, i64) -> i64) {
     match p {
-        Prop::Eq(l, Val::Int(v)) => *v = cast_int(init_of(init, l), *v),
+        Prop::Eq(l, Val::Int(v)) => *v = f(l, *v),
         Prop::EqArray(_, es) => {
             for (l, v) in es {
                 if let Val::Int(i) = v {
-                    *i = cast_int(init_of(init, l), *i);
+                    *i = f(l, *i);
                 }
             }
         }
-        Prop::Not(q) => narrow_constants(q, init),
-        Prop::And(qs) | Prop::Or(qs) => qs.iter_mut().for_each(|q| narrow_constants(q, init)),
+        Prop::Not(q) => map_constants(q, f),
+        Prop::And(qs) | Prop::Or(qs) => qs.iter_mut().for_each(|q| map_constants(q, f)),
         Prop::Implies(a, b) => {
-            narrow_constants(a, init);
-            narrow_constants(b, init);
+            map_constants(a, f);
+            map_constants(b, f);
         }
         _ => {}
     }
@@ -548,15 +561,23 @@ pub fn observed(test: &Test, isa: &dyn Isa) -> Vec<Loc> {
     test.cond.prop.locs(&mut ls);
     // Compared by borrowed keys: no name is copied per comparison. Memory goes by name,
     // an array shown whole by its name too (herd's location `a`, whose value is the
-    // vector), its elements in order.
+    // vector), its elements in order. An element named with an index (`u[0]`, herd's
+    // `Deref`) comes after every location named bare, as herd orders them.
     fn key<'l>(isa: &dyn Isa, l: &'l Loc) -> (u8, usize, usize, &'l str, usize) {
         match l {
             Loc::Reg(t, r) => (0, *t, isa.reg_index(r), r, 0),
             Loc::Mem(x) => match crate::litmus::whole_part(x) {
                 Some((base, i)) => (1, 0, 0, base, i),
-                None => (1, 0, 0, x, 0),
+                None => match indexed(x) {
+                    Some((base, i)) => (2, 0, 0, base, i),
+                    None => (1, 0, 0, x, 0),
+                },
             },
         }
+    }
+    fn indexed(x: &str) -> Option<(&str, usize)> {
+        let (base, rest) = x.split_once('[')?;
+        Some((base, rest.strip_suffix(']')?.parse().ok()?))
     }
     ls.sort_by(|a, b| key(isa, a).cmp(&key(isa, b)));
     ls.dedup();
@@ -912,7 +933,7 @@ fn run_with(
     }
     let casts: Vec<Option<PrintCast>> = shown
         .iter()
-        .map(|l| PrintCast::of(test.init.iter().find(|i| i.loc == *l).and_then(|i| i.ty.as_deref())))
+        .map(|l| PrintCast::of(init_of(&test.init, l).and_then(|i| i.ty.as_deref())))
         .collect();
     let err = |m: String| Diag::file(file, m);
     let vars = lg.num_vars();

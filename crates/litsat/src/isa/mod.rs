@@ -327,6 +327,12 @@ pub trait Isa: Sync {
     fn zero_reg(&self) -> Option<&'static str> {
         None
     }
+    /// The width of herd's values for this architecture (its `Int32Value` or
+    /// `Int64Value`): a test's constants are read modulo it, and the `Condition` line
+    /// echoes them so (ARM's `0xBEF00000` is -1091633152, AArch64's `0xFAA99887` stays).
+    fn scalar_bits(&self) -> u32 {
+        64
+    }
     /// Whether a load narrower than a register masks the value it reads to its width, as
     /// herd's AArch64 loads do (`uxt_op`): an address read so fails the execution, once
     /// the model allows it ("Illegal operation mask32 on x").

@@ -206,6 +206,9 @@ impl Isa for X86 {
     fn name(&self) -> &'static str {
         "X86"
     }
+    fn scalar_bits(&self) -> u32 {
+        32
+    }
 
     fn canonical_reg(&self, r: &str) -> Option<Reg> {
         reg(r)

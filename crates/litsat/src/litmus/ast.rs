@@ -136,6 +136,10 @@ pub enum CondKind {
 pub struct Condition {
     pub kind: CondKind,
     pub prop: Prop,
+    /// The proposition as the test wrote it, where loading rewrote `prop`'s constants
+    /// under their places' types: herd's `Condition` line echoes the constants as written
+    /// (`0:X22=4205418631` for `0xFAA99887`), though it compares them narrowed.
+    pub written: Option<Box<Prop>>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -319,10 +319,10 @@ fn constraints(
         if strip_word(after, "with").is_some() {
             r = "";
         }
-        cond = Some(Condition { kind, prop: p });
+        cond = Some(Condition { kind, prop: p, written: None });
         rest = r;
     }
-    let cond = cond.unwrap_or(Condition { kind: CondKind::Forall, prop: Prop::True });
+    let cond = cond.unwrap_or(Condition { kind: CondKind::Forall, prop: Prop::True, written: None });
     Ok(Test { arch, name, init, arrays, threads, locations, filter, cond, variants: Vec::new() })
 }
 

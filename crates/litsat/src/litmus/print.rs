@@ -115,8 +115,8 @@ impl Display for Prop {
     }
 }
 
-/// Appends the condition as herd's `Condition` line shows it, numbers in hexadecimal
-/// under `hexa`.
+/// Appends the condition as herd's `Condition` line shows it: as written, numbers in
+/// hexadecimal under `hexa`.
 pub fn write_condition<W: Write>(c: &Condition, hexa: bool, f: &mut W) -> fmt::Result {
     let kw = match c.kind {
         CondKind::Exists => "exists",
@@ -125,7 +125,7 @@ pub fn write_condition<W: Write>(c: &Condition, hexa: bool, f: &mut W) -> fmt::R
     };
     f.write_str(kw)?;
     f.write_str(" (")?;
-    write_at(&c.prop, 0, hexa, f)?;
+    write_at(c.written.as_deref().unwrap_or(&c.prop), 0, hexa, f)?;
     f.write_str(")")
 }
 

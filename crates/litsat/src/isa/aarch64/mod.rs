@@ -58,11 +58,14 @@ impl Isa for AArch64 {
     /// herd sorts registers by OCaml's `compare` on its register type: `SP`, a constant
     /// constructor, before the X registers, the system registers after them.
     fn reg_index(&self, r: &str) -> usize {
+        // herd orders registers by OCaml's `compare` on its `reg` type: the constructors
+        // without arguments first (`ZR`, then `SP`), then the general registers, then the
+        // system registers.
         match r {
-            operand::SP => 0,
-            ZR => 32,
+            ZR => 0,
+            operand::SP => 1,
             _ => match r.strip_prefix('X').and_then(|n| n.parse::<usize>().ok()) {
-                Some(n) => n + 1,
+                Some(n) => n + 2,
                 None => operand::SYSREGS.iter().position(|s| *s == r).map_or(usize::MAX, |k| 100 + k),
             },
         }

@@ -216,6 +216,9 @@ impl Isa for Arm {
     fn name(&self) -> &'static str {
         "ARM"
     }
+    fn scalar_bits(&self) -> u32 {
+        32
+    }
 
     fn default_model(&self) -> Option<&'static str> {
         Some("armv7")

@@ -112,6 +112,8 @@ pub struct Expected {
     pub flags: Option<Vec<String>>,
     /// herd's `Loop` prefix on `Ok`/`No`: only a herd log records it.
     pub looped: Option<bool>,
+    /// herd's `Hash=`, the digest of the test: only a herd log records it.
+    pub hash: Option<String>,
 }
 
 /// [`normalise_state`] of a state's line, built from the state itself.
@@ -207,6 +209,13 @@ pub fn parse_herd_log(text: &str) -> Vec<Expected> {
     let mut in_states = false;
     for line in text.lines() {
         let l = line.trim_end();
+        if let Some(h) = l.strip_prefix("Hash=") {
+            // herd prints it after the Observation, which ends the test's entry.
+            if let Some(e) = cur.as_mut().or(out.last_mut()).filter(|e| e.hash.is_none()) {
+                e.hash = Some(h.to_string());
+            }
+            continue;
+        }
         if let Some(rest) = l.strip_prefix("Test ") {
             let mut it = rest.split_whitespace();
             cur = Some(Expected {

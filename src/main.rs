@@ -82,6 +82,9 @@ enum Cmd {
     Explain(litsat_cli::cli::explain::Args),
     /// Lists the tests whose Observation differs between two models (exit status 1 if any).
     Diff(litsat_cli::cli::diff::Args),
+    /// Compares herd logs of one corpus test by test, as mcompare7 does: by name, with
+    /// each name's `Hash=` checked (exit status 1 on a difference or a hash mismatch).
+    Compare(litsat_cli::cli::compare::Args),
     /// Writes families of litmus tests (co, sb, iriw, mp) that grow with a parameter.
     Gen(litsat_cli::cli::generate::Args),
     /// Measures throughput over a corpus and cost over growing test families.
@@ -113,6 +116,7 @@ fn main() -> ExitCode {
         Cmd::Merge { files } => merge(&files),
         Cmd::Explain(a) => litsat_cli::cli::explain::main(a),
         Cmd::Diff(a) => litsat_cli::cli::diff::main(a),
+        Cmd::Compare(a) => litsat_cli::cli::compare::main(a),
         Cmd::Gen(a) => litsat_cli::cli::generate::main(a),
         Cmd::Bench { serve: true, .. } => litsat_cli::cli::serve::load::main(),
         Cmd::Bench { args, .. } => litsat_cli::cli::bench::main(args),

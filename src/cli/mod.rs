@@ -3,6 +3,7 @@
 
 pub mod args;
 pub mod bench;
+pub mod compare;
 pub mod diff;
 pub mod explain;
 pub mod generate;

@@ -9,6 +9,7 @@
 mod chart;
 mod counting;
 mod loops;
+mod rcu;
 
 use crate::cli::generate::{self, Family};
 use crate::clock::{process_cpu, thread_cpu};
@@ -590,7 +591,10 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
         if cfg.is_file() && scale.is_dir() {
             let inputs = vec![scale.to_string_lossy().to_string()];
             let cfg = cfg.to_string_lossy().to_string();
-            corpora.push(corpus_in(&mut out, "lkmm/scale", &inputs, &cfg, &[lkmm], args, &pool)?);
+            corpora.push(corpus_in(&mut out, "lkmm/scale", &inputs, &cfg, std::slice::from_ref(&lkmm), args, &pool)?);
+            if !args.fast {
+                ok &= rcu::section(&mut out, &load_program(&cfg, &[lkmm])?, args.budget)?;
+            }
         } else {
             let _ = writeln!(out, "\n(lkmm/scale or models/lkmm not found beside the project: skipped)");
         }

@@ -12,6 +12,23 @@
 //!
 //! Under the bundled `relaxed` model, `co` stays Never and the other three are Sometimes.
 //!
+//! `rcu N G` (or `rcu PATTERN`, a string of `R` and `G` such as `RRGGGGRRRR`) is C for the
+//! Linux-kernel model: the kernel's `C-RW-R+RW-G+…` family, the RCU guarantee at scale.
+//! Thread i reads `x<i>` and writes `x<i+1 mod N>`, either inside an RCU read-side
+//! critical section (`RW-R`) or around a `synchronize_rcu()` (`RW-G`); the condition is
+//! that every read sees 1, a cycle. The guarantee: the cycle is forbidden exactly when
+//! the grace periods are at least as many as the critical sections (G ≥ N − G), so
+//! `Result: Never` then and `Sometimes` otherwise, which the test's comment states for
+//! `--expect-results`. `rcu N G` spreads the G grace periods evenly; a pattern fixes the
+//! order.
+//!
+//! Its States have a closed form. Each location has one write besides its initial one,
+//! so an execution is one choice of source (initial or written) per read: 2^N
+//! candidates, each with its own state, since the state is the vector of the reads'
+//! values. Under the LKMM every candidate but the cycle itself is allowed (a read of 0
+//! breaks the ring, and what remains is a chain that no axiom forbids), so the log has
+//! 2^N states when the cycle is allowed and 2^N − 1 when it is not, one execution each.
+//!
 //! Why `co` is Never under any model with SC per location: thread t's load follows its
 //! own last store in program order, so reading thread t+1's last store puts that store
 //! after thread t's last in coherence order; around the ring this is a coherence cycle.
@@ -32,6 +49,9 @@ pub enum Family {
     Iriw,
     /// A message-passing chain through N flags, N+1 threads (parameter: N).
     Mp,
+    /// The Linux kernel's RCU ring of N threads, G of them grace periods (parameters:
+    /// N G, or one pattern of R and G).
+    Rcu,
 }
 
 impl Family {
@@ -41,13 +61,14 @@ impl Family {
             Family::Sb => "sb",
             Family::Iriw => "iriw",
             Family::Mp => "mp",
+            Family::Rcu => "rcu",
         }
     }
 
     /// How many parameters the family takes.
     pub fn arity(self) -> usize {
         match self {
-            Family::Co => 2,
+            Family::Co | Family::Rcu => 2,
             _ => 1,
         }
     }
@@ -62,7 +83,8 @@ pub struct Generated {
 
 #[derive(clap::Args, Clone, Debug)]
 pub struct Args {
-    /// The family: co (T K), sb (N), iriw (N) or mp (N).
+    /// The family: co (T K), sb (N), iriw (N), mp (N) or rcu (N G, or a pattern such as
+    /// RRGGGGRRRR).
     #[arg(value_enum)]
     pub family: Family,
     /// The family's parameters; each may be a number or an inclusive range `A..B`, and
@@ -75,6 +97,13 @@ pub struct Args {
 }
 
 pub fn main(args: Args) -> Result<ExitCode, Diag> {
+    if let [pattern] = args.params.as_slice()
+        && args.family == Family::Rcu
+        && pattern.chars().all(|c| c.is_ascii_alphabetic())
+    {
+        let t = rcu_pattern(pattern).map_err(|m| Diag::file("litsat gen", m))?;
+        return write_out(&[t], &args.output);
+    }
     let ranges = args.params.iter().map(|p| parse_range(p)).collect::<Result<Vec<_>, _>>()?;
     if ranges.len() != args.family.arity() {
         return Err(Diag::file(
@@ -91,10 +120,15 @@ pub fn main(args: Args) -> Result<ExitCode, Diag> {
     for combo in combinations(&ranges) {
         tests.push(generate(args.family, &combo).map_err(|m| Diag::file("litsat gen", m))?);
     }
-    match &args.output {
+    write_out(&tests, &args.output)
+}
+
+/// Prints the tests, or writes each as NAME.litmus into `output` and prints its path.
+fn write_out(tests: &[Generated], output: &Option<PathBuf>) -> Result<ExitCode, Diag> {
+    match output {
         None => {
             let mut out = String::new();
-            for t in &tests {
+            for t in tests {
                 out.push_str(&t.text);
                 out.push('\n');
             }
@@ -103,7 +137,7 @@ pub fn main(args: Args) -> Result<ExitCode, Diag> {
         Some(dir) => {
             let dname = dir.to_string_lossy().to_string();
             std::fs::create_dir_all(dir).map_err(|e| Diag::file(&dname, format!("cannot create folder: {e}")))?;
-            for t in &tests {
+            for t in tests {
                 let p = dir.join(format!("{}.litmus", t.name));
                 std::fs::write(&p, &t.text)
                     .map_err(|e| Diag::file(&p.to_string_lossy(), format!("cannot write: {e}")))?;
@@ -148,6 +182,7 @@ pub fn generate(family: Family, params: &[usize]) -> Result<Generated, String> {
         Family::Sb => sb(params[0]),
         Family::Iriw => iriw(params[0]),
         Family::Mp => mp(params[0]),
+        Family::Rcu => rcu(params[0], params[1]),
     }
 }
 
@@ -251,6 +286,60 @@ pub fn mp(n: usize) -> Result<Generated, String> {
          sc: Never.  tso: Never, W->W and R->R and R->W stay in order."
     );
     Ok(Generated { text: render(&name, &doc, &locs, &code, &conj), name })
+}
+
+/// `rcu N G`: the RCU ring of N ≥ 2 threads with G ≤ N grace periods spread evenly
+/// (thread i is a grace period where ⌊(i+1)G/N⌋ passes an integer).
+pub fn rcu(n: usize, g: usize) -> Result<Generated, String> {
+    if n < 2 || g > n {
+        return Err(format!("rcu needs N >= 2 and G <= N, found N={n} G={g}"));
+    }
+    let pattern: String = (0..n).map(|i| if (i + 1) * g / n > i * g / n { 'G' } else { 'R' }).collect();
+    rcu_pattern(&pattern)
+}
+
+/// Whether the RCU ring of `pattern` forbids its cycle: as many grace periods as
+/// critical sections, or more.
+pub fn rcu_forbidden(pattern: &str) -> bool {
+    let g = pattern.chars().filter(|c| *c == 'G').count();
+    2 * g >= pattern.len()
+}
+
+/// The RCU ring whose thread i is `RW-R` or `RW-G` as `pattern`'s i-th letter is R or G.
+pub fn rcu_pattern(pattern: &str) -> Result<Generated, String> {
+    let pattern = pattern.to_ascii_uppercase();
+    let n = pattern.len();
+    if n < 2 || pattern.chars().any(|c| c != 'R' && c != 'G') {
+        return Err(format!("an rcu pattern is two or more letters R or G, found '{pattern}'"));
+    }
+    let kinds: Vec<&str> = pattern.chars().map(|c| if c == 'G' { "RW-G" } else { "RW-R" }).collect();
+    let name = format!("C-{}", kinds.join("+"));
+    let result = if rcu_forbidden(&pattern) { "Never" } else { "Sometimes" };
+    let mut s = String::new();
+    let _ = writeln!(s, "C {name}");
+    let g = n - kinds.iter().filter(|k| **k == "RW-R").count();
+    let _ = writeln!(
+        s,
+        "(*\n * Result: {result}\n *\n * Generated by litsat gen: {g} grace period(s), {} critical section(s).\n *)",
+        n - g
+    );
+    let _ = writeln!(s, "{{\n}}");
+    for (i, k) in kinds.iter().enumerate() {
+        let j = (i + 1) % n;
+        let _ = writeln!(s, "\nP{i}(intptr_t *x{i}, intptr_t *x{j})\n{{");
+        if *k == "RW-R" {
+            let _ = writeln!(
+                s,
+                "\trcu_read_lock();\n\tintptr_t r1 = READ_ONCE(*x{i});\n\tWRITE_ONCE(*x{j}, 1);\n\trcu_read_unlock();"
+            );
+        } else {
+            let _ = writeln!(s, "\tintptr_t r1 = READ_ONCE(*x{i});\n\tsynchronize_rcu();\n\tWRITE_ONCE(*x{j}, 1);");
+        }
+        let _ = writeln!(s, "}}");
+    }
+    let conj: Vec<String> = (0..n).map(|i| format!("{i}:r1=1")).collect();
+    let _ = writeln!(s, "\nexists\n({})", conj.join(" /\\ "));
+    Ok(Generated { name, text: s })
 }
 
 /// herd's X86 layout: header, comment, init, a padded code table, an `exists` condition.

@@ -202,6 +202,20 @@ impl Pruned {
         truth.resize(self.map.len().max(1), false);
         fill_truth(model, truth, |i| self.back.get(i).map(|&v| v as usize));
     }
+
+    /// [`Self::fill_truth`] for the variables `vars` only (this CNF's numbering), where the
+    /// model lists every variable in order, as the listers' models do: a log reads a few
+    /// literals per execution, where a large test's model has thousands. Entries of other
+    /// variables keep whatever they held.
+    pub fn fill_truth_of(&self, model: &[Lit], truth: &mut Vec<bool>, vars: &[usize]) {
+        truth.resize(self.map.len().max(1), false);
+        for &i in vars {
+            match (model.get(i), self.back.get(i)) {
+                (Some(l), Some(&w)) if l.var().index() == i => truth[w as usize] = l.is_positive(),
+                _ => return self.fill_truth(model, truth),
+            }
+        }
+    }
 }
 
 /// The buffers a dropped [`Logic`] leaves, emptied, for the next one on its thread: a

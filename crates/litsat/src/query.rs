@@ -999,6 +999,18 @@ fn run_with(
         return Ok(Tried::Answered(out));
     }
     let cone = lg.pruned(&roots);
+    // What an execution's log reads: the roots past the primaries (all of the model where
+    // unsolved values are named, which reads rf and values too).
+    let read: Option<Vec<usize>> = herd.is_none().then(|| {
+        let lits = roots[x.primaries.len()..].iter().filter_map(|b| match b {
+            B::L(l) => Some(cone.lit(*l).var().index()),
+            _ => None,
+        });
+        let mut v: Vec<usize> = lits.collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    });
     // Executions are assignments to the primaries (each once, in the pruned numbering).
     let mut seen = vec![false; cone.cnf.var_count()];
     let order: Vec<varisat::Lit> =
@@ -1024,7 +1036,10 @@ fn run_with(
                 counting = true;
                 return Ok(false);
             }
-            cone.fill_truth(model, &mut truth);
+            match &read {
+                Some(vars) => cone.fill_truth_of(model, &mut truth, vars),
+                None => cone.fill_truth(model, &mut truth),
+            }
             if !exact.value(&truth) {
                 inexact = true;
                 return Ok(false);

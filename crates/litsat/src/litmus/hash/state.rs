@@ -340,7 +340,12 @@ pub fn observed(post: &str) -> Option<String> {
         i += toks[i..].iter().position(|t| matches!(t, Tok::Name(w) if COND_START.contains(&w.as_str())))?;
     }
     let cond = &toks[i..];
-    if cond.iter().any(|t| matches!(t, Tok::Name(w) if w == "observed" || w == "Observed" || w == "with")) {
+    // `final … with kind: …;`: the kinds name no place.
+    let cond = match cond.iter().position(|t| matches!(t, Tok::Name(w) if w == "with")) {
+        Some(w) => &cond[..w],
+        None => cond,
+    };
+    if cond.iter().any(|t| matches!(t, Tok::Name(w) if w == "observed" || w == "Observed")) {
         return None;
     }
     cond_locs(cond, &mut set)?;

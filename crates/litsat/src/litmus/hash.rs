@@ -13,48 +13,102 @@
 //! (`None`): the log leaves the line out rather than print a wrong one.
 
 mod aarch64;
+mod arm;
+mod c;
 mod code;
+mod lisa;
+mod ppc;
 mod riscv;
 mod state;
+mod util;
+mod x86;
+mod x86_64;
 
 use super::ast::Test;
 
-/// The text of the test's parts, comments blanked: the metadata lines, the init block and
-/// the constraints after the code.
+/// The text of the test's parts, comments blanked: the metadata lines, the init block,
+/// the code and the constraints after it.
 struct Sections<'a> {
     meta: &'a str,
     init: &'a str,
+    code: &'a str,
     post: &'a str,
 }
 
-/// Splits `text` (comments blanked) as herd's splitter does: the metadata between the
-/// header line and the init block's `{`, the init block, then, `rows` code rows (`;`
-/// each) after it, the constraints.
-fn sections(text: &str, rows: usize) -> Option<Sections<'_>> {
-    let body = text.trim_start();
-    let rest = &body[body.find('\n')?..];
-    let open = outside_quotes(rest, b'{')?;
+/// Splits `text` (comments blanked) as herd's splitter does (lib/splitter.mll): the
+/// metadata from the header (and its quoted doc string) to the init block's `{`, the init
+/// block, the code up to the first keyword that starts the constraints, the constraints.
+fn sections(text: &str) -> Option<Sections<'_>> {
+    let rest = &text[header_end(text)?..];
+    let open = init_open(rest)?;
     let meta = &rest[..open];
     let init_len = matching_brace(&rest[open..])?;
     let init = &rest[open + 1..open + init_len];
-    let mut code = &rest[open + init_len + 1..];
-    // The thread header row, then the code rows.
-    for _ in 0..=rows {
-        code = &code[code.find(';')? + 1..];
-    }
-    Some(Sections { meta, init, post: code })
+    let after = &rest[open + init_len + 1..];
+    let code_len = code_end(after);
+    // herd's constraints end at a `<<` (a section of display directives).
+    let post = &after[code_len..];
+    let post = post.find("<<").map_or(post, |e| &post[..e]);
+    Some(Sections { meta, init, code: &after[..code_len], post })
 }
 
-fn outside_quotes(s: &str, target: u8) -> Option<usize> {
-    let mut in_q = false;
-    for (i, &c) in s.as_bytes().iter().enumerate() {
-        if c == b'"' {
-            in_q = !in_q;
-        } else if c == target && !in_q {
-            return Some(i);
+/// The end of the header: its line, or its doc string `"…"` where one opens on the
+/// header line or starts the next (herd's doc may span lines).
+fn header_end(text: &str) -> Option<usize> {
+    let nl = text.find('\n')?;
+    let quote = match text[..nl].find('"') {
+        Some(q) => Some(q),
+        None => {
+            let next = &text[nl + 1..];
+            let blanks = next.len() - next.trim_start_matches([' ', '\t', '\r']).len();
+            next[blanks..].starts_with('"').then_some(nl + 1 + blanks)
         }
+    };
+    Some(match quote.and_then(|q| text[q + 1..].find('"').map(|c| q + 1 + c + 1)) {
+        Some(end) => end,
+        None => nl,
+    })
+}
+
+/// The offset of the init block's `{`: the first outside a `key=value` metadata line.
+fn init_open(s: &str) -> Option<usize> {
+    let mut at = 0;
+    for line in s.split_inclusive('\n') {
+        let key = line.bytes().take_while(|c| c.is_ascii_alphanumeric() || b"_/.-".contains(c)).count();
+        let is_kv = key > 0
+            && line.as_bytes()[0].is_ascii_alphabetic()
+            && line[key..].trim_start_matches([' ', '\t', '\r']).starts_with('=');
+        if !is_kv && let Some(b) = line.find('{') {
+            return Some(at + b);
+        }
+        at += line.len();
     }
     None
+}
+
+/// The length of the code: up to the first keyword that starts the constraints (a whole
+/// name, strings skipped), or all of it.
+fn code_end(s: &str) -> usize {
+    const KEYS: [&str; 8] = ["final", "forall", "exists", "cases", "observed", "Observed", "locations", "filter"];
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'"' {
+            i += 1 + s[i + 1..].find('"').map_or(s.len() - i - 1, |e| e + 1);
+        } else if c == b'~' && s[i + 1..].trim_start_matches([' ', '\t', '\r']).starts_with("exists") {
+            return i;
+        } else if c.is_ascii_alphabetic() {
+            let n = b[i..].iter().take_while(|c| c.is_ascii_alphanumeric() || b"_/.-".contains(c)).count();
+            if KEYS.contains(&&s[i..i + n]) {
+                return i;
+            }
+            i += n;
+        } else {
+            i += 1;
+        }
+    }
+    s.len()
 }
 
 /// The offset of the `}` that closes the `{` at the start of `s`.
@@ -102,17 +156,14 @@ fn info_part(meta: &str) -> Vec<u8> {
 /// prints no such line (a metadata key `hash` not spelled `Hash`) or where this module
 /// cannot reproduce it.
 pub fn herd_hash(source: &str, test: &Test) -> Option<String> {
-    let blanked = super::parse::blank_comments(source);
-    let rows = test.threads.first().map_or(0, |t| t.cells.len());
-    let s = sections(&blanked, rows)?;
+    let is_c = test.arch == "C";
+    let blanked = if is_c { super::c_split::blank_comments(source) } else { super::parse::blank_comments(source) };
+    let s = sections(&blanked)?;
     // A hash the test carries is herd's answer; only the key spelled `Hash` is printed.
     if let Some((k, v)) = meta_lines(s.meta).find(|(k, _)| k.eq_ignore_ascii_case("Hash")) {
         return (k == "Hash").then(|| v.to_string());
     }
-    if !reproducible(s.post) {
-        return None;
-    }
-    let code = code::digest_text(&test.arch, &test.threads)?;
+    let code = if is_c { c::digest_text(s.code)? } else { code::digest_text(&test.arch, &test.threads)? };
     let init = state::init(s.init)?;
     let locs = state::observed(s.post)?;
     let mut all = info_part(s.meta);
@@ -122,30 +173,21 @@ pub fn herd_hash(source: &str, test: &Test) -> Option<String> {
     Some(format!("{:x}", md5::compute(all)))
 }
 
-/// Forms whose digest is not reproduced yet, so that no wrong `Hash=` is printed: an
-/// array element in the `locations` list.
-fn reproducible(post: &str) -> bool {
-    let element_observed = post
-        .find("locations")
-        .and_then(|at| post[at..].split_once(']').map(|(list, _)| list.matches('[').count() > 1))
-        .unwrap_or(false);
-    !element_observed
-}
-
 /// Whether the digest knows the instructions of architecture `arch` (elsewhere logs have
 /// no `Hash=` line yet, unless the test carries its own).
 pub fn supports(arch: &str) -> bool {
-    code::printer(arch).is_some()
+    arch == "C" || code::printer(arch).is_some()
 }
 
 /// The strings the digest is made of, for debugging a mismatch: init, code, observed.
 pub fn parts(source: &str, test: &Test) -> Option<[String; 3]> {
-    let blanked = super::parse::blank_comments(source);
-    let rows = test.threads.first().map_or(0, |t| t.cells.len());
-    let s = sections(&blanked, rows)?;
+    let is_c = test.arch == "C";
+    let blanked = if is_c { super::c_split::blank_comments(source) } else { super::parse::blank_comments(source) };
+    let s = sections(&blanked)?;
+    let code = if is_c { c::digest_text(s.code) } else { code::digest_text(&test.arch, &test.threads) };
     Some([
         state::init(s.init).unwrap_or_else(|| "?".into()),
-        code::digest_text(&test.arch, &test.threads).unwrap_or_else(|| "?".into()),
+        code.unwrap_or_else(|| "?".into()),
         state::observed(s.post).unwrap_or_else(|| "?".into()),
     ])
 }

@@ -60,8 +60,11 @@ fn operands(s: &str) -> Vec<&str> {
 /// A shift or extension operand (`LSL #2`, `SXTW`, `UXTW #3`): its text, `None` for a
 /// zero shift, which herd leaves out.
 fn shift(s: &str) -> Option<Option<String>> {
-    let mut w = s.split_whitespace();
-    let op = w.next()?.to_ascii_uppercase();
+    // `LSL#2` as well as `LSL #2`.
+    let s = s.trim();
+    let n = s.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let op = s[..n].to_ascii_uppercase();
+    let w = s[n..].split_whitespace();
     if !["LSL", "LSR", "ASR", "ROR", "SXTW", "UXTW", "SXTX", "UXTX", "SXTB", "SXTH", "UXTB", "UXTH", "MSL"]
         .contains(&op.as_str())
     {
@@ -166,7 +169,51 @@ pub fn print(ins: &str, label: &mut dyn FnMut(&str) -> String) -> Option<String>
         }
         k += 1;
     }
+    aliases(mnem, out)
+}
+
+/// herd's condition inverse (lib/AArch64Base.ml's `inverse_cond`, `GE` to `GT` included).
+fn inverse_cond(c: &str) -> Option<&'static str> {
+    const PAIRS: [(&str, &str); 15] = [
+        ("NE", "EQ"),
+        ("EQ", "NE"),
+        ("LE", "GT"),
+        ("LT", "GE"),
+        ("GE", "GT"),
+        ("GT", "LE"),
+        ("CS", "CC"),
+        ("CC", "CS"),
+        ("MI", "PL"),
+        ("PL", "MI"),
+        ("VS", "VC"),
+        ("VC", "VS"),
+        ("HI", "LS"),
+        ("LS", "HI"),
+        ("AL", "AL"),
+    ];
+    PAIRS.iter().find(|(a, _)| *a == c).map(|(_, b)| *b)
+}
+
+/// The instruction printed from its mnemonic and operands, with herd's aliases: the
+/// conditional selects it parses as `CSINC`/`CSINV` and prints as `CSET`, `CSETM`, `CINC`
+/// (the condition inverted once by the parser and once by the printer).
+fn aliases(mnem: String, mut out: Vec<String>) -> Option<String> {
     let mut mnem = mnem;
+    match mnem.as_str() {
+        "CSET" | "CSETM" if out.len() == 2 => out[1] = inverse_cond(inverse_cond(&out[1])?)?.into(),
+        "CINC" if out.len() == 3 => out[2] = inverse_cond(inverse_cond(&out[2])?)?.into(),
+        "CSINC" | "CSINV" if out.len() == 4 && out[1] == out[2] => {
+            let c = inverse_cond(&out[3])?.to_string();
+            if out[1].ends_with("ZR") {
+                mnem = if mnem == "CSINC" { "CSET" } else { "CSETM" }.into();
+                out = vec![out[0].clone(), c];
+            } else if mnem == "CSINC" {
+                mnem = "CINC".into();
+                out = vec![out[0].clone(), out[1].clone(), c];
+            }
+        }
+        _ => {}
+    }
     let zr = |r: &str| if r.starts_with('X') { "XZR" } else { "WZR" };
     match mnem.as_str() {
         "LDXP" | "LDAXP" if !out.is_empty() => out[0] = out[0].replacen('X', "W", 1),

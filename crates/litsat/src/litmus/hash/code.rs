@@ -1,7 +1,7 @@
 //! The code part of herd's hash: each thread's instructions printed canonically, labels
 //! renamed, laid out in herd's padded table.
 
-use super::{aarch64, riscv};
+use super::{aarch64, arm, lisa, ppc, riscv, x86, x86_64};
 use crate::litmus::ast::ThreadCode;
 use std::collections::BTreeMap;
 
@@ -14,6 +14,11 @@ pub fn printer(arch: &str) -> Option<Printer> {
     match arch {
         "AArch64" => Some(aarch64::print),
         "RISCV" => Some(riscv::print),
+        "PPC" => Some(ppc::print),
+        "ARM" => Some(arm::print),
+        "X86" => Some(x86::print),
+        "X86_64" => Some(x86_64::print),
+        "LISA" => Some(lisa::print),
         _ => None,
     }
 }
@@ -76,7 +81,7 @@ pub fn digest_text(arch: &str, threads: &[ThreadCode]) -> Option<String> {
 
 /// herd's code table (`Misc.string_of_prog`): line by line, each column padded to its
 /// widest entry, cells ` x ` joined by `|`, each line ending `;`.
-fn layout(cols: &[Vec<String>]) -> String {
+pub(super) fn layout(cols: &[Vec<String>]) -> String {
     let widths: Vec<usize> = cols.iter().map(|c| c.iter().map(String::len).max().unwrap_or(0)).collect();
     let lines = cols.iter().map(Vec::len).max().unwrap_or(0);
     let mut out = String::new();

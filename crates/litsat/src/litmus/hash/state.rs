@@ -322,7 +322,16 @@ pub fn observed(post: &str) -> Option<String> {
     if let Some(Tok::Name(w)) = toks.first()
         && w == "locations"
     {
-        let end = toks.iter().position(|t| *t == Tok::P("]"))?;
+        // The `]` that closes the list (its items may be elements `v[0]`).
+        let mut depth = 0usize;
+        let end = toks.iter().position(|t| {
+            match t {
+                Tok::P("[") => depth += 1,
+                Tok::P("]") => depth -= 1,
+                _ => {}
+            }
+            depth == 0 && *t == Tok::P("]")
+        })?;
         for item in toks.get(2..end)?.split(|t| *t == Tok::P(";")) {
             if item.is_empty() {
                 continue;
@@ -340,7 +349,12 @@ pub fn observed(post: &str) -> Option<String> {
         i += toks[i..].iter().position(|t| matches!(t, Tok::Name(w) if COND_START.contains(&w.as_str())))?;
     }
     let cond = &toks[i..];
-    if cond.iter().any(|t| matches!(t, Tok::Name(w) if w == "observed" || w == "Observed" || w == "with")) {
+    // `final … with kind: …;`: the kinds name no place.
+    let cond = match cond.iter().position(|t| matches!(t, Tok::Name(w) if w == "with")) {
+        Some(w) => &cond[..w],
+        None => cond,
+    };
+    if cond.iter().any(|t| matches!(t, Tok::Name(w) if w == "observed" || w == "Observed")) {
         return None;
     }
     cond_locs(cond, &mut set)?;

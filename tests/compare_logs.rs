@@ -129,4 +129,7 @@ fn litsat_and_herd_logs_of_shared_suites_agree() {
     let Some(shared) = common::shared_or_skip("litsat's and herd's logs compared") else { return };
     suite_agrees(&shared, "dat3m-aarch64.aarch64", "models/herd/aarch64.cat", 2569);
     suite_agrees(&shared, "dat3m-x86.x86tso", "models/herd/x86tso.cat", 487);
+    suite_agrees(&shared, "dat3m-c11.rc11", "models/herd/rc11.cat", 135);
+    suite_agrees(&shared, "dat3m-ppc.ppc", "models/herd/ppc.cat", 2363);
+    suite_agrees(&shared, "lisa-diy.sc", "models/herd/sc.cat", 278);
 }

@@ -152,6 +152,16 @@ fn test_selection_is_herds() {
     assert_eq!(obs(&["-names", "names"]), ["SB"]);
     assert_eq!(obs(&["-excl", "names"]), ["MP"]);
     assert_eq!(obs(&["-oknames", "MP", "-names", "names"]), ["SB", "MP"]);
+    // -kinds sets a test's quantifier by its name, over the same proposition.
+    std::fs::write(dir.join("kinds"), "# kinds\nSB Forbid\nMP ---\n").unwrap();
+    let o = herd7_in(&dir, &["-model", "tso", "-kinds", "kinds", &sb, &mp], "");
+    let log = text(&o.stdout);
+    assert!(log.contains("Test SB Forbidden") && log.contains("Condition ~exists"), "{log}");
+    assert!(log.contains("Test MP Forbidden"), "{log}");
+    std::fs::write(dir.join("kinds"), "SB Maybe\n").unwrap();
+    let o = herd7_in(&dir, &["-model", "tso", "-kinds", "kinds", &sb], "");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("Maybe"), "{}", text(&o.stderr));
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -202,6 +212,7 @@ fn take_value(opt: &str, dir: &Path) -> Vec<String> {
         "-macros" => return vec![opt.into(), f("t.def")],
         "-o" => return vec![opt.into(), f("")],
         "-names" => return vec![opt.into(), f("names")],
+        "-kinds" => return vec![opt.into(), f("kinds")],
         "-excl" => return vec![opt.into(), f("others")],
         "-oknames" => &["SB"],
         "-nonames" => &["XX"],
@@ -235,6 +246,7 @@ fn every_option_of_herds_help_is_taken_displayed_or_refused() {
     std::fs::write(dir.join("t.def"), "\n").unwrap();
     std::fs::write(dir.join("names"), "SB\n").unwrap();
     std::fs::write(dir.join("others"), "XX\n").unwrap();
+    std::fs::write(dir.join("kinds"), "SB Allowed\n").unwrap();
     let options: Vec<&str> = help
         .lines()
         .filter_map(|l| l.strip_prefix("  ").map(str::trim_start))

@@ -12,7 +12,7 @@ pub mod inputs;
 pub mod opts;
 
 use crate::cli::args::{ModelArgs, Unroll, setup};
-use crate::driver::{check_file, for_each_input, per_input, report, select};
+use crate::driver::{check_file_with, for_each_input, per_input, report, select};
 use crate::out::eprint_line;
 use litsat::diag::{Diag, DiagKind};
 use litsat::report::herd_log;
@@ -93,10 +93,23 @@ fn run(h: &HerdArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let kinds = match inputs::kinds(&h.kinds) {
+        Ok(k) => k,
+        Err(d) => {
+            report(&d);
+            return ExitCode::from(2);
+        }
+    };
+    // herd's -kinds: the test's quantifier set by its name, over the same proposition.
+    let edit = |t: &mut litsat::litmus::ast::Test| {
+        if let Some(&k) = kinds.get(&t.name) {
+            t.cond.kind = k;
+        }
+    };
     let per_input = per_input(&files, &opts);
     let mut out = crate::out::buffered();
     let answer = |f: &Path, o: &litsat::query::Options| {
-        let r = check_file(f, &prog, o);
+        let r = check_file_with(f, &prog, o, &edit);
         let log = r.outcome.map(|o| (herd_log(&o, r.seconds), crate::driver::loop_note(&r.path, &o), o.incomplete));
         (r.path, log)
     };
@@ -108,7 +121,11 @@ fn run(h: &HerdArgs) -> ExitCode {
                 if let Some(note) = note.filter(|_| !h.quiet) {
                     eprint_line(&note);
                 }
-                h.outdir.as_ref().and_then(|dir| graph(h, &prog, &opts, &path, dir).err())
+                // A graph that cannot be written is herd's warning, not a failure.
+                if let Some(Err(d)) = h.outdir.as_ref().map(|dir| graph(h, &prog, &opts, &path, dir)) {
+                    report(&d);
+                }
+                None
             }
             // Stopped by a limit: herd prints no log for such a test, and it is no failure.
             Ok((_, _, Some(d))) => {

@@ -63,7 +63,7 @@ pub const TABLE: &[Row] = &[
     refuse("-preview", false, "litsat starts no viewer; use -o DIR and open the .dot files"),
     display("-dotcom"),
     refuse("-debug", true, "litsat has none of herd's debug traces"),
-    refuse("-kinds", true, "overriding test kinds from a file is not implemented"),
+    take("-kinds", true),
     refuse("-conds", true, "overriding test conditions from a file is not implemented"),
     take("-names", true),
     take("-oknames", true),
@@ -198,6 +198,8 @@ pub struct HerdArgs {
     pub speed: Speed,
     pub timeout: Option<f64>,
     pub hexa: bool,
+    /// `-kinds` files (`NAME KIND` lines), read before the run.
+    pub kinds: Vec<String>,
     /// `-names` files, read before the run.
     pub names: Vec<String>,
     pub oknames: Vec<String>,
@@ -292,6 +294,7 @@ impl HerdArgs {
             }
             "-o" => self.outdir = Some(PathBuf::from(v)),
             "-names" => self.names.push(v.to_string()),
+            "-kinds" => self.kinds.push(v.to_string()),
             "-excl" => self.excl.push(v.to_string()),
             "-oknames" => self.oknames.extend(names(v)),
             "-nonames" => self.nonames.extend(names(v)),

@@ -179,6 +179,17 @@ pub struct FileResult {
 
 /// Reads, parses and answers one test file.
 pub fn check_file(path: &Path, models: &(impl ChooseModel + ?Sized), opts: &Options) -> FileResult {
+    check_file_with(path, models, opts, &|_| {})
+}
+
+/// [`check_file`], with `edit` applied to the test once parsed (herd7's `-kinds`, which
+/// sets a test's quantifier by its name).
+pub fn check_file_with(
+    path: &Path,
+    models: &(impl ChooseModel + ?Sized),
+    opts: &Options,
+    edit: &dyn Fn(&mut litsat::litmus::ast::Test),
+) -> FileResult {
     let start = Instant::now();
     let name = path.to_string_lossy().to_string();
     let outcome = match read(path) {
@@ -186,7 +197,8 @@ pub fn check_file(path: &Path, models: &(impl ChooseModel + ?Sized), opts: &Opti
         Ok(bytes) => {
             // Valid UTF-8 (nearly every file) is taken as it is, without a lossy copy.
             let text = String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-            parse_test(&name, &text).and_then(|t| {
+            parse_test(&name, &text).and_then(|mut t| {
+                edit(&mut t);
                 // The only error in choosing a model: none given, none bundled for the arch.
                 let hint = |mut d: Diag| {
                     d.message.push_str(": name one with -m");

@@ -98,6 +98,13 @@ enum Cmd {
     },
     /// Serves a herd-www-like page and its JSON API on a local port.
     Serve(litsat_cli::cli::serve::Args),
+    /// Runs herd7's own command line (`litsat herd7 -model x86tso.cat SB.litmus`), as the
+    /// binary does when it is started under the name `herd7`.
+    Herd7 {
+        /// herd7's options and tests, in herd's syntax.
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
     /// Combines the JSON results of shards into one summary.
     Merge {
         /// JSON-lines files written by `litsat run --format json`.
@@ -107,7 +114,12 @@ enum Cmd {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse_from(with_subcommand(std::env::args_os().collect()));
+    let argv: Vec<OsString> = std::env::args_os().collect();
+    // Under the name `herd7`, or as `litsat herd7 …`: herd's own command line.
+    if let Some(args) = herd7_args(&argv) {
+        return litsat_cli::herd7::main(args);
+    }
+    let cli = Cli::parse_from(with_subcommand(argv));
     let r = match cli.cmd {
         Cmd::Check { model, inputs, graph, graph_format } => check(&model, &inputs, graph, graph_format),
         Cmd::Run { model, inputs, expect, expect_results, format, log, shard } => {
@@ -121,6 +133,7 @@ fn main() -> ExitCode {
         Cmd::Bench { serve: true, .. } => litsat_cli::cli::serve::load::main(),
         Cmd::Bench { args, .. } => litsat_cli::cli::bench::main(args),
         Cmd::Serve(a) => litsat_cli::cli::serve::main(a),
+        Cmd::Herd7 { args } => Ok(litsat_cli::herd7::main(args)),
     };
     match r {
         Ok(code) => code,
@@ -129,6 +142,16 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// The arguments of herd7's command line when the program was started as `herd7`, or
+/// as `litsat herd7 …` (herd's syntax is not clap's, so it is read apart).
+fn herd7_args(argv: &[OsString]) -> Option<Vec<String>> {
+    let text = |a: &[OsString]| a.iter().map(|s| s.to_string_lossy().to_string()).collect();
+    if argv.first().is_some_and(|a0| litsat_cli::herd7::called_herd7(a0)) {
+        return Some(text(&argv[1..]));
+    }
+    (argv.get(1).is_some_and(|a| a == "herd7")).then(|| text(&argv[2..]))
 }
 
 /// `litsat X.litmus …` read as `litsat check X.litmus …`, when the first argument is no

@@ -175,6 +175,7 @@ impl Options {
             o.unroll = s.unroll.flatten();
         }
         o.hexa |= s.hexa == Some(true);
+        o.fast |= s.speedcheck == Some(true);
         std::borrow::Cow::Owned(o)
     }
 

@@ -10,7 +10,7 @@
 //! - the model's files (`macros`, `bell`, `model`/`cat`) and `variant`;
 //! - [`Settings`]: the options that change answers or which tests run, each with herd's
 //!   meaning (`skipchecks`, `timeout`, `unroll`, `hexa`, `nonames`, `oknames`, `include`,
-//!   `machsize auto`, and options set to herd's default);
+//!   `machsize auto`, `speedcheck fast`, and options set to herd's default);
 //! - [`DISPLAY_KEYS`]: options that only change herd's pictures, accepted and unused.
 //!
 //! A key herd accepts whose meaning litsat does not implement is refused by name, so that
@@ -58,6 +58,9 @@ pub struct Settings {
     pub nonames: Vec<String>,
     /// `include`: folders searched after the command line's `-I`.
     pub includes: Vec<String>,
+    /// `speedcheck`: `Some(true)` for `fast` (the verdict only, as `Options::fast`),
+    /// `Some(false)` for `false`; herd's `true` is refused.
+    pub speedcheck: Option<bool>,
 }
 
 impl Settings {
@@ -243,6 +246,7 @@ fn set(cfg: &mut Cfg, l: &Line) -> Result<(), (bool, String)> {
         "oknames" => s.oknames.extend(names(v)),
         "nonames" => s.nonames.extend(names(v)),
         "include" => s.includes.push(v.to_string()),
+        "speedcheck" if v != "true" => s.speedcheck = Some(speedcheck(v).map_err(at_value)?),
         k if DISPLAY_KEYS.contains(&k) => {}
         k => return default_only(k, v).map_err(|m| (true, m)),
     }
@@ -261,6 +265,15 @@ fn names(v: &str) -> impl Iterator<Item = String> + '_ {
 /// A number of seconds a `Duration` can hold (not negative, not NaN, not too large).
 fn seconds(v: &str) -> Option<f64> {
     v.parse().ok().filter(|x| std::time::Duration::try_from_secs_f64(*x).is_ok())
+}
+
+/// `speedcheck`'s value: `fast` is litsat's verdict-only answer, `false` the full log.
+fn speedcheck(v: &str) -> Result<bool, String> {
+    match v {
+        "fast" => Ok(true),
+        "false" => Ok(false),
+        _ => Err(format!("expected `false`, `true` or `fast`, found `{v}`")),
+    }
 }
 
 fn boolean(v: &str) -> Result<bool, String> {
@@ -330,7 +343,7 @@ mod tests {
     #[test]
     fn keys_herd_knows_but_litsat_does_not_implement_are_refused_by_name() {
         for (text, word) in
-            [("machsize quad\n", "`machsize quad`"), ("conf other.cfg\n", "`conf`"), ("speedcheck fast\n", "speedcheck")]
+            [("machsize quad\n", "`machsize quad`"), ("conf other.cfg\n", "`conf`"), ("speedcheck true\n", "speedcheck")]
         {
             let d = parse_cfg("x.cfg", text).unwrap_err();
             assert!(d.message.starts_with("unsupported") && d.message.contains(word), "{}", d.message);
@@ -338,6 +351,7 @@ mod tests {
         // herd's defaults are what litsat does already.
         parse_cfg("x.cfg", "archcheck true\nspeedcheck false\nlocal-conf = x\n").unwrap_err();
         parse_cfg("x.cfg", "archcheck true\nspeedcheck false\n").unwrap();
+        assert_eq!(parse_cfg("x.cfg", "speedcheck fast\n").unwrap().settings.speedcheck, Some(true));
     }
 
     #[test]

@@ -36,38 +36,41 @@ pub fn unboxed<T>(r: R<T>) -> Result<T, Diag> {
 }
 
 /// Words that start a type: a statement that begins with one is a declaration, and a
-/// parenthesis that holds one is a cast.
+/// parenthesis that holds one is a cast. Exactly the type words of herd's C lexer: it
+/// reads any other word (`int128_t`, `unsigned`, `u8`) as a name, and refuses the test
+/// where a type is due.
 fn is_type_word(s: &str) -> bool {
     matches!(
         s,
         "int"
             | "long"
-            | "short"
             | "char"
-            | "unsigned"
-            | "signed"
             | "volatile"
             | "const"
             | "void"
             | "struct"
             | "_Atomic"
+            | "atomic"
             | "atomic_int"
-            | "atomic_long"
-            | "atomic_uint"
-            | "atomic_bool"
-            | "atomic_llong"
-            | "bool"
-            | "u8"
-            | "u16"
-            | "u32"
-            | "u64"
-            | "s8"
-            | "s16"
-            | "s32"
-            | "s64"
+            | "srcu_struct"
+            | "int8_t"
+            | "uint8_t"
+            | "int16_t"
+            | "uint16_t"
+            | "int32_t"
+            | "uint32_t"
+            | "int64_t"
+            | "uint64_t"
+            | "__int128_t"
+            | "__uint128_t"
             | "__int128"
             | "__uint128"
-    ) || s.ends_with("_t")
+            | "intptr_t"
+            | "uintptr_t"
+            | "mtx_t"
+            | "spinlock_t"
+            | "atomic_t"
+    )
 }
 
 impl<'a> Parser<'a> {

@@ -79,7 +79,7 @@ fn started_as_herd7_it_reads_herds_command_line() {
 fn a_bad_command_line_names_the_option_and_exits_2() {
     for (args, word) in [
         (vec!["-m", "tso"], "'-m'"),
-        (vec!["-through", "all"], "'-through all'"),
+        (vec!["-throughflag", "x"], "'-throughflag x'"),
         (vec!["-rename", "map.txt"], "'-rename'"),
         (vec!["-exit", "maybe"], "'-exit'"),
         (vec!["-speedcheck", "true"], "'-speedcheck'"),
@@ -194,6 +194,24 @@ fn options_take_herds_meaning() {
     let o = herd7(&["-model", "sc", "-skipcheck", "sc", &sb]);
     assert_eq!(observations(&o).len(), 1);
     assert!(observations(&o)[0].contains("Sometimes"), "{:?}", observations(&o));
+    // -through all (and invalid): every check but the flags passes, so SB's four
+    // candidates all reach the final states under sc; -through none applies sc.
+    for (through, want) in [("all", "Sometimes 1 3"), ("invalid", "Sometimes 1 3"), ("none", "Never 0 3")] {
+        let o = herd7(&["-model", "sc", "-through", through, &sb]);
+        assert_eq!(observations(&o), [format!("Observation SB {want}")], "-through {through}");
+    }
+    let o = herd7(&["-model", "sc", "-through", "all", "-speedcheck", "fast", &sb]);
+    assert_eq!(observations(&o), ["Observation SB Sometimes 0 0"]);
+    let o = herd7(&["-model", "sc", "-through", "some", &sb]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("-through"), "{}", text(&o.stderr));
+    // The same through litsat's own command line and a cfg's `through` key.
+    let dir = temp("through");
+    std::fs::write(dir.join("t.cfg"), "model sc.cat\nthrough invalid\n").unwrap();
+    let check = |args: &[&str]| Command::new(litsat()).arg("check").args(args).arg(&sb).output().expect("runs");
+    assert_eq!(observations(&check(&["-m", "sc", "--through", "all"])), ["Observation SB Sometimes 1 3"]);
+    let cfg = dir.join("t.cfg").display().to_string();
+    assert_eq!(observations(&check(&["-m", &cfg])), ["Observation SB Sometimes 1 3"]);
     // -version and -help print and exit 0.
     let o = herd7(&["-version"]);
     assert!(o.status.success() && text(&o.stdout).starts_with("7.58"));
@@ -218,6 +236,7 @@ fn take_value(opt: &str, dir: &Path) -> Vec<String> {
         "-nonames" => &["XX"],
         "-suffix" => &["-s"],
         "-speedcheck" => &["fast"],
+        "-through" => &["all"],
         "-variant" => &["some-variant"],
         "-timeout" => &["60"],
         "-unroll" | "-nshow" => &["2"],

@@ -43,6 +43,10 @@ pub struct ModelArgs {
     /// Checks (by `as` name) to skip, comma-separated.
     #[arg(long, value_delimiter = ',')]
     pub skipchecks: Vec<String>,
+    /// herd's -through: `all` or `invalid` lets every execution through every check but
+    /// the flags; `none` (the default) applies them.
+    #[arg(long, value_name = "all|invalid|none", value_parser = parse_through)]
+    pub through: Option<bool>,
     /// Stop a test after this many seconds (it is reported as a timeout).
     ///
     /// Every phase
@@ -136,6 +140,7 @@ pub fn setup(m: &ModelArgs) -> Result<(Models, Options), Diag> {
     let opts = Options::new()
         .variants(m.variant.clone())
         .skipchecks(m.skipchecks.clone())
+        .through(m.through == Some(true))
         .timeout(m.timeout.map(Duration::from_secs_f64))
         .max_events(m.max_events)
         .fast(m.fast)
@@ -155,4 +160,9 @@ pub fn setup(m: &ModelArgs) -> Result<(Models, Options), Diag> {
         let _ = rayon::ThreadPoolBuilder::new().num_threads(j).use_current_thread().build_global();
     }
     Ok((models, opts))
+}
+
+/// `--through`'s value, as herd's `-through` and the cfg's `through` read it.
+fn parse_through(v: &str) -> Result<bool, String> {
+    litsat::cat::cfg::through(v)
 }

@@ -64,6 +64,7 @@ fn model_args(h: &HerdArgs) -> ModelArgs {
         include: h.includes.iter().chain(&h.libdir).cloned().collect(),
         variant: h.variants.clone(),
         skipchecks: h.skipchecks.clone(),
+        through: h.through,
         timeout: h.timeout,
         max_events: None,
         fast: h.speed == Speed::Fast,

@@ -90,7 +90,7 @@ pub const TABLE: &[Row] = &[
     default("-restrict", "none"),
     take("-model", true),
     take("-cat", true),
-    default("-through", "none"),
+    take("-through", true),
     default("-throughflag", "none"),
     take("-skipcheck", true),
     take("-skipchecks", true),
@@ -198,6 +198,8 @@ pub struct HerdArgs {
     pub speed: Speed,
     pub timeout: Option<f64>,
     pub hexa: bool,
+    /// `-through`: `Some(true)` for `all` or `invalid`.
+    pub through: Option<bool>,
     /// `-kinds` files (`NAME KIND` lines), read before the run.
     pub kinds: Vec<String>,
     /// `-names` files, read before the run.
@@ -301,6 +303,7 @@ impl HerdArgs {
             "-suffix" => self.suffix = v.to_string(),
             "-hexa" => self.hexa = boolean(opt, v)?,
             "-variant" => self.variants.extend(names(v)),
+            "-through" => self.through = Some(litsat::cat::cfg::through(v).map_err(|_| bad("<all|invalid|none>"))?),
             "-skipcheck" => self.skipchecks.push(v.to_string()),
             "-skipchecks" => self.skipchecks.extend(names(v)),
             "-badexecs" => {
@@ -382,8 +385,9 @@ mod tests {
     fn unknown_and_refused_options_are_named() {
         assert!(run(&["-m", "tso"]).unwrap_err().contains("'-m'"));
         assert!(run(&["-model"]).unwrap_err().contains("needs an argument"));
-        assert!(run(&["-through", "all"]).unwrap_err().contains("'-through all'"));
-        run(&["-through", "none"]).unwrap();
+        let Ok(Parsed::Run(h)) = run(&["-through", "all"]) else { panic!("parsed") };
+        assert_eq!(h.through, Some(true));
+        assert!(run(&["-through", "some"]).unwrap_err().contains("'-through'"));
         assert!(run(&["-rename", "f"]).unwrap_err().contains("'-rename'"));
         assert!(run(&["-exit", "yes"]).unwrap_err().contains("boolean"));
     }

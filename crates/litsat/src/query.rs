@@ -35,6 +35,9 @@ pub struct Options {
     pub variants: Vec<String>,
     /// Checks (by `as` name) to skip (herd's `-skipcheck`).
     pub skipchecks: Vec<String>,
+    /// herd's `-through all` (or `invalid`): every check but the flags passes, so every
+    /// candidate execution reaches the final states.
+    pub through: bool,
     /// Stop with an [`Error`](crate::Error) of kind [`Limit`](crate::DiagKind::Limit)
     /// after this long, from the start of the test. Every phase of the answer checks it
     /// between its steps (a single solver call is not interrupted, and litmus-sized ones
@@ -80,6 +83,18 @@ impl Options {
     pub fn variants<S: Into<String>>(mut self, variants: impl IntoIterator<Item = S>) -> Options {
         self.variants = variants.into_iter().map(Into::into).collect();
         self
+    }
+
+    /// Sets [`Options::through`].
+    pub fn through(mut self, through: bool) -> Options {
+        self.through = through;
+        self
+    }
+
+    /// Whether a check named `name` (a flag where `flag`) is not applied: skipped by
+    /// name, or let through.
+    pub fn skips(&self, name: Option<&str>, flag: bool) -> bool {
+        (self.through && !flag) || name.is_some_and(|n| self.skipchecks.iter().any(|s| s == n))
     }
 
     /// Sets [`Options::skipchecks`].
@@ -176,6 +191,7 @@ impl Options {
         }
         o.hexa |= s.hexa == Some(true);
         o.fast |= s.speedcheck == Some(true);
+        o.through |= s.through == Some(true);
         std::borrow::Cow::Owned(o)
     }
 
@@ -912,7 +928,7 @@ fn run_with(
     let exact = lg.guard();
     let mut flag_lits = Vec::new();
     for c in &checks {
-        if c.name.as_ref().is_some_and(|n| opts.skipchecks.iter().any(|s| **s == **n)) {
+        if opts.skips(c.name.as_deref(), c.flag) {
             continue;
         }
         if c.flag {

@@ -61,6 +61,9 @@ pub struct Settings {
     /// `speedcheck`: `Some(true)` for `fast` (the verdict only, as `Options::fast`),
     /// `Some(false)` for `false`; herd's `true` is refused.
     pub speedcheck: Option<bool>,
+    /// `through`: `Some(true)` for `all` or `invalid` (every check but the flags passes,
+    /// as `Options::through`), `Some(false)` for `none`.
+    pub through: Option<bool>,
 }
 
 impl Settings {
@@ -160,7 +163,6 @@ const DEFAULT_ONLY: &[(&str, Option<&str>)] = &[
     ("speedcheck", Some("false")),
     ("strictskip", Some("false")),
     ("suffix", None),
-    ("through", Some("none")),
     ("verbose", Some("0")),
 ];
 
@@ -246,6 +248,7 @@ fn set(cfg: &mut Cfg, l: &Line) -> Result<(), (bool, String)> {
         "oknames" => s.oknames.extend(names(v)),
         "nonames" => s.nonames.extend(names(v)),
         "include" => s.includes.push(v.to_string()),
+        "through" => s.through = Some(through(v).map_err(at_value)?),
         "speedcheck" if v != "true" => s.speedcheck = Some(speedcheck(v).map_err(at_value)?),
         k if DISPLAY_KEYS.contains(&k) => {}
         k => return default_only(k, v).map_err(|m| (true, m)),
@@ -273,6 +276,15 @@ fn speedcheck(v: &str) -> Result<bool, String> {
         "fast" => Ok(true),
         "false" => Ok(false),
         _ => Err(format!("expected `false`, `true` or `fast`, found `{v}`")),
+    }
+}
+
+/// herd's `-through`: whether checks are let through (`all`, `invalid`) or not (`none`).
+pub fn through(v: &str) -> Result<bool, String> {
+    match v {
+        "all" | "invalid" => Ok(true),
+        "none" => Ok(false),
+        _ => Err(format!("expected `all`, `invalid` or `none`, found `{v}`")),
     }
 }
 

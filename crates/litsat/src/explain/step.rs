@@ -76,7 +76,7 @@ pub fn nth(
         query::encode(test, file, text, prog, opts)?;
     lg.assert(cut.negate());
     for c in &checks {
-        let skipped = c.name.as_ref().is_some_and(|n| opts.skipchecks.iter().any(|s| **s == **n));
+        let skipped = opts.skips(c.name.as_deref(), c.flag);
         if !c.flag && !skipped {
             lg.assert(c.ok);
         }

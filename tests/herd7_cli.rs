@@ -212,6 +212,18 @@ fn options_take_herds_meaning() {
     assert_eq!(observations(&check(&["-m", "sc", "--through", "all"])), ["Observation SB Sometimes 1 3"]);
     let cfg = dir.join("t.cfg").display().to_string();
     assert_eq!(observations(&check(&["-m", &cfg])), ["Observation SB Sometimes 1 3"]);
+    // -checkfilter false keeps the executions a filter rejects.
+    let filtered = dir.join("SBf.litmus");
+    let sb_text = std::fs::read_to_string(&sb).unwrap();
+    let (head, cond) = sb_text.split_at(sb_text.find("exists").expect("SB's condition"));
+    std::fs::write(&filtered, format!("{head}filter (0:EAX=1)\n{cond}")).unwrap();
+    let f = filtered.display().to_string();
+    let states = |o: &Output| text(&o.stdout).lines().find(|l| l.starts_with("States")).map(str::to_string);
+    let o = herd7(&["-model", "tso", &f]);
+    assert_eq!(states(&o).as_deref(), Some("States 2"), "{}", text(&o.stdout));
+    let o = herd7(&["-model", "tso", "-checkfilter", "false", &f]);
+    assert_eq!(states(&o).as_deref(), Some("States 4"), "{}", text(&o.stdout));
+    assert_eq!(observations(&check(&["-m", "tso", "--checkfilter", "false"])).len(), 1);
     // -version and -help print and exit 0.
     let o = herd7(&["-version"]);
     assert!(o.status.success() && text(&o.stdout).starts_with("7.58"));
@@ -224,7 +236,7 @@ fn take_value(opt: &str, dir: &Path) -> Vec<String> {
     let f = |name: &str| dir.join(name).display().to_string();
     let v: &[&str] = match opt {
         "-set-libdir" | "-I" => return vec![opt.into(), f("")],
-        "-exit" | "-hexa" | "-badexecs" | "-showone" => &["true"],
+        "-exit" | "-hexa" | "-badexecs" | "-showone" | "-checkfilter" => &["true"],
         "-conf" => return vec![opt.into(), f("t.cfg")],
         "-bell" => return vec![opt.into(), f("t.bell")],
         "-macros" => return vec![opt.into(), f("t.def")],

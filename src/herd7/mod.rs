@@ -65,6 +65,7 @@ fn model_args(h: &HerdArgs) -> ModelArgs {
         variant: h.variants.clone(),
         skipchecks: h.skipchecks.clone(),
         through: h.through,
+        checkfilter: h.checkfilter,
         timeout: h.timeout,
         max_events: None,
         fast: h.speed == Speed::Fast,

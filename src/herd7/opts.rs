@@ -103,7 +103,7 @@ pub const TABLE: &[Row] = &[
     default("-dumpallfaults", "false"),
     take("-nshow", true),
     take("-showone", true),
-    default("-checkfilter", "true"),
+    take("-checkfilter", true),
     display("-showinitrf"),
     display("-showfinalrf"),
     display("-doshow"),
@@ -200,6 +200,8 @@ pub struct HerdArgs {
     pub hexa: bool,
     /// `-through`: `Some(true)` for `all` or `invalid`.
     pub through: Option<bool>,
+    /// `-checkfilter`.
+    pub checkfilter: Option<bool>,
     /// `-kinds` files (`NAME KIND` lines), read before the run.
     pub kinds: Vec<String>,
     /// `-names` files, read before the run.
@@ -304,6 +306,7 @@ impl HerdArgs {
             "-hexa" => self.hexa = boolean(opt, v)?,
             "-variant" => self.variants.extend(names(v)),
             "-through" => self.through = Some(litsat::cat::cfg::through(v).map_err(|_| bad("<all|invalid|none>"))?),
+            "-checkfilter" => self.checkfilter = Some(boolean(opt, v)?),
             "-skipcheck" => self.skipchecks.push(v.to_string()),
             "-skipchecks" => self.skipchecks.extend(names(v)),
             "-badexecs" => {

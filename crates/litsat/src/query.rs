@@ -38,6 +38,9 @@ pub struct Options {
     /// herd's `-through all` (or `invalid`): every check but the flags passes, so every
     /// candidate execution reaches the final states.
     pub through: bool,
+    /// herd's `-checkfilter false`: the test's `filter` is not applied (herd's default,
+    /// and this one's `false`, applies it).
+    pub no_checkfilter: bool,
     /// Stop with an [`Error`](crate::Error) of kind [`Limit`](crate::DiagKind::Limit)
     /// after this long, from the start of the test. Every phase of the answer checks it
     /// between its steps (a single solver call is not interrupted, and litmus-sized ones
@@ -82,6 +85,12 @@ impl Options {
     /// Sets [`Options::variants`].
     pub fn variants<S: Into<String>>(mut self, variants: impl IntoIterator<Item = S>) -> Options {
         self.variants = variants.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Sets [`Options::no_checkfilter`] where `check` is false.
+    pub fn checkfilter(mut self, check: bool) -> Options {
+        self.no_checkfilter = !check;
         self
     }
 
@@ -192,6 +201,7 @@ impl Options {
         o.hexa |= s.hexa == Some(true);
         o.fast |= s.speedcheck == Some(true);
         o.through |= s.through == Some(true);
+        o.no_checkfilter |= s.checkfilter == Some(false);
         std::borrow::Cow::Owned(o)
     }
 
@@ -824,8 +834,12 @@ pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -
 }
 
 /// [`run`] without the digest.
-fn run_unhashed(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Outcome, Diag> {
+fn run_unhashed(mut test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Outcome, Diag> {
     let opts = &*opts.under(prog);
+    if opts.no_checkfilter {
+        // herd's `-checkfilter false`: the executions the filter rejects are kept.
+        test.filter = None;
+    }
     // One deadline for the whole test, however many bounds `--unroll auto` tries.
     let deadline = Deadline::after(opts.timeout);
     if !opts.auto_unroll {

@@ -64,6 +64,8 @@ pub struct Settings {
     /// `through`: `Some(true)` for `all` or `invalid` (every check but the flags passes,
     /// as `Options::through`), `Some(false)` for `none`.
     pub through: Option<bool>,
+    /// `checkfilter`: `Some(false)` keeps the executions a test's filter rejects.
+    pub checkfilter: Option<bool>,
 }
 
 impl Settings {
@@ -249,6 +251,7 @@ fn set(cfg: &mut Cfg, l: &Line) -> Result<(), (bool, String)> {
         "nonames" => s.nonames.extend(names(v)),
         "include" => s.includes.push(v.to_string()),
         "through" => s.through = Some(through(v).map_err(at_value)?),
+        "checkfilter" => s.checkfilter = Some(boolean(v).map_err(at_value)?),
         "speedcheck" if v != "true" => s.speedcheck = Some(speedcheck(v).map_err(at_value)?),
         k if DISPLAY_KEYS.contains(&k) => {}
         k => return default_only(k, v).map_err(|m| (true, m)),

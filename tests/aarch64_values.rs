@@ -78,3 +78,34 @@ fn a_raw_address_the_model_reaches_fails_the_test() {
     let m = log(&raw(false)).expect_err("herd fails on the access");
     assert!(m.contains("Non symbolic address: [16]"), "{m}");
 }
+
+#[test]
+fn under_nv2_system_registers_are_memory_at_vncr_el2() {
+    // herd's A254 shape: ELR_EL1 is at VNCR_EL2+0x230 (element 70 of 8 bytes).
+    let text = "AArch64 N
+Variant=NV2
+{ uint64_t nvmem[100]; 0:VNCR_EL2=nvmem; 1:X1=nvmem; }
+ P0             | P1              ;
+ MOV X0,#1      | LDR X0,[X1,560] ;
+ MSR ELR_EL1,X0 |                 ;
+exists (1:X0=1)
+";
+    let l = log(text).unwrap_or_else(|m| panic!("{m}"));
+    assert!(l.contains("Observation N Sometimes 1 1\n"), "{l}");
+    // Without NV2, ELR_EL1 is a register: memory never sees the 1.
+    let l = log(&text.replace("Variant=NV2\n", "")).unwrap_or_else(|m| panic!("{m}"));
+    assert!(l.contains("Observation N Never 0 1\n"), "{l}");
+    // MRS reads it back from memory; MSR VNCR_EL2 stores at the old VNCR_EL2+0xB0.
+    let read = "AArch64 M
+Variant=NV2
+{ uint64_t nvmem[80]; 0:VNCR_EL2=nvmem; 0:X1=nvmem; }
+ P0               ;
+ MOV X0,#1        ;
+ MSR VNCR_EL2,X0  ;
+ LDR X2,[X1,#176] ;
+ MRS X3,ESR_EL1   ;
+forall (0:X2=1 /\\ 0:X3=0)
+";
+    let l = log(read).unwrap_or_else(|m| panic!("{m}"));
+    assert!(l.contains("Observation M Always 1 0\n"), "{l}");
+}

@@ -149,12 +149,15 @@ impl Isa for AArch64 {
     }
 
     /// herd's `telechat` variant (code compiled by a C compiler): a `RET` without a
-    /// register ends the thread instead of jumping to X30.
+    /// register ends the thread instead of jumping to X30. Under `NV2`, `ELR_EL1`,
+    /// `ESR_EL1` and `VNCR_EL2` live in memory at `VNCR_EL2` ([`sys::under_nv2`]).
     fn parse_under(&self, text: &str, variants: &[String]) -> Result<Vec<Op>, InstrError> {
         if text.trim().eq_ignore_ascii_case("RET") && crate::variant::holds(variants, "telechat") {
             return Ok(vec![Op::Exit]);
         }
-        table::parse(text)
+        let ops = table::parse(text)?;
+        let sys = text.trim().get(..3).is_some_and(|m| m.eq_ignore_ascii_case("MRS") || m.eq_ignore_ascii_case("MSR"));
+        Ok(if sys && crate::variant::holds(variants, "nv2") { sys::under_nv2(ops) } else { ops })
     }
 
     fn parse(&self, text: &str) -> Result<Vec<Op>, InstrError> {

@@ -130,7 +130,8 @@ pub fn normalise_state(line: &str) -> String {
     let mut items: Vec<String> = line
         .split(';')
         .map(str::trim)
-        .filter(|s| !s.is_empty())
+        // herd's faults (` Fault(P0:L0,…);`, ` ~Fault(…);`) are no places.
+        .filter(|s| !s.is_empty() && !s.starts_with("Fault(") && !s.starts_with("~Fault("))
         .map(|s| if let Some(rest) = s.strip_prefix('[') { rest.replacen(']', "", 1) } else { s.to_string() })
         .collect();
     items.sort();
@@ -389,8 +390,11 @@ pub fn compare(a: &Answer, e: &Expected) -> Vec<String> {
     {
         d.push(format!("witnesses {} {} (expected {} {})", a.witnesses.0, a.witnesses.1, w.0, w.1));
     }
+    // A state with no places (only faults, which a corpus TSV leaves out) is an empty
+    // column there: states without items are compared as none.
+    let items = |v: &[String]| v.iter().filter(|s| !s.is_empty()).cloned().collect::<Vec<_>>();
     if let Some(st) = &e.states
-        && &a.states != st
+        && items(&a.states) != items(st)
     {
         d.push(format!("states [{}] (expected [{}])", a.states.join(" | "), st.join(" | ")));
     }

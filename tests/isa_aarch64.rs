@@ -142,7 +142,9 @@ fn unsupported_forms_say_why() {
         assert!(error(refused).contains("unsupported instruction"), "{refused}");
     }
     // Families litsat does not build yet, named.
-    assert!(error("SVC #0").contains("exceptions"));
+    assert!(error("ERET").contains("exception returns"));
+    assert!(error("SVC #65536").contains("out of range"));
+    assert!(error("UDF X0").contains("immediate") || error("UDF X0").contains("expected"), "{}", error("UDF X0"));
     assert!(error("BLR X30").contains("link register"));
     assert!(error("BR W1").contains("unsupported operands"));
     // Immediates out of range, wrong widths.
@@ -447,4 +449,24 @@ forall (x=255 /\\ 0:X2=255 /\\ 0:X3=-1)
 forall (0:X3=1 /\\ 0:X4=2 /\\ 0:X5=0)
 ",
     );
+}
+
+#[test]
+fn udf_and_svc_fault_then_end_the_thread() {
+    // SVC: the fault, ELR_EL1 the return address, ESR_EL1 the syndrome (EC 0b010101, IL,
+    // the immediate), then the thread ends (herd's default fatal handling).
+    let svc = ops("SVC #3");
+    assert!(
+        matches!(&svc[0], Op::Fault { ftype, tags, .. } if ftype == "SupervisorCall" && tags.iter().any(|t| t == "SVC"))
+    );
+    assert_eq!(svc[1], Op::Link("ELR_EL1".into()));
+    assert_eq!(svc[2], Op::Mov { dst: "ESR_EL1".into(), src: Src::Imm((0b010_1011 << 25) | 3) });
+    assert_eq!(svc.last(), Some(&Op::Exit));
+    // UDF: ELR_EL1 gets the instruction's own address.
+    let udf = ops("UDF #0");
+    assert!(
+        matches!(&udf[0], Op::Fault { ftype, tags, .. } if ftype == "UndefinedInstruction" && tags.iter().any(|t| t == "EXC-ENTRY"))
+    );
+    assert_eq!(udf[1], Op::LabelOf { dst: "ELR_EL1".into(), label: ".+0".into() });
+    assert_eq!(udf.last(), Some(&Op::Exit));
 }

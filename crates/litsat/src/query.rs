@@ -451,6 +451,11 @@ pub fn prepare_until(
         narrow_constants(f, &init);
     }
     let ev = events::build_with(&test, isa, &SourceRef { file, text }, (macros, unroll, register_events), deadline)?;
+    // A fault atom holds where its thread's fault register names a site it matches.
+    test.cond.prop.resolve_faults(&ev.fault_sites);
+    if let Some(f) = &mut test.filter {
+        f.resolve_faults(&ev.fault_sites);
+    }
     Ok((test, isa, ev))
 }
 
@@ -592,6 +597,8 @@ pub fn observed(test: &Test, isa: &dyn Isa) -> Vec<Loc> {
     // `Deref`) comes after every location named bare, as herd orders them.
     fn key<'l>(isa: &dyn Isa, l: &'l Loc) -> (u8, usize, usize, &'l str, usize) {
         match l {
+            // herd shows the faults after every other place.
+            Loc::Reg(t, r) if r == crate::litmus::FAULT_REG => (2, *t, 0, r, 0),
             Loc::Reg(t, r) => (0, *t, isa.reg_index(r), r, 0),
             Loc::Mem(x) => match crate::litmus::whole_part(x) {
                 Some((base, i)) => (1, 0, 0, base, i),
@@ -681,6 +688,11 @@ pub fn prop_lit_cast(p: &Prop, places: &[(Loc, Vec<(Value, B)>)], ev: &Events, l
             let y = prop_lit_cast(b, places, ev, lg, cast);
             lg.or2(x.negate(), y)
         }
+        Prop::Fault(a) => {
+            let v: Vec<B> =
+                lits(&a.place).iter().filter(|(x, _)| matches!(x, Value::Int(k) if a.codes.contains(k))).map(|p| p.1).collect();
+            lg.or(&v)
+        }
     }
 }
 
@@ -726,8 +738,11 @@ struct Prepared {
 
 /// The test [`Prepared`], within `opts.max_events` and stopping with a timeout once
 /// `deadline` passes.
-fn prepared(test: Test, file: &str, text: &str, prog: &Program, opts: &Options, deadline: Deadline) -> Result<Prepared, Diag> {
-    crate::variant::check_built(&variants_of(prog, opts, &test), file)?;
+fn prepared(mut test: Test, file: &str, text: &str, prog: &Program, opts: &Options, deadline: Deadline) -> Result<Prepared, Diag> {
+    let variants = variants_of(prog, opts, &test);
+    crate::variant::check_built(&variants, file)?;
+    // The code is read under all of them (`Isa::parse_under`).
+    test.variants = variants;
     let (test, isa, ev) = prepare_until(test, file, text, (prog.macro_file(), opts.unroll_bound(), prog.catdep), deadline)?;
     if let Some(max) = opts.max_events
         && ev.len() > max
@@ -1294,6 +1309,17 @@ impl Found {
     }
 }
 
+/// A thread's fault as its state shows it: herd's text of the site its fault register
+/// names, or nothing where it did not fault.
+fn fault_shown(ev: &Events, v: Option<&Val>) -> SortVal {
+    match v {
+        Some(Val::Int(k)) if *k > 0 => {
+            SortVal::Sym(ev.fault_sites.get(*k as usize - 1).map(|s| s.text()).unwrap_or_default())
+        }
+        _ => SortVal::Sym(String::new()),
+    }
+}
+
 /// Adds one execution (the model `truth`) to the outcome: its state, its side of the
 /// counts and the flags it raises. herd drops an execution that went past the unrolling
 /// bound, noting only that one was consistent.
@@ -1338,6 +1364,9 @@ fn record(out: &mut Outcome, found: &mut Found, truth: &[bool], view: &View, wei
     }
     found.row.clear();
     found.row.extend(shown_at.iter().zip(casts).map(|(&k, cast)| {
+        if matches!(&places[k].0, Loc::Reg(_, r) if r == crate::litmus::FAULT_REG) {
+            return fault_shown(ev, values[k].as_ref());
+        }
         match (values[k].as_ref().map(SortVal::from).unwrap_or(SortVal::Int(0)), cast) {
             (SortVal::Int(i), Some(c)) => c.apply(i),
             (v, _) => v,

@@ -1,6 +1,6 @@
 //! herd7's log layout.
 
-use crate::litmus::{CondKind, Loc};
+use crate::litmus::{CondKind, FAULT_REG, FaultAtom, Loc};
 use crate::query::{Outcome, SortVal, StateKey};
 use std::fmt::Write;
 
@@ -50,8 +50,63 @@ pub fn push_value(out: &mut String, v: &SortVal, hexa: bool) {
 
 pub fn state_line(s: &StateKey) -> String {
     let mut out = String::new();
-    push_state_line(&mut out, s, false);
+    push_state_line(&mut out, s, false, &[]);
     out
+}
+
+/// Whether a state's place is a thread's fault register, which shows as its fault.
+fn is_fault(l: &Loc) -> bool {
+    matches!(l, Loc::Reg(_, r) if r == FAULT_REG)
+}
+
+/// The thread, labels and type of a fault as a state shows it, `Fault(P0:L0,SVC)`.
+fn fault_parts(text: &str) -> Option<(usize, Vec<&str>, &str)> {
+    let inner = text.strip_prefix("Fault(P")?.strip_suffix(')')?;
+    let (head, ftype) = inner.rsplit_once(',')?;
+    let (t, labels) = match head.split_once(':') {
+        Some((t, ls)) => (t, ls.trim_start_matches('{').trim_end_matches('}').split(',').collect()),
+        None => (head, Vec::new()),
+    };
+    Some((t.parse().ok()?, labels, ftype))
+}
+
+/// Appends a state's faults as herd shows them after its places: each fault that some
+/// atom of the condition matches, then ` ~Fault(…);` for each atom that none matches.
+fn push_faults(out: &mut String, s: &StateKey, atoms: &[&FaultAtom]) {
+    let faults: Vec<&str> = s
+        .0
+        .iter()
+        .filter(|(l, _)| is_fault(l))
+        .filter_map(|(_, v)| if let SortVal::Sym(t) = v { Some(t.as_str()) } else { None })
+        .filter(|t| !t.is_empty())
+        .collect();
+    if faults.is_empty() && atoms.is_empty() {
+        return;
+    }
+    out.push(' ');
+    out.push_str(&faults.iter().map(|f| format!("{f};")).collect::<Vec<_>>().join(" "));
+    let matched = |a: &FaultAtom| {
+        faults.iter().filter_map(|f| fault_parts(f)).any(|(t, ls, ft)| {
+            t == a.thread
+                && a.label.as_deref().is_none_or(|l| ls.contains(&l))
+                && a.ftype.as_deref().is_none_or(|x| x == ft)
+                && a.loc.is_none()
+        })
+    };
+    // herd lists the atoms none matches from its set's last to its first.
+    let mut keys: Vec<String> = Vec::new();
+    for a in atoms.iter().filter(|a| !matched(a)) {
+        let mut k = String::new();
+        let _ = crate::litmus::print::write_fault_atom(a, "Fault", &mut k);
+        keys.push(k);
+    }
+    keys.sort();
+    keys.dedup();
+    for k in keys.iter().rev() {
+        out.push_str(" ~");
+        out.push_str(k);
+        out.push(';');
+    }
 }
 
 /// A state's `(place, value)` items as herd shows them: memory in brackets where
@@ -68,6 +123,11 @@ pub fn state_items(s: &StateKey, brackets: bool, hexa: bool) -> Vec<(String, Str
     let mut k = 0;
     while k < s.0.len() {
         let (l, v) = &s.0[k];
+        // Faults are no places: the log's state line shows them after the places.
+        if is_fault(l) {
+            k += 1;
+            continue;
+        }
         let (mut place, mut value) = (String::new(), String::new());
         if let Some(base) = whole(l) {
             // An array shown whole: its elements' run.
@@ -93,7 +153,7 @@ pub fn state_items(s: &StateKey, brackets: bool, hexa: bool) -> Vec<(String, Str
 }
 
 /// Appends a state as its `States` line shows it, without the newline.
-fn push_state_line(out: &mut String, s: &StateKey, hexa: bool) {
+fn push_state_line(out: &mut String, s: &StateKey, hexa: bool, atoms: &[&FaultAtom]) {
     let start = out.len();
     for (place, value) in state_items(s, true, hexa) {
         out.push_str(&place);
@@ -103,6 +163,7 @@ fn push_state_line(out: &mut String, s: &StateKey, hexa: bool) {
     }
     let kept = out[start..].trim_end().len();
     out.truncate(start + kept);
+    push_faults(out, s, atoms);
 }
 
 /// Appends `words`, then a newline.
@@ -122,8 +183,10 @@ pub fn herd_log(o: &Outcome, seconds: f64) -> String {
     let mut num = itoa::Buffer::new();
     push_line(&mut s, &["Test ", name, " ", kind_word(t.cond.kind)]);
     push_line(&mut s, &["States ", num.format(o.states.len())]);
+    let mut atoms = Vec::new();
+    t.cond.prop.fault_atoms(&mut atoms);
     for st in &o.states {
-        push_state_line(&mut s, st, o.hexa);
+        push_state_line(&mut s, st, o.hexa, &atoms);
         s.push('\n');
     }
     if let Some(d) = &o.incomplete {

@@ -23,7 +23,11 @@ const NOT_BUILT: &[(&str, &str)] = &[
     ("pauth2", "pointer authentication"),
     ("sve", "scalable vectors"),
     ("sme", "scalable matrices"),
-    ("nv2", "nested virtualisation"),
+    // herd's fault handling other than the default `fatal` (the thread ends at a fault).
+    ("handled", "faults handled: the faulting instruction runs again, or the next after a call"),
+    ("imprecise", "faults handled: the faulting instruction runs again, or the next after a call"),
+    ("faulttonext", "faults skipped to the next instruction"),
+    ("skip", "faults skipped to the next instruction"),
 ];
 
 /// `v` lower-cased, its alias resolved: herd matches variant names without case.

@@ -127,7 +127,14 @@ pub(super) fn check_names(test: &Test, code: &[Vec<Instr>], src: &SourceRef<'_>)
     super::interp::collect_syms(&test.cond.prop, &mut syms);
     // Instructions as values (`instr:"…"`, `NOP`) are no symbols.
     let symbolic = |x: &&str| !x.starts_with("instr:") && *x != "NOP";
-    let new: BTreeSet<String> = syms.into_iter().filter(symbolic).map(base).filter(|x| !known.contains(x)).collect();
+    let mut new: BTreeSet<String> = syms.into_iter().filter(symbolic).map(base).filter(|x| !known.contains(x)).collect();
+    // A fault atom's label (`fault(P0:L1)`) is a code label of its thread.
+    let mut atoms = Vec::new();
+    test.cond.prop.fault_atoms(&mut atoms);
+    for a in atoms {
+        let l = a.label.as_ref().map(|l| format!("P{}:{l}", a.thread));
+        new.extend(l.filter(|l| !known.contains(l)));
+    }
     let Some(first) = new.first() else { return Ok(()) };
     let at = src.text.rfind(first.as_str()).unwrap_or(0);
     let all = new.iter().cloned().collect::<Vec<_>>().join(", ");
@@ -168,16 +175,27 @@ pub(super) fn parse_cells(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Re
     let mut code: Vec<Vec<Instr>> = Vec::new();
     for th in &test.threads {
         let mut instrs = Vec::new();
+        // herd's labels of the next instruction: those of the empty cells before it.
+        let mut labels: Vec<String> = Vec::new();
         for cell in &th.cells {
             let (label, text, skip) = split_label(&cell.text);
             let pos = Pos(cell.pos.0 + skip);
+            labels.extend(label.map(str::to_string));
             if text.is_empty() {
                 if let Some(l) = label {
                     instrs.push(Instr { label: Some(l.to_string()), ops: Vec::new(), text: String::new(), pos });
                 }
                 continue;
             }
-            let ops = isa.parse(text).map_err(|e| src.err(Pos(pos.0 + e.offset), e.message))?;
+            let mut ops = isa.parse_under(text, &test.variants).map_err(|e| src.err(Pos(pos.0 + e.offset), e.message))?;
+            labels.sort();
+            labels.dedup();
+            for op in &mut ops {
+                if let Op::Fault { labels: l, .. } = op {
+                    l.clone_from(&labels);
+                }
+            }
+            labels.clear();
             instrs.push(Instr { label: label.map(str::to_string), ops, text: text.to_string(), pos });
         }
         code.push(instrs);

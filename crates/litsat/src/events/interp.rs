@@ -183,6 +183,7 @@ impl Events {
             vals: Vec::with_capacity(64),
             val_ids: HashMap::with_capacity_and_hasher(64, Default::default()),
             final_regs: BTreeMap::new(),
+            fault_sites: Vec::new(),
             addr: BTreeSet::new(),
             data: BTreeSet::new(),
             ctrl: BTreeSet::new(),

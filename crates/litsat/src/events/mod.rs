@@ -67,6 +67,9 @@ pub enum Kind {
     RegRead,
     /// A write of a register: herd's `Wreg`.
     RegWrite,
+    /// A fault (herd's `Fault`/`ExcEntry` action): no memory access, fence or branch; the
+    /// model sees it through its tags (`FAULT`, `EXC-ENTRY`, the type's set).
+    Fault,
 }
 
 /// herd's lock events (C spin locks): accesses to the lock's location that stay out of
@@ -235,6 +238,9 @@ pub struct Events {
     /// element of another size (a mixed-size access), which the encoder checks against
     /// the address's possible values.
     pub widths: Vec<(ValId, Option<usize>)>,
+    /// The instructions that may fault, numbered as their thread's fault register
+    /// ([`crate::litmus::FAULT_REG`]) names them: site `k` is value `k + 1`.
+    pub fault_sites: Vec<crate::litmus::FaultSite>,
 }
 
 impl Events {

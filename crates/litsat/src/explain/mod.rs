@@ -615,6 +615,7 @@ pub fn describe(ev: &Events, ex: &Concrete, i: Eid, spaced: bool) -> String {
         Kind::Write => format!("W{sep}{loc}={val}{tagged}"),
         Kind::Fence => format!("F{sep}{}", fence_name(ev, i)),
         Kind::Branch => "B".to_string(),
+        Kind::Fault => format!("Fault{tagged}"),
         Kind::RegRead | Kind::RegWrite => {
             let dir = if e.kind == Kind::RegRead { "Rreg" } else { "Wreg" };
             let reg = e.reg.and_then(|k| ev.reg_names.get(k)).map_or("?", |n| n.split_once(':').map_or(n.as_str(), |p| p.1));

@@ -215,6 +215,16 @@ pub enum Op {
     Width(usize),
     /// The thread ends here (herd's `ret` in compiled X86_64 code).
     Exit,
+    /// The instruction faults (herd's AArch64 `UDF`, `SVC`): an event in `tags` (herd's
+    /// `FAULT`, `EXC-ENTRY` and the type's set), and the thread's fault register set to
+    /// this fault site, of type `ftype` at the instruction's `labels` (filled in from the
+    /// source when the code is read, before any layout renames labels). An `Exit` after it
+    /// ends the thread, as herd's default (`fatal`) fault handling does.
+    Fault {
+        ftype: String,
+        tags: Vec<Tag>,
+        labels: Vec<String>,
+    },
     /// `dst` keeps its value and also comes from `src`: an intra-instruction data edge
     /// without arithmetic (herd's post-indexed store updates its base once the data
     /// register is read).
@@ -278,6 +288,11 @@ pub trait Isa: Sync {
     fn name(&self) -> &'static str;
     /// The ops of one instruction (labels already stripped).
     fn parse(&self, instr: &str) -> Result<Vec<Op>, InstrError>;
+    /// [`Isa::parse`] under the variants the test runs under, for the instructions whose
+    /// semantics a variant changes (AArch64's `RET` under `telechat`).
+    fn parse_under(&self, instr: &str, _variants: &[String]) -> Result<Vec<Op>, InstrError> {
+        self.parse(instr)
+    }
     /// herd's printing name for a register, as written in conditions and init blocks; `None`
     /// when `r` is no register of this ISA.
     fn canonical_reg(&self, r: &str) -> Option<Reg>;

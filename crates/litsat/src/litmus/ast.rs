@@ -156,6 +156,62 @@ pub enum Prop {
     And(Vec<Prop>),
     Or(Vec<Prop>),
     Implies(Box<Prop>, Box<Prop>),
+    /// herd's fault atom, `fault(P0:L0,UndefinedInstruction)`: a fault of the thread (at
+    /// the label, of the type) happened.
+    Fault(FaultAtom),
+}
+
+/// The pseudo-register of a thread that holds which of its fault sites faulted (0 for
+/// none): a thread that faults ends there (herd's default `fatal` handling), so it holds
+/// one at most. No ISA names a register so.
+pub const FAULT_REG: &str = "<fault>";
+
+/// A fault a condition names: its thread, and optionally the label of the faulting
+/// instruction, the location accessed and the fault type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FaultAtom {
+    pub thread: usize,
+    /// The thread's [`FAULT_REG`], the place the atom reads.
+    pub place: Loc,
+    pub label: Option<String>,
+    pub loc: Option<String>,
+    pub ftype: Option<String>,
+    /// The values of the thread's [`FAULT_REG`] that match the atom, once the event
+    /// structure has numbered the fault sites ([`FaultSite`]).
+    pub codes: Vec<i64>,
+}
+
+/// An instruction that may fault: its thread, its label and its fault type. Site `k` of
+/// a test's list sets its thread's [`FAULT_REG`] to `k + 1`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FaultSite {
+    pub thread: usize,
+    /// The instruction's labels, sorted (those of the empty cells before it too).
+    pub labels: Vec<String>,
+    pub ftype: String,
+}
+
+impl FaultAtom {
+    /// herd's matching of an actual fault against an atom: same thread, the atom's
+    /// label among the instruction's, the same type, and no location (UDF and SVC fault
+    /// at none).
+    pub fn matches(&self, s: &FaultSite) -> bool {
+        s.thread == self.thread
+            && self.label.as_ref().is_none_or(|l| s.labels.contains(l))
+            && self.ftype.as_ref().is_none_or(|t| *t == s.ftype)
+            && self.loc.is_none()
+    }
+}
+
+impl FaultSite {
+    /// herd's text of the fault in a state, `Fault(P0:L0,SupervisorCall)`.
+    pub fn text(&self) -> String {
+        match self.labels.as_slice() {
+            [] => format!("Fault(P{},{})", self.thread, self.ftype),
+            [l] => format!("Fault(P{}:{l},{})", self.thread, self.ftype),
+            ls => format!("Fault(P{}:{{{}}},{})", self.thread, ls.join(","), self.ftype),
+        }
+    }
 }
 
 impl Prop {
@@ -163,7 +219,7 @@ impl Prop {
     /// (symbolic registers given real ones, registers in the ISA's spelling).
     pub fn try_map_locs(&mut self, f: &mut dyn FnMut(&mut Loc) -> Result<(), String>) -> Result<(), String> {
         match self {
-            Prop::True | Prop::False => Ok(()),
+            Prop::True | Prop::False | Prop::Fault(_) => Ok(()),
             Prop::Eq(l, _) => f(l),
             Prop::EqArray(_, es) => es.iter_mut().try_for_each(|(l, _)| f(l)),
             Prop::EqLoc(a, b) => {
@@ -200,6 +256,8 @@ impl Prop {
         };
         match self {
             Prop::True | Prop::False => {}
+            // The thread's fault register is a place the state shows (as its faults).
+            Prop::Fault(a) => push(&a.place),
             Prop::Eq(l, _) => push(l),
             Prop::EqArray(_, es) => es.iter().for_each(|(l, _)| push(l)),
             Prop::EqLoc(a, b) => {
@@ -215,6 +273,36 @@ impl Prop {
         }
     }
 
+    /// Gives each fault atom the values of its thread's fault register that match it.
+    pub fn resolve_faults(&mut self, sites: &[FaultSite]) {
+        match self {
+            Prop::Fault(a) => {
+                a.codes = (1..).zip(sites).filter(|(_, s)| a.matches(s)).map(|(k, _)| k).collect();
+            }
+            Prop::Not(q) => q.resolve_faults(sites),
+            Prop::And(qs) | Prop::Or(qs) => qs.iter_mut().for_each(|q| q.resolve_faults(sites)),
+            Prop::Implies(a, b) => {
+                a.resolve_faults(sites);
+                b.resolve_faults(sites);
+            }
+            _ => {}
+        }
+    }
+
+    /// The fault atoms, in order of appearance.
+    pub fn fault_atoms<'p>(&'p self, out: &mut Vec<&'p FaultAtom>) {
+        match self {
+            Prop::Fault(a) => out.push(a),
+            Prop::Not(q) => q.fault_atoms(out),
+            Prop::And(qs) | Prop::Or(qs) => qs.iter().for_each(|q| q.fault_atoms(out)),
+            Prop::Implies(a, b) => {
+                a.fault_atoms(out);
+                b.fault_atoms(out);
+            }
+            _ => {}
+        }
+    }
+
     /// Evaluates the proposition on a final state given as a lookup function.
     pub fn eval(&self, get: &dyn Fn(&Loc) -> Option<Val>) -> bool {
         match self {
@@ -227,6 +315,7 @@ impl Prop {
             Prop::And(ps) => ps.iter().all(|p| p.eval(get)),
             Prop::Or(ps) => ps.iter().any(|p| p.eval(get)),
             Prop::Implies(a, b) => !a.eval(get) || b.eval(get),
+            Prop::Fault(a) => matches!(get(&a.place), Some(Val::Int(k)) if a.codes.contains(&k)),
         }
     }
 }

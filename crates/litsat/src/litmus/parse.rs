@@ -176,6 +176,9 @@ fn table<'a>(cur: &Cursor<'a>, rest: &'a str) -> Result<(Vec<ThreadCode>, &'a st
     let mut threads = Vec::new();
     for cell in header_row.split('|') {
         let c = cell.trim();
+        if c.strip_prefix('P').and_then(|n| n.strip_suffix(".F")).is_some_and(|n| n.parse::<usize>().is_ok()) {
+            return Err(cur.err(cell.trim_start(), format!("unsupported: fault handler code (`{c}`, herd's exception handlers)")));
+        }
         let id = c
             .strip_prefix('P')
             .and_then(|n| n.parse::<usize>().ok())
@@ -331,10 +334,6 @@ fn parse_prop<'a>(cur: &Cursor<'a>, s: &'a str) -> Result<(&'a str, Prop), Diag>
         Ok((r, p)) => Ok((r, p)),
         Err(nom::Err::Failure(e)) if e.code == nom::error::ErrorKind::TooLarge => {
             Err(cur.err(e.input, format!("proposition nested too deeply (more than {} levels)", prop::MAX_DEPTH)))
-        }
-        // herd's exceptions (`UDF`, `SVC`) end a thread with a fault a condition can name.
-        Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) if e.input.trim_start_matches(|c: char| c == '(' || c.is_whitespace()).to_ascii_lowercase().starts_with("fault(") => {
-            Err(cur.err(e.input.trim_start_matches(|c: char| c == '(' || c.is_whitespace()), "unsupported: faults in conditions (`Fault(P0:L0,…)`, herd's exceptions)"))
         }
         Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) => {
             Err(cur.err(e.input, "expected a proposition: `loc=value`, `/\\`, `\\/`, `~`, `=>` or parentheses"))

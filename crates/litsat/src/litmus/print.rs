@@ -106,7 +106,21 @@ fn write_at<W: Write>(p: &Prop, min: u8, hexa: bool, f: &mut W) -> fmt::Result {
             f.write_str(" => ")?;
             write_at(b, 2, hexa, f)
         }
+        Prop::Fault(a) => write_fault_atom(a, "fault", f),
     }
+}
+
+/// A fault atom as herd writes it, after `word` (`fault` in conditions, `Fault` in a
+/// state's `~Fault(…)`): `fault(P0:L0,x,MMU:Permission)`.
+pub fn write_fault_atom<W: Write>(a: &FaultAtom, word: &str, f: &mut W) -> fmt::Result {
+    write!(f, "{word}(P{}", a.thread)?;
+    if let Some(l) = &a.label {
+        write!(f, ":{l}")?;
+    }
+    for part in [&a.loc, &a.ftype].into_iter().flatten() {
+        write!(f, ",{part}")?;
+    }
+    f.write_str(")")
 }
 
 impl Display for Prop {

@@ -159,6 +159,9 @@ fn atom(i: &str) -> Res<'_, Prop> {
     if let Ok((r, _)) = keyword("false")(i) {
         return Ok((r, Prop::False));
     }
+    if let Ok(r) = fault_atom(i) {
+        return Ok(r);
+    }
     let (i, l) = loc_nom(i)?;
     let (i, op) = ws(alt((tag("=="), tag("!="), tag("<>"), tag("=")))).parse(i)?;
     let (i, _) = multispace0(i)?;
@@ -181,6 +184,48 @@ fn atom(i: &str) -> Res<'_, Prop> {
         (r, Prop::Eq(l, v))
     };
     Ok((i, if op == "!=" || op == "<>" { Prop::Not(Box::new(p)) } else { p }))
+}
+
+/// herd's fault atom: `fault(P0)`, `fault(P0:L0)`, then a location, a fault type
+/// (`UndefinedInstruction`, `MMU:Translation`) or both, `fault(P0:L0,x,MMU:Permission)`;
+/// `Fault` is the same word. A single name is a type where herd knows it as one.
+fn fault_atom(i: &str) -> Res<'_, Prop> {
+    let (i, _) = alt((tag("fault"), tag("Fault"))).parse(i)?;
+    let (i, _) = ws(char('(')).parse(i)?;
+    let (i, _) = ws(char('P')).parse(i)?;
+    let (i, t) = digit1.parse(i)?;
+    let (i, label) = opt(preceded(ws(char(':')), ws(ident))).parse(i)?;
+    let (i, rest) = opt(preceded(ws(char(',')), separated_list1(ws(char(',')), ws(fault_word)))).parse(i)?;
+    let (i, _) = ws(char(')')).parse(i)?;
+    let thread = t.parse::<usize>().unwrap_or(usize::MAX);
+    let (loc, ftype) = match rest.as_deref() {
+        None => (None, None),
+        Some([w]) if is_fault_type(w) => (None, Some(w.to_string())),
+        Some([w]) => (Some(w.to_string()), None),
+        Some([l, w]) => (Some(l.to_string()), Some(w.to_string())),
+        Some(_) => return Err(nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Verify))),
+    };
+    let place = Loc::Reg(thread, super::ast::FAULT_REG.to_string());
+    let label = label.map(str::to_string);
+    Ok((i, Prop::Fault(super::ast::FaultAtom { thread, place, label, loc, ftype, codes: Vec::new() })))
+}
+
+/// A name or a fault type with its parts (`MMU:Translation`), or `PTE(x)`.
+fn fault_word(i: &str) -> Res<'_, &str> {
+    recognize(pair(ident, opt(alt((recognize(delimited(char('('), ident, char(')'))), recognize(pair(char(':'), separated_list1(char(':'), ident))))))))
+        .parse(i)
+}
+
+/// herd's AArch64 fault types (lib/faultType.ml).
+fn is_fault_type(w: &str) -> bool {
+    let mmu = ["Translation", "AccessFlag", "Permission", "Exclusive"];
+    match w.split_once(':') {
+        Some(("MMU" | "D-MMU" | "I-MMU", m)) => mmu.contains(&m),
+        Some(("GCS", g)) => ["PRET", "POPM", "PRETAA", "PRETAB", "SS1", "SS2", "POPCX", "POPX"].contains(&g),
+        Some(("PacCheck", k)) => ["DA", "DB", "IA", "IB"].contains(&k),
+        Some(_) => false,
+        None => ["TagCheck", "UndefinedInstruction", "SupervisorCall"].contains(&w),
+    }
 }
 
 fn keyword(k: &'static str) -> impl Fn(&str) -> Res<'_, &str> {

@@ -45,6 +45,21 @@ fn words(text: &str) -> Vec<(usize, usize, bool)> {
     out
 }
 
+/// The width letter (`X` or `W`, upper-cased) written right before the `%` of the
+/// symbolic register whose name starts at `s`, as AArch64's `X%name` and `W%name` (herd's
+/// lexer reads them as one symbolic register, at that width).
+fn width_prefix(text: &str, s: usize) -> Option<char> {
+    let b = text.as_bytes();
+    if s < 2 || (s >= 3 && is_word(b[s - 3])) {
+        return None;
+    }
+    match b[s - 2] {
+        b'X' | b'x' => Some('X'),
+        b'W' | b'w' => Some('W'),
+        _ => None,
+    }
+}
+
 fn sym_name(l: &Loc) -> Option<&str> {
     match l {
         Loc::Mem(x) => x.strip_prefix('%'),
@@ -134,9 +149,14 @@ pub fn resolve(test: &mut Test, isa: &dyn Isa, file: &str, text: &str) -> Result
                     continue;
                 }
                 let r = &env[&c.text[s..e]];
-                out.push_str(&c.text[last..s - 1]);
-                out.push_str(r);
-                for _ in r.len()..e - s + 1 {
+                // AArch64's `X%name` and `W%name`: the register at that width.
+                let (from, r) = match width_prefix(&c.text, s) {
+                    Some(w) => (s - 2, format!("{w}{}", r.get(1..).unwrap_or_default())),
+                    None => (s - 1, r.clone()),
+                };
+                out.push_str(&c.text[last..from]);
+                out.push_str(&r);
+                for _ in r.len()..e - from {
                     out.push(' ');
                 }
                 last = e;

@@ -1,7 +1,7 @@
 //! Memory access families (herd's `AArch64Sem` for `I_LDR*`, `I_STR*`, pairs, exclusives
 //! and atomics): the addressing modes, then one function per family of [`super::table`].
 
-use super::operand::{B, R, ZR, imm, modifier, r};
+use super::operand::{B, R, ZR, imm, is_imm, modifier, r};
 use super::table::Ins;
 use crate::isa::{Addr, BinOp, Cond, InstrError, Op, Reg, Src, Tag};
 
@@ -50,7 +50,7 @@ pub fn mem(b: &mut B, ops: &[String], text: &str, wb: bool) -> Result<(Addr, Opt
     }
     match parts.as_slice() {
         [_] => Ok((Addr::Reg(base.x, 0), None)),
-        [_, o] if o.starts_with('#') => Ok((Addr::Reg(base.x, imm(o)?), None)),
+        [_, o] if is_imm(o) => Ok((Addr::Reg(base.x, imm(o)?), None)),
         [_, o, rest @ ..] if rest.len() <= 1 => {
             let off = r(o)?;
             let v = match rest.first().map(|m| modifier(m)).transpose()? {

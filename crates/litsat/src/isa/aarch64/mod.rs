@@ -142,6 +142,27 @@ impl Isa for AArch64 {
         ]
     }
 
+    /// herd's registers for symbolic ones (`%name`, `X%name`, `W%name`): the general
+    /// registers but the link register X30, in order.
+    fn symbolic_regs(&self) -> &'static [&'static str] {
+        &[
+            "X0", "X1", "X2", "X3", "X4", "X5", "X6", "X7", "X8", "X9", "X10", "X11", "X12", "X13", "X14", "X15", "X16",
+            "X17", "X18", "X19", "X20", "X21", "X22", "X23", "X24", "X25", "X26", "X27", "X28", "X29",
+        ]
+    }
+
+    /// herd's `telechat` variant (code compiled by a C compiler): a `RET` without a
+    /// register ends the thread instead of jumping to X30. Under `NV2`, `ELR_EL1`,
+    /// `ESR_EL1` and `VNCR_EL2` live in memory at `VNCR_EL2` ([`sys::under_nv2`]).
+    fn parse_under(&self, text: &str, variants: &[String]) -> Result<Vec<Op>, InstrError> {
+        if text.trim().eq_ignore_ascii_case("RET") && crate::variant::holds(variants, "telechat") {
+            return Ok(vec![Op::Exit]);
+        }
+        let ops = table::parse(text)?;
+        let sys = text.trim().get(..3).is_some_and(|m| m.eq_ignore_ascii_case("MRS") || m.eq_ignore_ascii_case("MSR"));
+        Ok(if sys && crate::variant::holds(variants, "nv2") { sys::under_nv2(ops) } else { ops })
+    }
+
     fn parse(&self, text: &str) -> Result<Vec<Op>, InstrError> {
         table::parse(text)
     }

@@ -3,7 +3,7 @@
 
 use super::operand::{B, C, N, R, V, Z, r, sysreg};
 use super::table::Ins;
-use crate::isa::{BinOp, InstrError, Op, Src};
+use crate::isa::{Addr, BinOp, InstrError, Op, Src};
 
 type Res = Result<Vec<Op>, InstrError>;
 
@@ -51,4 +51,31 @@ fn x_reg(s: &str) -> Result<R, InstrError> {
 
 fn unknown(s: &str) -> InstrError {
     InstrError::new(format!("unsupported system register '{}'", s.trim()))
+}
+
+/// The offset from `VNCR_EL2` at which herd's `NV2` variant keeps a system register in
+/// memory (lib/AArch64Base.ml's `sysregs_map`).
+fn nv2_offset(name: &str) -> Option<i64> {
+    match name {
+        "VNCR_EL2" => Some(0xB0),
+        "ESR_EL1" => Some(0x138),
+        "ELR_EL1" => Some(0x230),
+        _ => None,
+    }
+}
+
+/// `MRS`/`MSR` ops (as [`mrs_msr`] makes them) under herd's `NV2` variant: a move from or
+/// to `ELR_EL1`, `ESR_EL1` or `VNCR_EL2` is an 8-byte load or store at `VNCR_EL2` plus the
+/// register's offset; other moves are unchanged.
+pub fn under_nv2(ops: Vec<Op>) -> Vec<Op> {
+    let at = |name: &str| nv2_offset(name).map(|off| Addr::Reg("VNCR_EL2".into(), off));
+    match ops.as_slice() {
+        [Op::Mov { dst, src: Src::Reg(sys) }] if let Some(addr) = at(sys) => {
+            vec![Op::Width(8), Op::Load { dst: dst.clone(), addr, tags: Vec::new() }]
+        }
+        [Op::Mov { dst, src }] if let Some(addr) = at(dst) => {
+            vec![Op::Width(8), Op::Store { addr, src: src.clone(), tags: Vec::new(), when: None }]
+        }
+        _ => ops,
+    }
 }

@@ -87,7 +87,9 @@ const ROWS: &[(&[&str], Sem)] = &[
     (&["BLR", "BR", "RET"], F(indirect)),
     (&["ADR"], F(adr)),
     (&["MRS", "MSR"], F(sys::mrs_msr)),
-    (&["UDF", "SVC", "ERET"], Refused("exceptions")),
+    (&["UDF"], F(udf)),
+    (&["SVC"], F(svc)),
+    (&["ERET"], Refused("exception returns")),
 ];
 
 /// The ops of one instruction, through its row.
@@ -197,6 +199,34 @@ fn adr(ins: &Ins) -> Res {
         return Err(InstrError::new(format!("unsupported: an offset as ADR's operand, '{}' (herd: replace the offset by a label)", l.trim())));
     }
     Ok(vec![Op::LabelOf { dst: d.x, label: l.trim().to_string() }])
+}
+
+/// `UDF #imm`: herd's undefined-instruction fault, `ELR_EL1` getting the instruction's own
+/// address; the thread ends there (herd's default `fatal` handling, no handler code).
+fn udf(ins: &Ins) -> Res {
+    let [k] = ins.a.as_slice() else { return Err(ins.bad()) };
+    imm_in(k, 0, 0xffff)?;
+    let tags = vec!["FAULT".into(), "FAULT-RD".into(), "EXC-ENTRY".into(), "UndefinedInstruction".into()];
+    Ok(vec![
+        Op::Fault { ftype: "UndefinedInstruction".into(), tags, labels: Vec::new() },
+        Op::LabelOf { dst: "ELR_EL1".into(), label: ".+0".into() },
+        Op::Exit,
+    ])
+}
+
+/// `SVC #imm`: herd's supervisor call, `ELR_EL1` getting the return address and `ESR_EL1`
+/// the syndrome (class 0b010101, IL set, the immediate); the thread ends there, as for
+/// [`udf`].
+fn svc(ins: &Ins) -> Res {
+    let [k] = ins.a.as_slice() else { return Err(ins.bad()) };
+    let k = imm_in(k, 0, 0xffff)?;
+    let tags = vec!["FAULT".into(), "FAULT-RD".into(), "EXC-ENTRY".into(), "SVC".into()];
+    Ok(vec![
+        Op::Fault { ftype: "SupervisorCall".into(), tags, labels: Vec::new() },
+        Op::Link("ELR_EL1".into()),
+        Op::Mov { dst: "ESR_EL1".into(), src: Src::Imm((0b010_1011 << 25) | k) },
+        Op::Exit,
+    ])
 }
 
 fn cbz(ins: &Ins) -> Res {

@@ -7,6 +7,17 @@
 
 /// A register's canonical name, if `s` is one.
 pub fn reg(s: &str) -> Option<String> {
+    // A symbolic register, `%r`, `X%r` or `W%r`: herd prints it `X%r` (`W%r`).
+    if let Some((w, name)) = s.trim().split_once('%') {
+        let w = match w {
+            "" | "X" | "x" => "X",
+            "W" | "w" => "W",
+            _ => return None,
+        };
+        let ok = name.bytes().next().is_some_and(|c| c.is_ascii_alphabetic() || c == b'_')
+            && name.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_');
+        return ok.then(|| format!("{w}%{name}"));
+    }
     let u = s.to_ascii_uppercase();
     match u.as_str() {
         "XZR" | "WZR" | "SP" | "WSP" => return Some(u),

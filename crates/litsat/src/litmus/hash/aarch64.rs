@@ -5,6 +5,8 @@
 //! `ADDR`, `NEG` prints `SUB` from the zero register, a post-index prints `[X1]#8`
 //! (` [X1]#8` in a pair), `LDXP`'s first register prints W.
 
+use super::util::operands;
+
 /// A register's canonical name, if `s` is one.
 pub fn reg(s: &str) -> Option<String> {
     // A symbolic register, `%r`, `X%r` or `W%r`: herd prints it `X%r` (`W%r`).
@@ -45,27 +47,6 @@ fn imm(s: &str) -> Option<i64> {
         None => t.parse().ok()?,
     };
     Some(if neg { -v } else { v })
-}
-
-/// Splits operands at the commas outside brackets and braces.
-fn operands(s: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let (mut depth, mut start) = (0i32, 0);
-    for (i, c) in s.char_indices() {
-        match c {
-            '[' | '{' => depth += 1,
-            ']' | '}' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(s[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    if !s.trim().is_empty() {
-        out.push(s[start..].trim());
-    }
-    out
 }
 
 /// A shift or extension operand (`LSL #2`, `SXTW`, `UXTW #3`): its text, `None` for a

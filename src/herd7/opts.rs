@@ -10,7 +10,7 @@ use std::path::PathBuf;
 /// What litsat does with one of herd's options.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Act {
-    /// Taken with herd's meaning: [`HerdArgs::take`] says how.
+    /// Taken with herd's meaning: `HerdArgs::take` says how.
     Take,
     /// herd's meaning at herd's default value, which is what litsat does: that value is
     /// accepted, any other refused by name.

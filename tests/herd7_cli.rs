@@ -79,7 +79,7 @@ fn started_as_herd7_it_reads_herds_command_line() {
 fn a_bad_command_line_names_the_option_and_exits_2() {
     for (args, word) in [
         (vec!["-m", "tso"], "'-m'"),
-        (vec!["-throughflag", "x"], "'-throughflag x'"),
+        (vec!["-strictskip", "true"], "'-strictskip true'"),
         (vec!["-rename", "map.txt"], "'-rename'"),
         (vec!["-exit", "maybe"], "'-exit'"),
         (vec!["-speedcheck", "true"], "'-speedcheck'"),
@@ -249,6 +249,7 @@ fn take_value(opt: &str, dir: &Path) -> Vec<String> {
         "-suffix" => &["-s"],
         "-speedcheck" => &["fast"],
         "-through" => &["all"],
+        "-throughflag" | "-badflag" => &["none"],
         "-variant" => &["some-variant"],
         "-timeout" => &["60"],
         "-unroll" | "-nshow" => &["2"],
@@ -322,4 +323,34 @@ fn every_option_of_herds_help_is_taken_displayed_or_refused() {
         }
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// MP with a plain write and read of `x` under the LKMM: the executions where the reader
+/// sees the flag at 0 race on `x` (herd's flag `data-race`), the others do not.
+const MP_PLAIN: &str = "C MP+plain\n\n{}\n\nP0(int *x, int *y)\n{\n\t*x = 1;\n\tsmp_store_release(y, 1);\n}\n\n\
+P1(int *x, int *y)\n{\n\tint r0;\n\tint r1;\n\n\tr0 = smp_load_acquire(y);\n\tr1 = *x;\n}\n\nexists (1:r0=1 /\\ 1:r1=0)\n";
+
+/// `-throughflag F` keeps only the executions flagged F; `-badexecs false` prints nothing
+/// for a test with a bad execution (one flagged `-badflag`, or undefined).
+#[test]
+fn throughflag_and_badexecs_select_by_flags_as_herd() {
+    let Some(shared) = common::shared_or_skip("-throughflag and -badexecs under the LKMM") else { return };
+    let dir = temp("flags");
+    let test = dir.join("MP+plain.litmus");
+    std::fs::write(&test, MP_PLAIN).unwrap();
+    let t = test.display().to_string();
+    let lkmm = shared.join("models/lkmm").display().to_string();
+    let run = |extra: &[&str]| {
+        let mut args = vec!["-model", "lkmm", "-I", &lkmm];
+        args.extend_from_slice(extra);
+        args.push(&t);
+        herd7(&args)
+    };
+    assert_eq!(observations(&run(&[])), ["Observation MP+plain Never 0 3"]);
+    assert_eq!(observations(&run(&["-throughflag", "data-race"])), ["Observation MP+plain Never 0 2"]);
+    assert_eq!(observations(&run(&["-throughflag", "no-such-flag"])), ["Observation MP+plain Never 0 0"]);
+    let o = run(&["-badexecs", "false", "-badflag", "data-race"]);
+    assert!(o.status.success() && o.stdout.is_empty(), "{}", text(&o.stdout));
+    assert_eq!(observations(&run(&["-badexecs", "false"])).len(), 1, "no execution is undefined");
+    assert_eq!(observations(&run(&["-badflag", "data-race"])).len(), 1, "-badexecs true prints every test");
 }

@@ -47,6 +47,9 @@ pub struct ModelArgs {
     /// the flags; `none` (the default) applies them.
     #[arg(long, value_name = "all|invalid|none", value_parser = parse_through)]
     pub through: Option<bool>,
+    /// herd's -throughflag: only the executions that raise this flag are kept.
+    #[arg(long, value_name = "FLAG")]
+    pub throughflag: Option<String>,
     /// herd's -checkfilter: `false` keeps the executions the test's filter rejects.
     #[arg(long, value_name = "BOOL")]
     pub checkfilter: Option<bool>,
@@ -144,6 +147,7 @@ pub fn setup(m: &ModelArgs) -> Result<(Models, Options), Diag> {
         .variants(m.variant.clone())
         .skipchecks(m.skipchecks.clone())
         .through(m.through == Some(true))
+        .throughflag(m.throughflag.clone())
         .checkfilter(m.checkfilter != Some(false))
         .timeout(m.timeout.map(Duration::from_secs_f64))
         .max_events(m.max_events)

@@ -65,6 +65,7 @@ fn model_args(h: &HerdArgs) -> ModelArgs {
         variant: h.variants.clone(),
         skipchecks: h.skipchecks.clone(),
         through: h.through,
+        throughflag: h.throughflag.clone(),
         checkfilter: h.checkfilter,
         timeout: h.timeout,
         max_events: None,
@@ -112,12 +113,17 @@ fn run(h: &HerdArgs) -> ExitCode {
     let mut out = crate::out::buffered();
     let answer = |f: &Path, o: &litsat::query::Options| {
         let r = check_file_with(f, &prog, o, &edit);
-        let log = r.outcome.map(|o| (herd_log(&o, r.seconds), crate::driver::loop_note(&r.path, &o), o.incomplete));
+        let log = r.outcome.map(|o| {
+            let shown = !(h.no_badexecs && bad(h, &o));
+            (shown.then(|| herd_log(&o, r.seconds)), crate::driver::loop_note(&r.path, &o), o.incomplete)
+        });
         (r.path, log)
     };
     for_each_input(&files, &per_input, answer, |(path, log)| {
         let problem = match log {
             Ok((log, note, None)) => {
+                // herd's `-badexecs false`: a test with a bad execution prints nothing.
+                let Some(log) = log else { return };
                 let _ = writeln!(out, "{log}");
                 let _ = out.flush();
                 if let Some(note) = note.filter(|_| !h.quiet) {
@@ -150,6 +156,12 @@ fn run(h: &HerdArgs) -> ExitCode {
     });
     let _ = out.flush();
     ExitCode::SUCCESS
+}
+
+/// Whether some execution of the test is bad, as herd's `-badexecs` sees it: undefined,
+/// or raising the `-badflag` flag.
+fn bad(h: &HerdArgs, o: &litsat::query::Outcome) -> bool {
+    o.flags.contains(litsat::query::UNDEF_FLAG) || h.badflag.as_ref().is_some_and(|f| o.flags.contains(f))
 }
 
 /// Says on standard error (unless `-q`) that a limit stopped a test.

@@ -91,14 +91,14 @@ pub const TABLE: &[Row] = &[
     take("-model", true),
     take("-cat", true),
     take("-through", true),
-    default("-throughflag", "none"),
+    take("-throughflag", true),
     take("-skipcheck", true),
     take("-skipchecks", true),
     default("-strictskip", "false"),
     take("-show", true),
     display("-showflag"),
     take("-badexecs", true),
-    default("-badflag", "none"),
+    take("-badflag", true),
     default("-statelessrc11", "false"),
     default("-dumpallfaults", "false"),
     take("-nshow", true),
@@ -202,6 +202,13 @@ pub struct HerdArgs {
     pub through: Option<bool>,
     /// `-checkfilter`.
     pub checkfilter: Option<bool>,
+    /// `-throughflag F`: only the executions flagged F are kept.
+    pub throughflag: Option<String>,
+    /// `-badexecs false`: a test with a bad execution (undefined, or flagged `-badflag`)
+    /// prints nothing.
+    pub no_badexecs: bool,
+    /// `-badflag F`: executions flagged F are bad.
+    pub badflag: Option<String>,
     /// `-kinds` files (`NAME KIND` lines), read before the run.
     pub kinds: Vec<String>,
     /// `-names` files, read before the run.
@@ -309,11 +316,9 @@ impl HerdArgs {
             "-checkfilter" => self.checkfilter = Some(boolean(opt, v)?),
             "-skipcheck" => self.skipchecks.push(v.to_string()),
             "-skipchecks" => self.skipchecks.extend(names(v)),
-            "-badexecs" => {
-                // Without a -badflag (litsat takes only herd's default, none), no
-                // execution is bad, so either value prints every test.
-                boolean(opt, v)?;
-            }
+            "-badexecs" => self.no_badexecs = !boolean(opt, v)?,
+            "-throughflag" => self.throughflag = (v != "none").then(|| v.to_string()),
+            "-badflag" => self.badflag = (v != "none").then(|| v.to_string()),
             _ => return self.take_number(opt, v).map(|()| None).map_err(bad),
         }
         Ok(None)

@@ -38,6 +38,8 @@ pub struct Options {
     /// herd's `-through all` (or `invalid`): every check but the flags passes, so every
     /// candidate execution reaches the final states.
     pub through: bool,
+    /// herd's `-throughflag F`: only the executions that raise the flag F are kept.
+    pub throughflag: Option<String>,
     /// herd's `-checkfilter false`: the test's `filter` is not applied (herd's default,
     /// and this one's `false`, applies it).
     pub no_checkfilter: bool,
@@ -91,6 +93,12 @@ impl Options {
     /// Sets [`Options::no_checkfilter`] where `check` is false.
     pub fn checkfilter(mut self, check: bool) -> Options {
         self.no_checkfilter = !check;
+        self
+    }
+
+    /// Sets [`Options::throughflag`].
+    pub fn throughflag(mut self, flag: Option<String>) -> Options {
+        self.throughflag = flag;
         self
     }
 
@@ -969,6 +977,10 @@ fn run_with(
         } else {
             lg.assert(c.ok);
         }
+    }
+    // herd's `-throughflag F`: only the executions that raise F reach the final states.
+    if let Some(f) = &opts.throughflag {
+        lg.assert(flag_lits.iter().find(|(n, _)| n == f).map_or(B::F, |x| x.1));
     }
     // An access that fails its execution stops the test once the model allows it.
     if !x.failures.is_empty() {

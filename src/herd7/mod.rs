@@ -15,6 +15,7 @@ use crate::cli::args::{ModelArgs, Unroll, setup};
 use crate::driver::{check_file_with, for_each_input, per_input, report, select};
 use crate::out::eprint_line;
 use litsat::diag::{Diag, DiagKind};
+use litsat::litmus::ast::CondKind;
 use litsat::report::herd_log;
 use opts::{HerdArgs, Parsed, Show, Speed};
 use std::io::Write;
@@ -79,25 +80,23 @@ fn model_args(h: &HerdArgs) -> ModelArgs {
     }
 }
 
-fn run(h: &HerdArgs) -> ExitCode {
-    let (prog, opts) = match setup(&model_args(h)) {
-        Ok(x) => x,
-        Err(d) => {
-            report(&d);
-            return ExitCode::from(2);
-        }
-    };
+/// What a run needs before its first test: the model, the options, the selected test
+/// files and the `-kinds` table. Any failure here is herd's exit status 2.
+type Prepared =
+    (litsat::cat::Models, litsat::query::Options, Vec<PathBuf>, std::collections::BTreeMap<String, CondKind>);
+
+fn prepare(h: &HerdArgs) -> Result<Prepared, Diag> {
+    let (prog, opts) = setup(&model_args(h))?;
     let mut settings = prog.settings();
-    let selected = inputs::selection(h, &mut settings).and_then(|()| inputs::test_names(&h.tests));
-    let files = match selected {
-        Ok(files) => select(files, &settings),
-        Err(d) => {
-            report(&d);
-            return ExitCode::from(2);
-        }
-    };
-    let kinds = match inputs::kinds(&h.kinds) {
-        Ok(k) => k,
+    inputs::selection(h, &mut settings)?;
+    let files = select(inputs::test_names(&h.tests)?, &settings);
+    let kinds = inputs::kinds(&h.kinds)?;
+    Ok((prog, opts, files, kinds))
+}
+
+fn run(h: &HerdArgs) -> ExitCode {
+    let (prog, opts, files, kinds) = match prepare(h) {
+        Ok(x) => x,
         Err(d) => {
             report(&d);
             return ExitCode::from(2);

@@ -571,6 +571,7 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
     };
     let label = if args.corpus.is_empty() { "litmus/".to_string() } else { inputs.join(" ") };
     corpora.push(corpus(&mut out, &label, &inputs, &args.model, args, &pool)?);
+    let mut rcu_rows = Vec::new();
     if args.shared && !args.quick {
         for (dir, model) in SHARED_SUITES {
             let path = project_path(&format!("../shared/corpus/{dir}"));
@@ -593,7 +594,9 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
             let cfg = cfg.to_string_lossy().to_string();
             corpora.push(corpus_in(&mut out, "lkmm/scale", &inputs, &cfg, std::slice::from_ref(&lkmm), args, &pool)?);
             if !args.fast {
-                ok &= rcu::section(&mut out, &load_program(&cfg, &[lkmm])?, args.budget)?;
+                let (agree, rows) = rcu::section(&mut out, &load_program(&cfg, &[lkmm])?, args.budget)?;
+                ok &= agree;
+                rcu_rows = rows;
             }
         } else {
             let _ = writeln!(out, "\n(lkmm/scale or models/lkmm not found beside the project: skipped)");
@@ -668,30 +671,33 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
     targets(&mut out, &families, &corpora, args);
 
     if !args.no_svg {
-        match plot(&args.svg, &families, &model_key(&args.model)) {
-            Ok(()) => {
-                let _ = writeln!(out, "\nPlot: {}", args.svg.display());
-            }
-            Err(e) => {
-                let _ = writeln!(out, "\nPlot not written to {}: {e}", args.svg.display());
-                ok = false;
-            }
+        out.push('\n');
+        ok &= plotted(&mut out, &args.svg, plot(&args.svg, &families, &model_key(&args.model)));
+        if !counted.is_empty() {
+            let path = counting::plot_path(&args.svg);
+            ok &= plotted(&mut out, &path, counting::plot(&path, &counted));
         }
-    }
-    if !args.no_svg && !counted.is_empty() {
-        let path = counting::plot_path(&args.svg);
-        match counting::plot(&path, &counted) {
-            Ok(()) => {
-                let _ = writeln!(out, "Plot: {}", path.display());
-            }
-            Err(e) => {
-                let _ = writeln!(out, "Plot not written to {}: {e}", path.display());
-                ok = false;
-            }
+        if !rcu_rows.is_empty() {
+            let path = rcu::plot_path(&args.svg);
+            ok &= plotted(&mut out, &path, rcu::plot(&path, &rcu_rows));
         }
     }
     let _ = writeln!(out, "\nBenchmark wall time: {:.1} s.", started.elapsed().as_secs_f64());
     Ok((out, ok))
+}
+
+/// Says where a plot went, or why it was not written (false then).
+fn plotted(out: &mut String, path: &Path, drawn: Result<(), String>) -> bool {
+    match drawn {
+        Ok(()) => {
+            let _ = writeln!(out, "Plot: {}", path.display());
+            true
+        }
+        Err(e) => {
+            let _ = writeln!(out, "Plot not written to {}: {e}", path.display());
+            false
+        }
+    }
 }
 
 /// The counting section's rows; `ok` turns false where listing and counting disagree.

@@ -1,11 +1,14 @@
-//! The benchmark's log–log charts: one frame (caption, axes, legend) for every plot, so
-//! that each plot only says what it draws.
+//! The benchmark's charts (a log y axis, a log or linear x axis): one frame (caption,
+//! axes, legend) for every plot, so that each plot only says what it draws.
 
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
+use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use std::path::Path;
 
-/// A chart being drawn: log–log axes over `f64`, into an SVG file.
-pub type Chart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<LogCoord<f64>, LogCoord<f64>>>;
+/// A chart being drawn into an SVG file: a log y axis over `f64`, and an x axis that is
+/// logarithmic unless said otherwise.
+pub type Chart<'a, 'b, X = LogCoord<f64>> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, LogCoord<f64>>>;
 
 /// A drawing error, as text.
 pub fn err<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> String {
@@ -22,25 +25,56 @@ pub struct Frame<'t> {
     pub x_label: fn(&f64) -> String,
 }
 
-/// Draws into `path` a chart whose axes span `points` (padded): the frame, what `draw`
-/// adds, and the legend of the series `draw` labelled.
+/// Draws into `path` a log–log chart whose axes span `points` (padded by the frame's
+/// factors): the frame, what `draw` adds, and the legend of the series `draw` labelled.
 pub fn log_log(
     path: &Path,
     frame: &Frame,
     points: &[(f64, f64)],
     draw: impl FnOnce(&mut Chart) -> Result<(), String>,
 ) -> Result<(), String> {
+    let (xmin, xmax) = span(points, |p| p.0)?;
+    framed(path, frame, (xmin * frame.x_pad.0..xmax * frame.x_pad.1).log_scale(), points, draw)
+}
+
+/// As `log_log`, with a linear x axis padded by the frame's amounts (for counts such as
+/// processes, whose growth the log y axis shows as a line where it is exponential).
+pub fn lin_log(
+    path: &Path,
+    frame: &Frame,
+    points: &[(f64, f64)],
+    draw: impl FnOnce(&mut Chart<RangedCoordf64>) -> Result<(), String>,
+) -> Result<(), String> {
+    let (xmin, xmax) = span(points, |p| p.0)?;
+    framed(path, frame, RangedCoordf64::from(xmin - frame.x_pad.0..xmax + frame.x_pad.1), points, draw)
+}
+
+/// The least and greatest of one coordinate of the points.
+fn span(points: &[(f64, f64)], coord: fn(&(f64, f64)) -> f64) -> Result<(f64, f64), String> {
     if points.is_empty() {
         return Err("nothing to plot".into());
     }
+    Ok(points.iter().map(coord).fold((f64::MAX, f64::MIN), |a, v| (a.0.min(v), a.1.max(v))))
+}
+
+/// The frame over the x axis `x` and a log y axis spanning `points`, then `draw`.
+fn framed<X>(
+    path: &Path,
+    frame: &Frame,
+    x: X,
+    points: &[(f64, f64)],
+    draw: impl FnOnce(&mut Chart<X::CoordDescType>) -> Result<(), String>,
+) -> Result<(), String>
+where
+    X: AsRangedCoord<Value = f64>,
+    X::CoordDescType: ValueFormatter<f64>,
+{
     if let Some(d) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(d).map_err(|e| format!("cannot create {}: {e}", d.display()))?;
     }
-    let (xmin, xmax) = points.iter().fold((f64::MAX, 0.0f64), |a, p| (a.0.min(p.0), a.1.max(p.0)));
-    let (ymin, ymax) = points.iter().fold((f64::MAX, 0.0f64), |a, p| (a.0.min(p.1), a.1.max(p.1)));
+    let (ymin, ymax) = span(points, |p| p.1)?;
     let root = SVGBackend::new(path, (960, 640)).into_drawing_area();
     root.fill(&WHITE).map_err(err)?;
-    let x = (xmin * frame.x_pad.0..xmax * frame.x_pad.1).log_scale();
     let mut chart = ChartBuilder::on(&root)
         .caption(frame.caption, ("sans-serif", 22))
         .margin(20)

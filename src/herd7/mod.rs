@@ -147,6 +147,8 @@ fn run(h: &HerdArgs) -> ExitCode {
         };
         if let Some(d) = problem {
             let _ = out.flush();
+            // herd's one-line warning first, where scripts look for it; then litsat's.
+            eprint_line(&d.herd_warning());
             report(&d);
             if h.exit {
                 std::process::exit(1);

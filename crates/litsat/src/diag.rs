@@ -43,6 +43,10 @@ pub struct Diag {
     /// boxed slice, not a `Vec`: rarely any, and every `Result` carrying a diagnostic
     /// stays small.
     pub notes: Box<[String]>,
+    /// herd's own words for this failure, where scripts written for herd read them (the
+    /// kernel's `judgelitmus.sh` greps `: Unknown macro NAME (User error)`). A thin box:
+    /// rarely set, and a `Diag` must stay small in every `Result`.
+    pub herd_words: Option<Box<String>>,
 }
 
 impl Diag {
@@ -51,14 +55,14 @@ impl Diag {
     pub fn at(file: &str, text: &str, pos: Pos, message: impl Into<String>) -> Diag {
         let (line, col) = line_col(text, pos.0);
         let message = message.into();
-        Diag { kind: kind_of(&message), file: file.to_string(), line, col, message, context: Vec::new(), notes: Box::default() }
+        Diag { kind: kind_of(&message), file: file.to_string(), line, col, message, context: Vec::new(), notes: Box::default(), herd_words: None }
     }
 
     /// A diagnostic about a whole file (I/O errors, limits).
     #[doc(hidden)]
     pub fn file(file: &str, message: impl Into<String>) -> Diag {
         let message = message.into();
-        Diag { kind: kind_of(&message), file: file.to_string(), line: 1, col: 1, message, context: Vec::new(), notes: Box::default() }
+        Diag { kind: kind_of(&message), file: file.to_string(), line: 1, col: 1, message, context: Vec::new(), notes: Box::default(), herd_words: None }
     }
 
     /// A limit that stopped a test.
@@ -73,6 +77,29 @@ impl Diag {
         notes.push(note.into());
         self.notes = notes.into_boxed_slice();
         self
+    }
+
+    /// Sets herd's own words for this failure (see [`Diag::herd_warning`]).
+    pub fn with_herd_words(mut self, words: impl Into<String>) -> Diag {
+        self.herd_words = Some(Box::new(words.into()));
+        self
+    }
+
+    /// The failure as herd7 reports a user error, on one line: herd's words where they are
+    /// known (herd names no position then), else litsat's message at its position, in
+    /// herd's `line L, characters C-D` form with 0-based characters.
+    pub fn herd_warning(&self) -> String {
+        match &self.herd_words {
+            Some(w) => format!("Warning: File \"{}\": {w} (User error)", self.file),
+            None => format!(
+                "Warning: File \"{}\", line {}, characters {}-{}: {} (User error)",
+                self.file,
+                self.line,
+                self.col - 1,
+                self.col,
+                self.message
+            ),
+        }
     }
 
     /// Adds an including site (`file:line:col`), outermost last.
@@ -227,5 +254,21 @@ impl Diag {
         // miette's first line is its title, empty here: the head takes its place.
         let snippet = out.split_once('\n').map_or("", |(_, rest)| rest);
         format!("{head}\n{}", snippet.trim_end_matches('\n'))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn herd_warnings_read_as_herds() {
+        let d = Diag::at("t.litmus", "P0 {\n  r0 = f(x);\n}", Pos(9), "unknown macro or primitive `f`");
+        assert_eq!(
+            d.herd_warning(),
+            "Warning: File \"t.litmus\", line 2, characters 4-5: unknown macro or primitive `f` (User error)"
+        );
+        let d = d.with_herd_words("Unknown macro f");
+        assert_eq!(d.herd_warning(), "Warning: File \"t.litmus\": Unknown macro f (User error)");
     }
 }

@@ -441,7 +441,9 @@ impl<'a> Lower<'a> {
     }
 
     pub(super) fn unknown(&self, c: &Call) -> Diag {
-        self.files.err(c.file, c.pos, format!("unknown macro or primitive `{}`", c.name))
+        self.files
+            .err(c.file, c.pos, format!("unknown macro or primitive `{}`", c.name))
+            .with_herd_words(format!("Unknown macro {}", c.name))
     }
 
     pub(super) fn lock(&mut self, addr: Addr, op: LockOp, dst: Option<Reg>, text: &str) {

@@ -123,7 +123,8 @@ pub fn lower(l: &mut Lower<'_>, c: &Call) -> Result<Option<Src>, Diag> {
     let name = c.name;
     if C11_MACROS.iter().any(|p| name.starts_with(p)) {
         let why = "a macro of herd's c11.def: check under the model c11 or rc11, or the cfg cpp11.cfg";
-        return Err(l.call_err(c, format!("unknown macro or primitive `{name}` ({why})")));
+        let d = l.call_err(c, format!("unknown macro or primitive `{name}` ({why})"));
+        return Err(d.with_herd_words(format!("Unknown macro {name}")));
     }
     Err(l.unknown(c))
 }
@@ -352,6 +353,7 @@ impl Lower<'_> {
     fn call_err(&self, c: &Call, message: String) -> Diag {
         let mut d = self.unknown(c);
         d.message = message;
+        d.herd_words = None;
         d
     }
 }

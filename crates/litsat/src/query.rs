@@ -16,6 +16,7 @@ mod enumerate;
 mod herdsym;
 mod non_address;
 mod propagate;
+mod reads;
 mod sliced;
 mod tally;
 
@@ -643,6 +644,12 @@ pub fn observed(test: &Test, isa: &dyn Isa) -> Vec<Loc> {
         }
     }
     test.cond.prop.locs(&mut ls);
+    sort_places(&mut ls, isa);
+    ls
+}
+
+/// Puts places in herd's printing order, each once.
+fn sort_places(ls: &mut Vec<Loc>, isa: &dyn Isa) {
     // Compared by borrowed keys: no name is copied per comparison. Memory goes by name,
     // an array shown whole by its name too (herd's location `a`, whose value is the
     // vector), its elements in order. An element named with an index (`u[0]`, herd's
@@ -667,7 +674,6 @@ pub fn observed(test: &Test, isa: &dyn Isa) -> Vec<Loc> {
     }
     ls.sort_by(|a, b| key(isa, a).cmp(&key(isa, b)));
     ls.dedup();
-    ls
 }
 
 /// Literals for each possible final value of a place.
@@ -854,6 +860,7 @@ fn encode_with(
     // The model's own choices (`with x from S`) make executions too.
     x.primaries.extend(primaries);
     let shown = observed(&test, isa);
+    let shown = if opts.outcomereads { reads::places(shown, &ev, isa) } else { shown };
     let mut needed = shown.clone();
     if let Some(f) = &test.filter {
         f.locs(&mut needed);
@@ -950,7 +957,9 @@ fn run_bounded(
     // Slicing pays where the log lists every execution; a model that makes choices of
     // its own would need the candidates multiplied (see `sliced`).
     let few = crate::logic::MAX_CANDIDATES as u64;
-    let slice = defer && !opts.fast && !prog.chooses && opts.count_after.is_none_or(|n| n >= few);
+    // `-outcomereads` asks the solver which loads some execution reaches.
+    let slice =
+        defer && !opts.fast && !opts.outcomereads && !prog.chooses && opts.count_after.is_none_or(|n| n >= few);
     let first = if slice { Mode::Sliced } else { Mode::Deferred };
     let again = opts.candidates.then(|| test.clone());
     let p = prepared(test, file, text, prog, opts, deadline)?;
@@ -1031,6 +1040,19 @@ fn run_with(
             return Ok(Tried::Again(Prepared { test, isa, ev }));
         }
     }
+    let shown = if opts.outcomereads {
+        let mut keep = test.filter.as_ref().map_or(B::T, |f| prop_lit(f, &places, &ev, &mut lg));
+        if opts.relevant {
+            let r = checks::relevant(&test, &places, &ev, &mut lg);
+            keep = lg.and2(keep, r);
+        }
+        match reads::reached(shown, &ev, &x, &mut lg, (keep, cut, exact), file, deadline)? {
+            Some(s) => s,
+            None => return Ok(Tried::Again(Prepared { test, isa, ev })),
+        }
+    } else {
+        shown
+    };
     let casts: Vec<Option<PrintCast>> = shown
         .iter()
         .map(|l| PrintCast::of(init_of(&test.init, l).and_then(|i| i.ty.as_deref())))

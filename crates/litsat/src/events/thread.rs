@@ -169,6 +169,9 @@ struct Thread<'a> {
     regev: bool,
     /// The instruction being interpreted.
     at: At<'a>,
+    /// The registers it has set so far (kept from one instruction to the next, emptied,
+    /// so that no instruction allocates).
+    set_regs: Vec<&'a Reg>,
 }
 
 /// The instruction being interpreted: where its events stand in po, where a failure is
@@ -245,6 +248,7 @@ impl<'a> Thread<'a> {
             first_of_thread,
             regev,
             at: At::default(),
+            set_regs: Vec::new(),
         }
     }
 
@@ -258,12 +262,25 @@ impl<'a> Thread<'a> {
             }
         }
         self.at = At { idx, pos: ins.pos, text: &ins.text, first: self.ev.events.len(), ..At::default() };
+        self.set_regs.clear();
         for (k, op) in ins.ops.iter().enumerate() {
             self.at.last_op = k + 1 == ins.ops.len();
             self.op(op)?;
         }
         self.flush_reg_writes();
+        self.note_load_regs();
         Ok(())
+    }
+
+    /// Where the instruction reads memory, the registers it wrote (see
+    /// [`Events::load_regs`]).
+    fn note_load_regs(&mut self) {
+        let first_read = self.own_events().find(|&e| self.ev.events[e].kind == Kind::Read);
+        let Some(e) = first_read else { return };
+        let guard = self.ev.events[e].guard;
+        for r in &self.set_regs {
+            self.ev.load_regs.push((self.id, (*r).clone(), guard));
+        }
     }
 
     /// The thread's end: the operand pairs po leaves unordered, the paths still waiting
@@ -760,6 +777,9 @@ impl<'a> Thread<'a> {
         if self.regev && self.isa.event_reg(r).is_some() && !self.at.written.contains(r) {
             self.at.written.push(r.clone());
         }
+        if !self.set_regs.contains(&r) {
+            self.set_regs.push(r);
+        }
         put(&mut self.cur.regs, self.regs.number(r), c);
     }
 
@@ -1142,6 +1162,9 @@ impl<'a> Thread<'a> {
             return;
         }
         put(&mut self.cur.regs, self.regs.number(r), c);
+        if !self.set_regs.contains(&r) {
+            self.set_regs.push(r);
+        }
         let (Some(name), Some(p)) = (self.isa.event_reg(r), pred) else { return };
         let guard = self.cur.guard;
         let not_alt = self.ev.not(alt);

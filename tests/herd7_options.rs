@@ -190,6 +190,22 @@ fn outcomereads_shows_the_registers_loads_write() {
     let o = run(&dir, "herd7", &["-outcomereads", "true", "NL.litmus"]);
     assert_eq!(states(&o), ["1:X0=0;"]);
     assert_eq!(lines(&o, "Observation"), ["Observation Never-loaded Always 1 0"]);
+    // A register of the condition that no load writes is not shown, yet the condition
+    // still reads it.
+    std::fs::write(
+        dir.join("R.litmus"),
+        "X86 R\n{ x=0; }\n P0          ;\n MOV EBX,$2  ;\n MOV EAX,[x] ;\nforall (0:EBX=2 /\\ 0:EAX=0)\n",
+    )
+    .unwrap();
+    let o = run(&dir, "herd7", &["-model", "tso", "-outcomereads", "true", "R.litmus"]);
+    assert_eq!(states(&o), ["0:EAX=0;"]);
+    assert_eq!(lines(&o, "Observation"), ["Observation R Always 1 0"]);
+    // In C, herd's instruction is a statement (`StoreReg` in herd's C semantics): the
+    // local a load is assigned to is shown, never litsat's temporaries.
+    let c = "C Rc\n{ x=0; }\nP0(atomic_int *x) {\n  int r1 = 2;\n  int r0 = atomic_load_explicit(x, memory_order_relaxed);\n}\nexists (0:r1=2)\n";
+    std::fs::write(dir.join("Rc.litmus"), c).unwrap();
+    let o = run(&dir, "check", &["-m", "sc", "--outcomereads", "Rc.litmus"]);
+    assert_eq!(states(&o), ["0:r0=0;"], "{}", text(&o.stdout));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -860,8 +860,10 @@ fn encode_with(
     // The model's own choices (`with x from S`) make executions too.
     x.primaries.extend(primaries);
     let shown = observed(&test, isa);
-    let shown = if opts.outcomereads { reads::places(shown, &ev, isa) } else { shown };
     let mut needed = shown.clone();
+    // The condition still reads the places `-outcomereads` does not show.
+    let shown = if opts.outcomereads { reads::places(shown, &ev, isa) } else { shown };
+    needed.extend(shown.iter().filter(|l| !needed.contains(l)).cloned().collect::<Vec<_>>());
     if let Some(f) = &test.filter {
         f.locs(&mut needed);
     }

@@ -269,3 +269,32 @@ fn the_keys_work_in_a_cfg_and_as_check_flags() {
     assert_eq!(states(&o)[0], "0:X1=0; 1:X0=0; 1:X2=0; [x]=1;");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `-strictskip` of a flag: herd records the flag where its check holds and counts the
+/// skipped check as failed where it does not, so the executions kept are those that do
+/// not raise it (here, under the LKMM, the one without a data race), and none raises it.
+#[test]
+fn strictskip_of_a_flag_keeps_the_executions_without_it() {
+    let Some(shared) = common::shared_or_skip("the LKMM (models/lkmm)") else { return };
+    let dir = temp("flag");
+    let mp = "C MP+plain\n\n{}\n\nP0(int *x, int *y)\n{\n\t*x = 1;\n\tsmp_store_release(y, 1);\n}\n\n\
+              P1(int *x, int *y)\n{\n\tint r0;\n\tint r1 = -1;\n\n\tr0 = smp_load_acquire(y);\n\tr1 = *x;\n}\n\n\
+              exists (1:r0=1 /\\ 1:r1=0)\n";
+    std::fs::write(dir.join("MP+plain.litmus"), mp).unwrap();
+    let lkmm = shared.join("models/lkmm");
+    let (inc, cfg) = (lkmm.display().to_string(), lkmm.join("linux-kernel.cfg").display().to_string());
+    let herd = |extra: &[&str]| {
+        let mut args = vec!["-I", &inc, "-conf", &cfg];
+        args.extend_from_slice(extra);
+        args.push("MP+plain.litmus");
+        run(&dir, "herd7", &args)
+    };
+    let o = herd(&[]);
+    assert_eq!((states(&o).len(), lines(&o, "Flag")), (3, vec!["Flag data-race".to_string()]));
+    let o = herd(&["-skipcheck", "data-race", "-strictskip", "true"]);
+    assert_eq!(states(&o), ["1:r0=1; 1:r1=1;"]);
+    assert!(lines(&o, "Flag").is_empty());
+    let o = herd(&["-throughflag", "data-race"]);
+    assert_eq!(states(&o).len(), 2);
+    let _ = std::fs::remove_dir_all(&dir);
+}

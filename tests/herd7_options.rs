@@ -298,3 +298,47 @@ fn strictskip_of_a_flag_keeps_the_executions_without_it() {
     assert_eq!(states(&o).len(), 2);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// herd's own regression outputs (`herd/tests/other/output.t/run.t`), reproduced line for
+/// line under herd's current `aarch64.cat` from the shared library, `Time` aside: MP's
+/// candidates, Loop-zero's, and MP+CAS-rfi-ctrl+acq under `-outcomereads true`.
+#[test]
+fn herds_own_outputs_under_its_aarch64_cat() {
+    let Some(shared) = common::shared_or_skip("herd's aarch64.cat (models/herd)") else { return };
+    let dir = scratch("herd-aarch64");
+    let lib = shared.join("models/herd").display().to_string();
+    let o = run(&dir, "herd7", &["-set-libdir", &lib, "MP.litmus", "-candidates", "true"]);
+    assert_eq!(lines(&o, "Candidates"), ["Candidates MP 4"]);
+    let o = run(&dir, "herd7", &["-set-libdir", &lib, "Loop.litmus", "-candidates", "true"]);
+    let want = [
+        "Test Loop-zero Required",
+        "States 0",
+        "Loop Ok",
+        "Witnesses",
+        "Positive: 0 Negative: 0",
+        "Condition forall (true)",
+        "Observation Loop-zero Never 0 0",
+        "Candidates Loop-zero 0",
+        "Hash=89723a07ff97592f57f8dbfa0871cfdd",
+        "",
+    ];
+    assert_eq!(log(&o), want);
+    let o = run(&dir, "herd7", &["-set-libdir", &lib, "CAS.litmus", "-outcomereads", "true"]);
+    let want = [
+        "Test MP+CAS-rfi-ctrl+acq Allowed",
+        "States 4",
+        "0:X1=0; 1:X0=0; 1:X2=0; [x]=1;",
+        "0:X1=0; 1:X0=0; 1:X2=1; [x]=1;",
+        "0:X1=0; 1:X0=1; 1:X2=0; [x]=1;",
+        "0:X1=0; 1:X0=1; 1:X2=1; [x]=1;",
+        "Ok",
+        "Witnesses",
+        "Positive: 2 Negative: 6",
+        "Condition exists ([x]=1 /\\ 1:X0=1 /\\ 1:X2=0)",
+        "Observation MP+CAS-rfi-ctrl+acq Sometimes 2 6",
+        "Hash=62c8603fff543d64f663988ed4b06cd9",
+        "",
+    ];
+    assert_eq!(log(&o), want);
+    let _ = std::fs::remove_dir_all(&dir);
+}

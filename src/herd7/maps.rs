@@ -1,8 +1,9 @@
 //! herd's per-test map files, read as herd's `LexRename` reads them: `-kinds` (a test's
 //! quantifier), `-conds` (a test's whole condition) and `-rename` (a test's name).
 //!
-//! A line is `NAME VALUE` or `NAME "VALUE WITH BLANKS"` or a lone `NAME`, blanks around,
-//! then an optional `#` or `%` comment; a line of blanks or a comment is skipped. A name
+//! A line is `NAME VALUE` or `NAME "VALUE WITH BLANKS"` (which may run over lines) or a
+//! lone `NAME`, blanks around, then an optional `#` or `%` comment; a line of blanks or
+//! a comment is skipped. A name
 //! or bare value is any run of characters but blanks, `#`, `%` and `"`. Anything else is
 //! an error at its line. Within a file the last line for a name wins; across files the
 //! first file's wins (herd reads the files from last to first, each overriding). herd
@@ -39,28 +40,31 @@ fn read(files: &[String]) -> Result<BTreeMap<String, Entry>, Diag> {
         let text: std::rc::Rc<str> =
             std::fs::read_to_string(f).map_err(|e| Diag::file(f, format!("open_in failed: {e}")))?.into();
         let mut at = 0;
-        for line in text.split_inclusive('\n') {
-            if let Some((name, start, len)) = split(f, &text, at, line)? {
+        while at < text.len() {
+            let (entry, next) = split(f, &text, at)?;
+            if let Some((name, start, len)) = entry {
                 out.insert(name, Entry { file: f.clone(), text: text.clone(), start, len });
             }
-            at += line.len();
+            at = next;
         }
     }
     Ok(out)
 }
 
-/// The line starting at `at`: its name, and where its value starts and how long it is
-/// (empty for a lone name); `None` for a blank or comment line.
-fn split(file: &str, text: &str, at: usize, line: &str) -> Result<Option<(String, usize, usize)>, Diag> {
+/// The entry whose line starts at `at`: its name, and where its value starts and how
+/// long it is (empty for a lone name), or `None` for a blank or comment line; and where
+/// the next line starts. A quoted value may run over several lines, as in herd.
+#[allow(clippy::type_complexity)]
+fn split(file: &str, text: &str, at: usize) -> Result<(Option<(String, usize, usize)>, usize), Diag> {
     let blank = |c: char| matches!(c, ' ' | '\t' | '\r');
-    let body = line.strip_suffix('\n').unwrap_or(line);
-    // The comment ends the line, unless it starts inside a quoted value.
-    let word_end = |s: &str| s.find(|c: char| blank(c) || matches!(c, '#' | '%' | '"')).unwrap_or(s.len());
-    let s = body.trim_start_matches(blank);
-    let off = |s: &str| at + body.len() - s.len();
+    let line_end = |from: usize| text[from..].find('\n').map_or(text.len(), |k| from + k);
+    let word_end = |s: &str| s.find(|c: char| blank(c) || matches!(c, '#' | '%' | '"' | '\n')).unwrap_or(s.len());
+    let off = |s: &str| text.len() - s.len();
     let bad = |s: &str, m: &str| Err(Diag::at(file, text, Pos(off(s)), format!("error in rename map, {m}")));
-    if s.is_empty() || s.starts_with(['#', '%']) {
-        return Ok(None);
+    let end = line_end(at);
+    let s = text[at..].trim_start_matches(blank);
+    if s.is_empty() || s.starts_with(['#', '%', '\n']) {
+        return Ok((None, end + 1));
     }
     let n = word_end(s);
     if n == 0 {
@@ -69,22 +73,22 @@ fn split(file: &str, text: &str, at: usize, line: &str) -> Result<Option<(String
     let name = s[..n].to_string();
     let after = &s[n..];
     let v = after.trim_start_matches(blank);
-    let (start, len, rest) = if v.is_empty() || v.starts_with(['#', '%']) {
+    let (start, len, rest) = if v.is_empty() || v.starts_with(['#', '%', '\n']) {
         (off(v), 0, v)
     } else if after.len() == v.len() {
         return bad(v, "expected a blank after the test name");
     } else if let Some(q) = v.strip_prefix('"') {
-        let Some(end) = q.find('"') else { return bad(v, "a quoted value is not closed on its line") };
-        (off(q), end, &q[end + 1..])
+        let Some(close) = q.find('"') else { return bad(v, "a quoted value is not closed") };
+        (off(q), close, &q[close + 1..])
     } else {
         let m = word_end(v);
         (off(v), m, &v[m..])
     };
     let rest = rest.trim_start_matches(blank);
-    if !(rest.is_empty() || rest.starts_with(['#', '%'])) {
+    if !(rest.is_empty() || rest.starts_with(['#', '%', '\n'])) {
         return bad(rest, "expected the end of the line or a comment after the value");
     }
-    Ok(Some((name, start, len)))
+    Ok((Some((name, start, len)), line_end(off(rest)) + 1))
 }
 
 /// The quantifier `-kinds` files give each test name (`Allow`, `Forbid`, `Require`, with
@@ -128,19 +132,28 @@ mod tests {
     fn lines(text: &str) -> Result<Vec<(String, String)>, Diag> {
         let mut out = Vec::new();
         let mut at = 0;
-        for line in text.split_inclusive('\n') {
-            if let Some((n, s, l)) = split("m", text, at, line)? {
+        while at < text.len() {
+            let (entry, next) = split("m", text, at)?;
+            if let Some((n, s, l)) = entry {
                 out.push((n, text[s..s + l].to_string()));
             }
-            at += line.len();
+            at = next;
         }
         Ok(out)
     }
 
     #[test]
     fn lines_are_herds_rename_map_lines() {
-        let got = lines("# c\nA Allowed\n  B \"exists (x=1 /\\ y=0)\" % why\n\nC\nD\tx # c\nE F").unwrap();
-        let want = [("A", "Allowed"), ("B", "exists (x=1 /\\ y=0)"), ("C", ""), ("D", "x"), ("E", "F")];
+        let got = lines("# c\nA Allowed\n  B \"exists (x=1 /\\ y=0)\" % why\n\nC\nD\tx # c\nG \"exists\n (x=1)\"\nE F")
+            .unwrap();
+        let want = [
+            ("A", "Allowed"),
+            ("B", "exists (x=1 /\\ y=0)"),
+            ("C", ""),
+            ("D", "x"),
+            ("G", "exists\n (x=1)"),
+            ("E", "F"),
+        ];
         assert_eq!(got, want.map(|(a, b)| (a.to_string(), b.to_string())));
     }
 
@@ -148,7 +161,7 @@ mod tests {
     fn a_bad_line_is_located() {
         let d = lines("A x\nB x y\n").unwrap_err();
         assert_eq!((d.line, d.col), (2, 5));
-        let d = lines("A \"open\n").unwrap_err();
+        let d = lines("A \"open\nB x\n").unwrap_err();
         assert_eq!((d.line, d.col), (1, 3));
     }
 }

@@ -160,13 +160,18 @@ pub fn for_each_input<T: Send>(
 /// a test's first line). Only where the cfg selects is each file read for its name here;
 /// a file that cannot be read or parsed is kept, so that its error is reported.
 pub fn select(files: Vec<PathBuf>, settings: &Settings) -> Vec<PathBuf> {
+    select_renamed(files, settings, &|n| n)
+}
+
+/// [`select`] by each test's name as `rename` gives it (herd7's `-rename`).
+pub fn select_renamed(files: Vec<PathBuf>, settings: &Settings, rename: &dyn Fn(String) -> String) -> Vec<PathBuf> {
     if settings.oknames.is_empty() && settings.nonames.is_empty() {
         return files;
     }
     let keeps = |f: &PathBuf| {
         let name = f.to_string_lossy();
         let text = read(f).map(|b| String::from_utf8_lossy(&b).into_owned());
-        text.ok().and_then(|t| parse_test(&name, &t).ok()).is_none_or(|t| settings.selects(&t.name))
+        text.ok().and_then(|t| parse_test(&name, &t).ok()).is_none_or(|t| settings.selects(&rename(t.name)))
     };
     files.into_iter().filter(keeps).collect()
 }
@@ -182,8 +187,8 @@ pub fn check_file(path: &Path, models: &(impl ChooseModel + ?Sized), opts: &Opti
     check_file_with(path, models, opts, &|_| {})
 }
 
-/// [`check_file`], with `edit` applied to the test once parsed (herd7's `-kinds`, which
-/// sets a test's quantifier by its name).
+/// [`check_file`], with `edit` applied to the test once parsed (herd7's `-rename`,
+/// `-conds` and `-kinds`, which set a test's name, condition and quantifier by its name).
 pub fn check_file_with(
     path: &Path,
     models: &(impl ChooseModel + ?Sized),

@@ -198,3 +198,19 @@ fn outcomes_time_themselves() {
     let time = o.log().lines().find(|l| l.starts_with("Time SB ")).map(str::to_string);
     assert_eq!(time, Some(format!("Time SB {:.2}", o.elapsed().as_secs_f64())), "{}", o.log());
 }
+
+/// herd's `-candidates`, `-strictskip` and `-speedcheck true` through the library.
+#[test]
+fn herds_log_options_through_options() {
+    let sb = read("litmus/x86/SB.litmus");
+    let sc = Model::bundled("sc").unwrap();
+    let o = check(&sb, &sc, &Options::new().candidates(true)).unwrap();
+    assert_eq!((o.counts(), o.candidates()), ((0, 3), Some(4)));
+    assert!(o.log().contains("\nCandidates SB 4\n"));
+    assert_eq!(check(&sb, &sc, &Options::new()).unwrap().candidates(), None);
+    let strict = Options::new().skipchecks(["sc"]).strictskip(true);
+    let o = check(&sb, &sc, &strict).unwrap();
+    assert_eq!((o.observation(), o.counts()), (Observation::Always, (1, 0)));
+    let o = check(&sb, &Model::bundled("tso").unwrap(), &Options::new().relevant(true)).unwrap();
+    assert_eq!((o.observation(), o.counts()), (Observation::Sometimes, (1, 0)));
+}

@@ -295,10 +295,10 @@ fn a_cfg_with_an_unknown_or_unimplemented_key_is_refused_at_the_key() {
     let (code, out, err) = check_in(&cwd, None, &["--conf", "u.cfg"]);
     assert_eq!(code, 2, "{out}{err}");
     assert!(err.contains("u.cfg:2:3: error: unknown key `frobnicate`"), "{err}");
-    write(&cwd, "n.cfg", "model sc.cat\nspeedcheck true\n");
+    write(&cwd, "n.cfg", "model sc.cat\noptace false\n");
     let (code, _, err) = check_in(&cwd, None, &["--conf", "n.cfg"]);
     assert_eq!(code, 2, "{err}");
-    assert!(err.contains("n.cfg:2:") && err.contains("`speedcheck`"), "{err}");
+    assert!(err.contains("n.cfg:2:") && err.contains("`optace false`"), "{err}");
 }
 
 /// A cfg that names no model leaves the architecture's default, as herd does: the log is

@@ -79,10 +79,12 @@ fn started_as_herd7_it_reads_herds_command_line() {
 fn a_bad_command_line_names_the_option_and_exits_2() {
     for (args, word) in [
         (vec!["-m", "tso"], "'-m'"),
-        (vec!["-strictskip", "true"], "'-strictskip true'"),
-        (vec!["-rename", "map.txt"], "'-rename'"),
+        (vec!["-strictskip", "maybe"], "'-strictskip'"),
+        (vec!["-rename", "no/such/map.txt"], "no/such/map.txt"),
+        (vec!["-conds", "no/such/conds.txt"], "no/such/conds.txt"),
         (vec!["-exit", "maybe"], "'-exit'"),
-        (vec!["-speedcheck", "true"], "'-speedcheck'"),
+        (vec!["-speedcheck", "slow"], "'-speedcheck'"),
+        (vec!["-switch"], "'-switch'"),
         (vec!["-conf", "a.cfg", "-c11"], "one configuration file"),
     ] {
         let mut all = args.clone();
@@ -237,6 +239,9 @@ fn take_value(opt: &str, dir: &Path) -> Vec<String> {
     let v: &[&str] = match opt {
         "-set-libdir" | "-I" => return vec![opt.into(), f("")],
         "-exit" | "-hexa" | "-badexecs" | "-showone" | "-checkfilter" => &["true"],
+        "-strictskip" | "-candidates" | "-outcomereads" => &["true"],
+        "-conds" => return vec![opt.into(), f("conds")],
+        "-rename" => return vec![opt.into(), f("rename")],
         "-conf" => return vec![opt.into(), f("t.cfg")],
         "-bell" => return vec![opt.into(), f("t.bell")],
         "-macros" => return vec![opt.into(), f("t.def")],
@@ -247,7 +252,7 @@ fn take_value(opt: &str, dir: &Path) -> Vec<String> {
         "-oknames" => &["SB"],
         "-nonames" => &["XX"],
         "-suffix" => &["-s"],
-        "-speedcheck" => &["fast"],
+        "-speedcheck" => &["true"],
         "-through" => &["all"],
         "-throughflag" | "-badflag" => &["none"],
         "-variant" => &["some-variant"],
@@ -279,6 +284,8 @@ fn every_option_of_herds_help_is_taken_displayed_or_refused() {
     std::fs::write(dir.join("names"), "SB\n").unwrap();
     std::fs::write(dir.join("others"), "XX\n").unwrap();
     std::fs::write(dir.join("kinds"), "SB Allowed\n").unwrap();
+    std::fs::write(dir.join("conds"), "SB \"exists (0:EAX=1)\"\n").unwrap();
+    std::fs::write(dir.join("rename"), "XX YY\n").unwrap();
     let options: Vec<&str> = help
         .lines()
         .filter_map(|l| l.strip_prefix("  ").map(str::trim_start))

@@ -1,5 +1,6 @@
 //! Arguments shared by the subcommands, so that each subcommand's module can take them.
 
+use litsat::cat::cfg::Speedcheck;
 use litsat::cat::{ModelSpec, Models};
 use litsat::diag::Diag;
 use litsat::query::Options;
@@ -69,6 +70,23 @@ pub struct ModelArgs {
     /// per flag not raised by then; counts are printed `0 0`, as herd's -speedcheck does.
     #[arg(long)]
     pub fast: bool,
+    /// herd's -speedcheck: `fast` is --fast; `true` lists only the executions that
+    /// decide the condition (those satisfying exists or ~exists, those falsifying
+    /// forall), and reads the Observation as herd does then.
+    #[arg(long, value_name = "false|true|fast", value_parser = parse_speedcheck)]
+    pub speedcheck: Option<Speedcheck>,
+    /// herd's -strictskip true: keep only the executions that fail every check named by
+    /// --skipchecks (and pass the others).
+    #[arg(long)]
+    pub strictskip: bool,
+    /// herd's -candidates true: add the `Candidates` line, the executions the model
+    /// rejected or kept.
+    #[arg(long)]
+    pub candidates: bool,
+    /// herd's -outcomereads true: a state shows every register written by an instruction
+    /// that reads memory, and no other register.
+    #[arg(long)]
+    pub outcomereads: bool,
     /// Check each verdict's solver answers apart from the solver (proofs and models).
     ///
     /// A proof of every UNSAT answer behind each verdict, and a model of every SAT one,
@@ -151,7 +169,11 @@ pub fn setup(m: &ModelArgs) -> Result<(Models, Options), Diag> {
         .checkfilter(m.checkfilter != Some(false))
         .timeout(m.timeout.map(Duration::from_secs_f64))
         .max_events(m.max_events)
-        .fast(m.fast)
+        .fast(m.fast || m.speedcheck == Some(Speedcheck::Fast))
+        .relevant(m.speedcheck == Some(Speedcheck::True))
+        .strictskip(m.strictskip)
+        .candidates(m.candidates)
+        .outcomereads(m.outcomereads)
         .certify(m.certify)
         .dimacs(m.dimacs.clone())
         .unroll(match m.unroll {
@@ -168,6 +190,11 @@ pub fn setup(m: &ModelArgs) -> Result<(Models, Options), Diag> {
         let _ = rayon::ThreadPoolBuilder::new().num_threads(j).use_current_thread().build_global();
     }
     Ok((models, opts))
+}
+
+/// `--speedcheck`'s value, as the cfg's `speedcheck` reads it.
+fn parse_speedcheck(v: &str) -> Result<Speedcheck, String> {
+    litsat::cat::cfg::speedcheck(v)
 }
 
 /// `--through`'s value, as herd's `-through` and the cfg's `through` read it.

@@ -7,8 +7,6 @@
 use super::opts::HerdArgs;
 use litsat::cat::cfg::Settings;
 use litsat::diag::Diag;
-use litsat::litmus::ast::CondKind;
-use std::collections::BTreeMap;
 use std::io::{BufRead, IsTerminal, Read};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
@@ -100,35 +98,4 @@ pub fn finish_drain(rx: Option<mpsc::Receiver<()>>) {
     if let Some(rx) = rx {
         let _ = rx.recv_timeout(Duration::from_secs(2));
     }
-}
-
-/// The quantifier `-kinds` files give each test name (herd's rename-map format: `NAME
-/// KIND` a line, `#` and `%` comments; `Allow`, `Forbid`, `Require`, or no kind for
-/// "leave it"), the last file's word winning. A bad line is an error naming it.
-pub fn kinds(files: &[String]) -> Result<BTreeMap<String, CondKind>, Diag> {
-    let mut out = BTreeMap::new();
-    for f in files {
-        let text = std::fs::read_to_string(f).map_err(|e| Diag::file(f, format!("open_in failed: {e}")))?;
-        for (k, line) in text.lines().enumerate() {
-            let line = line.split(['#', '%']).next().unwrap_or_default();
-            let mut words = line.split_whitespace();
-            let Some(name) = words.next() else { continue };
-            let kind = match words.next().map(|w| w.trim_matches('"')).unwrap_or_default() {
-                "Allow" | "Allowed" => Some(CondKind::Exists),
-                "Forbid" | "Forbidden" => Some(CondKind::NotExists),
-                "Require" | "Required" => Some(CondKind::Forall),
-                "" | "Unknown" | "???" | "---" => None,
-                w => {
-                    let mut d = Diag::file(f, format!("error in rename map, {w} is not a valid value"));
-                    d.line = k + 1;
-                    return Err(d);
-                }
-            };
-            match kind {
-                Some(kind) => out.insert(name.to_string(), kind),
-                None => out.remove(name),
-            };
-        }
-    }
-    Ok(out)
 }

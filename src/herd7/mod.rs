@@ -9,15 +9,17 @@
 //! prints no log and is no failure, as in herd.
 
 pub mod inputs;
+pub mod maps;
 pub mod opts;
 
 use crate::cli::args::{ModelArgs, Unroll, setup};
-use crate::driver::{check_file_with, for_each_input, per_input, report, select};
+use crate::driver::{check_file_with, for_each_input, per_input, report, select_renamed};
 use crate::out::eprint_line;
 use litsat::diag::{Diag, DiagKind};
-use litsat::litmus::ast::CondKind;
+use litsat::litmus::ast::{CondKind, Condition};
 use litsat::report::herd_log;
-use opts::{HerdArgs, Parsed, Show, Speed};
+use opts::{HerdArgs, Parsed, Show};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -70,7 +72,11 @@ fn model_args(h: &HerdArgs) -> ModelArgs {
         checkfilter: h.checkfilter,
         timeout: h.timeout,
         max_events: None,
-        fast: h.speed == Speed::Fast,
+        fast: false,
+        speedcheck: Some(h.speed),
+        strictskip: h.strictskip,
+        candidates: h.candidates,
+        outcomereads: h.outcomereads,
         certify: false,
         dimacs: None,
         unroll: h.unroll.map(Unroll::Bound),
@@ -82,32 +88,52 @@ fn model_args(h: &HerdArgs) -> ModelArgs {
 
 /// What a run needs before its first test: the model, the options, the selected test
 /// files and the `-kinds` table. Any failure here is herd's exit status 2.
-type Prepared =
-    (litsat::cat::Models, litsat::query::Options, Vec<PathBuf>, std::collections::BTreeMap<String, CondKind>);
+type Prepared = (litsat::cat::Models, litsat::query::Options, Vec<PathBuf>, Edits);
+
+/// What herd's map files change in a test, by its name: `-rename`, then `-conds` and
+/// `-kinds` by the new name (herd renames a test as it splits it, then parses it).
+struct Edits {
+    rename: BTreeMap<String, String>,
+    conds: BTreeMap<String, Condition>,
+    kinds: BTreeMap<String, CondKind>,
+}
+
+impl Edits {
+    fn name(&self, name: String) -> String {
+        self.rename.get(&name).cloned().unwrap_or(name)
+    }
+
+    fn apply(&self, t: &mut litsat::litmus::ast::Test) {
+        t.name = self.name(std::mem::take(&mut t.name));
+        if let Some(c) = self.conds.get(&t.name) {
+            t.cond = c.clone();
+        }
+        // The test's quantifier, over the same proposition.
+        if let Some(&k) = self.kinds.get(&t.name) {
+            t.cond.kind = k;
+        }
+    }
+}
 
 fn prepare(h: &HerdArgs) -> Result<Prepared, Diag> {
     let (prog, opts) = setup(&model_args(h))?;
     let mut settings = prog.settings();
     inputs::selection(h, &mut settings)?;
-    let files = select(inputs::test_names(&h.tests)?, &settings);
-    let kinds = inputs::kinds(&h.kinds)?;
-    Ok((prog, opts, files, kinds))
+    let edits =
+        Edits { rename: maps::renames(&h.rename)?, conds: maps::conds(&h.conds)?, kinds: maps::kinds(&h.kinds)? };
+    let files = select_renamed(inputs::test_names(&h.tests)?, &settings, &|n| edits.name(n));
+    Ok((prog, opts, files, edits))
 }
 
 fn run(h: &HerdArgs) -> ExitCode {
-    let (prog, opts, files, kinds) = match prepare(h) {
+    let (prog, opts, files, edits) = match prepare(h) {
         Ok(x) => x,
         Err(d) => {
             report(&d);
             return ExitCode::from(2);
         }
     };
-    // herd's -kinds: the test's quantifier set by its name, over the same proposition.
-    let edit = |t: &mut litsat::litmus::ast::Test| {
-        if let Some(&k) = kinds.get(&t.name) {
-            t.cond.kind = k;
-        }
-    };
+    let edit = |t: &mut litsat::litmus::ast::Test| edits.apply(t);
     let per_input = per_input(&files, &opts);
     let mut out = crate::out::buffered();
     let answer = |f: &Path, o: &litsat::query::Options| {

@@ -64,18 +64,18 @@ pub const TABLE: &[Row] = &[
     display("-dotcom"),
     refuse("-debug", true, "litsat has none of herd's debug traces"),
     take("-kinds", true),
-    refuse("-conds", true, "overriding test conditions from a file is not implemented"),
+    take("-conds", true),
     take("-names", true),
     take("-oknames", true),
     take("-excl", true),
     take("-nonames", true),
-    refuse("-rename", true, "rename mappings are not implemented"),
+    take("-rename", true),
     display("-dotheader"),
     display("-tikz"),
     display("-texmacros"),
     take("-suffix", true),
-    default("-candidates", "false"),
-    default("-outcomereads", "false"),
+    take("-candidates", true),
+    take("-outcomereads", true),
     take("-hexa", true),
     take("-speedcheck", true),
     take("-variant", true),
@@ -94,7 +94,7 @@ pub const TABLE: &[Row] = &[
     take("-throughflag", true),
     take("-skipcheck", true),
     take("-skipchecks", true),
-    default("-strictskip", "false"),
+    take("-strictskip", true),
     take("-show", true),
     display("-showflag"),
     take("-badexecs", true),
@@ -174,12 +174,7 @@ pub enum Show {
 }
 
 /// herd's `-speedcheck`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Speed {
-    #[default]
-    False,
-    Fast,
-}
+pub use litsat::cat::cfg::Speedcheck as Speed;
 
 /// What a command line asks for: the options taken with herd's meaning, and the tests.
 #[derive(Clone, Debug, Default)]
@@ -195,7 +190,18 @@ pub struct HerdArgs {
     pub variants: Vec<String>,
     pub skipchecks: Vec<String>,
     pub unroll: Option<usize>,
+    /// `-speedcheck`: herd's default, `false`.
     pub speed: Speed,
+    /// `-strictskip true`.
+    pub strictskip: bool,
+    /// `-candidates true`: the `Candidates` line.
+    pub candidates: bool,
+    /// `-outcomereads true`.
+    pub outcomereads: bool,
+    /// `-conds` files (`NAME "CONDITION"` lines), read before the run.
+    pub conds: Vec<String>,
+    /// `-rename` files (`NAME NEWNAME` lines), read before the run.
+    pub rename: Vec<String>,
     pub timeout: Option<f64>,
     pub hexa: bool,
     /// `-through`: `Some(true)` for `all` or `invalid`.
@@ -317,6 +323,11 @@ impl HerdArgs {
             "-skipcheck" => self.skipchecks.push(v.to_string()),
             "-skipchecks" => self.skipchecks.extend(names(v)),
             "-badexecs" => self.no_badexecs = !boolean(opt, v)?,
+            "-strictskip" => self.strictskip = boolean(opt, v)?,
+            "-candidates" => self.candidates = boolean(opt, v)?,
+            "-outcomereads" => self.outcomereads = boolean(opt, v)?,
+            "-conds" => self.conds.push(v.to_string()),
+            "-rename" => self.rename.push(v.to_string()),
             "-throughflag" => self.throughflag = (v != "none").then(|| v.to_string()),
             "-badflag" => self.badflag = (v != "none").then(|| v.to_string()),
             _ => return self.take_number(opt, v).map(|()| None).map_err(bad),
@@ -327,13 +338,7 @@ impl HerdArgs {
     /// The options whose argument is a number or a tag.
     fn take_number(&mut self, opt: &str, v: &str) -> Result<(), &'static str> {
         match opt {
-            "-speedcheck" => {
-                self.speed = match v {
-                    "false" => Speed::False,
-                    "fast" => Speed::Fast,
-                    _ => return Err("'false' or 'fast' (litsat does not implement '-speedcheck true')"),
-                }
-            }
+            "-speedcheck" => self.speed = litsat::cat::cfg::speedcheck(v).map_err(|_| "one of false, true, fast")?,
             "-timeout" => {
                 let secs = v.parse::<f64>().ok().filter(|x| std::time::Duration::try_from_secs_f64(*x).is_ok());
                 self.timeout = match v {
@@ -396,7 +401,8 @@ mod tests {
         let Ok(Parsed::Run(h)) = run(&["-through", "all"]) else { panic!("parsed") };
         assert_eq!(h.through, Some(true));
         assert!(run(&["-through", "some"]).unwrap_err().contains("'-through'"));
-        assert!(run(&["-rename", "f"]).unwrap_err().contains("'-rename'"));
+        assert!(run(&["-view", "gv"]).unwrap_err().contains("'-view'"));
+        assert!(run(&["-strictskip", "yes"]).unwrap_err().contains("'-strictskip'"));
         assert!(run(&["-exit", "yes"]).unwrap_err().contains("boolean"));
     }
 

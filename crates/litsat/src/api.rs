@@ -202,6 +202,12 @@ impl Outcome {
         self.out.certificate.as_deref()
     }
 
+    /// Under `Options::candidates`, herd's `Candidates` count: the executions the model
+    /// rejected or kept.
+    pub fn candidates(&self) -> Option<u128> {
+        self.out.candidates
+    }
+
     /// Whether some execution was dropped at the loop-unrolling bound (herd's `Loop`).
     pub fn looped(&self) -> bool {
         self.out.looped

@@ -11,10 +11,12 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 use std::fmt;
 use varisat::Solver;
 
+mod checks;
 mod enumerate;
 mod herdsym;
 mod non_address;
 mod propagate;
+mod reads;
 mod sliced;
 mod tally;
 
@@ -51,8 +53,21 @@ pub struct Options {
     /// Refuse tests with more events than this, with a limit error.
     pub max_events: Option<usize>,
     /// Decide only the Observation and the flags, by two solver calls, without the
-    /// final states and counts (herd's `-speedcheck`).
+    /// final states and counts (herd's `-speedcheck fast`).
     pub fast: bool,
+    /// herd's `-speedcheck true`: only the executions that decide the condition reach
+    /// the log (those satisfying an `exists` or `~exists` proposition, those falsifying
+    /// a `forall` one), and the Observation is read as herd reads it then.
+    pub relevant: bool,
+    /// herd's `-strictskip true`: an execution is kept only where every check named by
+    /// `skipchecks` fails (and the others pass).
+    pub strictskip: bool,
+    /// herd's `-candidates true`: the log's `Candidates` line, the executions the model
+    /// was asked about (those it rejects and those it keeps).
+    pub candidates: bool,
+    /// herd's `-outcomereads true`: a state shows every register that an instruction
+    /// reading memory writes, and no other register.
+    pub outcomereads: bool,
     /// Certify the verdict: a proof of each UNSAT answer behind it and a model of each
     /// SAT one are checked apart from the solver (see [`crate::Outcome::certificate`]).
     pub certify: bool,
@@ -138,6 +153,30 @@ impl Options {
         self
     }
 
+    /// Sets [`Options::relevant`].
+    pub fn relevant(mut self, relevant: bool) -> Options {
+        self.relevant = relevant;
+        self
+    }
+
+    /// Sets [`Options::strictskip`].
+    pub fn strictskip(mut self, strict: bool) -> Options {
+        self.strictskip = strict;
+        self
+    }
+
+    /// Sets [`Options::candidates`].
+    pub fn candidates(mut self, candidates: bool) -> Options {
+        self.candidates = candidates;
+        self
+    }
+
+    /// Sets [`Options::outcomereads`].
+    pub fn outcomereads(mut self, reads: bool) -> Options {
+        self.outcomereads = reads;
+        self
+    }
+
     /// Sets [`Options::certify`].
     pub fn certify(mut self, certify: bool) -> Options {
         self.certify = certify;
@@ -207,7 +246,10 @@ impl Options {
             o.unroll = s.unroll.flatten();
         }
         o.hexa |= s.hexa == Some(true);
-        o.fast |= s.speedcheck == Some(true);
+        o.fast |= s.speedcheck == Some(crate::cat::cfg::Speedcheck::Fast);
+        o.relevant |= s.speedcheck == Some(crate::cat::cfg::Speedcheck::True);
+        o.strictskip |= s.strictskip == Some(true);
+        o.outcomereads |= s.outcomereads == Some(true);
         o.through |= s.through == Some(true);
         o.no_checkfilter |= s.checkfilter == Some(false);
         std::borrow::Cow::Owned(o)
@@ -250,6 +292,9 @@ pub struct Outcome {
     pub hexa: bool,
     /// herd's digest of the test, its log's `Hash=` line (`None`: no such line).
     pub hash: Option<String>,
+    /// Under `-candidates`, the executions the model was asked about: its log's
+    /// `Candidates` line.
+    pub candidates: Option<u128>,
 }
 
 impl Outcome {
@@ -599,6 +644,12 @@ pub fn observed(test: &Test, isa: &dyn Isa) -> Vec<Loc> {
         }
     }
     test.cond.prop.locs(&mut ls);
+    sort_places(&mut ls, isa);
+    ls
+}
+
+/// Puts places in herd's printing order, each once.
+fn sort_places(ls: &mut Vec<Loc>, isa: &dyn Isa) {
     // Compared by borrowed keys: no name is copied per comparison. Memory goes by name,
     // an array shown whole by its name too (herd's location `a`, whose value is the
     // vector), its elements in order. An element named with an index (`u[0]`, herd's
@@ -623,7 +674,6 @@ pub fn observed(test: &Test, isa: &dyn Isa) -> Vec<Loc> {
     }
     ls.sort_by(|a, b| key(isa, a).cmp(&key(isa, b)));
     ls.dedup();
-    ls
 }
 
 /// Literals for each possible final value of a place.
@@ -811,6 +861,9 @@ fn encode_with(
     x.primaries.extend(primaries);
     let shown = observed(&test, isa);
     let mut needed = shown.clone();
+    // The condition still reads the places `-outcomereads` does not show.
+    let shown = if opts.outcomereads { reads::places(shown, &ev, isa) } else { shown };
+    needed.extend(shown.iter().filter(|l| !needed.contains(l)).cloned().collect::<Vec<_>>());
     if let Some(f) = &test.filter {
         f.locs(&mut needed);
     }
@@ -906,19 +959,33 @@ fn run_bounded(
     // Slicing pays where the log lists every execution; a model that makes choices of
     // its own would need the candidates multiplied (see `sliced`).
     let few = crate::logic::MAX_CANDIDATES as u64;
-    let slice = defer && !opts.fast && !prog.chooses && opts.count_after.is_none_or(|n| n >= few);
+    // `-outcomereads` asks the solver which loads some execution reaches.
+    let slice =
+        defer && !opts.fast && !opts.outcomereads && !prog.chooses && opts.count_after.is_none_or(|n| n >= few);
     let first = if slice { Mode::Sliced } else { Mode::Deferred };
-    let mut p = prepared(test, file, text, prog, opts, deadline)?;
-    if defer {
-        match run_with(p, file, text, prog, opts, first, deadline)? {
-            Tried::Answered(out) => return Ok(out),
-            Tried::Again(back) => p = back,
+    let again = opts.candidates.then(|| test.clone());
+    let p = prepared(test, file, text, prog, opts, deadline)?;
+    let tried = if defer { run_with(p, file, text, prog, opts, first, deadline)? } else { Tried::Again(p) };
+    let mut out = match tried {
+        Tried::Answered(o) => o,
+        Tried::Again(p) => match run_with(p, file, text, prog, opts, Mode::Exact, deadline)? {
+            Tried::Answered(o) => o,
+            Tried::Again(_) => {
+                return Err(Diag::file(file, "internal error: the exact encoding left an execution undecided"));
+            }
+        },
+    };
+    if opts.relevant && !opts.fast && out.incomplete.is_none() {
+        out.fast = Some(checks::relevant_observation(&out));
+    }
+    if let Some(test) = again.filter(|_| out.incomplete.is_none()) {
+        let counted = checks::candidates(test, file, text, prog, opts, deadline);
+        match counted {
+            Ok(n) => out.candidates = Some(n),
+            Err(d) => out.keep_partial(Err(d))?,
         }
     }
-    match run_with(p, file, text, prog, opts, Mode::Exact, deadline)? {
-        Tried::Answered(out) => Ok(out),
-        Tried::Again(_) => Err(Diag::file(file, "internal error: the exact encoding left an execution undecided")),
-    }
+    Ok(out)
 }
 
 /// What one encoding of a test gave: the outcome, or (where a solution fell where the
@@ -963,24 +1030,10 @@ fn run_with(
     };
     // Where this fails, nothing asserted from the model on holds (see `Logic::guard_with`).
     let exact = lg.guard();
-    let mut flag_lits = Vec::new();
-    for c in &checks {
-        if opts.skips(c.name.as_deref(), c.flag) {
-            continue;
-        }
-        if c.flag {
-            // herd raises a flag when its check holds (`flag ~empty r`: r is not empty);
-            // an unnamed flag only draws a warning (`exec_test` in herd's interpreter).
-            if let Some(name) = &c.name {
-                flag_lits.push((name.to_string(), c.ok));
-            }
-        } else {
-            lg.assert(c.ok);
-        }
-    }
+    let flag_lits = checks::assert_checks(&checks, opts, &mut lg);
     // herd's `-throughflag F`: only the executions that raise F reach the final states.
     if let Some(f) = &opts.throughflag {
-        lg.assert(flag_lits.iter().find(|(n, _)| n == f).map_or(B::F, |x| x.1));
+        lg.assert(checks::raises(&flag_lits, f));
     }
     // An access that fails its execution stops the test once the model allows it.
     if !x.failures.is_empty() {
@@ -989,6 +1042,19 @@ fn run_with(
             return Ok(Tried::Again(Prepared { test, isa, ev }));
         }
     }
+    let shown = if opts.outcomereads {
+        let mut keep = test.filter.as_ref().map_or(B::T, |f| prop_lit(f, &places, &ev, &mut lg));
+        if opts.relevant {
+            let r = checks::relevant(&test, &places, &ev, &mut lg);
+            keep = lg.and2(keep, r);
+        }
+        match reads::reached(shown, &ev, &x, &mut lg, (keep, cut, exact), file, deadline)? {
+            Some(s) => s,
+            None => return Ok(Tried::Again(Prepared { test, isa, ev })),
+        }
+    } else {
+        shown
+    };
     let casts: Vec<Option<PrintCast>> = shown
         .iter()
         .map(|l| PrintCast::of(init_of(&test.init, l).and_then(|i| i.ty.as_deref())))
@@ -1013,6 +1079,7 @@ fn run_with(
         incomplete: None,
         hexa: opts.hexa,
         hash: None,
+        candidates: None,
     };
     let shown_at: Vec<usize> =
         shown.iter().map(|l| places.iter().rposition(|(q, _)| q == l).expect("shown places have values")).collect();
@@ -1038,6 +1105,10 @@ fn run_with(
     if let Some(f) = &out.test.filter {
         let fl = prop_lit(f, &places, &ev, &mut lg);
         lg.assert(fl);
+    }
+    if opts.relevant {
+        let r = checks::relevant(&out.test, &places, &ev, &mut lg);
+        lg.assert(r);
     }
     let mut roots: Vec<B> = x.primaries.iter().map(|&l| B::L(l)).collect();
     roots.push(exact);
@@ -1122,6 +1193,7 @@ fn run_with(
     if out.incomplete.is_some() {
         return Ok(Tried::Answered(out));
     }
+
     if opts.certify || opts.dimacs.is_some() {
         lg.assert(cut.negate());
         let cast = cond_cast(&out.test);

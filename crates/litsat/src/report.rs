@@ -213,6 +213,10 @@ pub fn herd_log(o: &Outcome, seconds: f64) -> String {
         push_line(&mut s, &[c]);
     }
     let _ = writeln!(s, "Time {name} {seconds:.2}");
+    if let Some(c) = o.candidates {
+        let mut n = itoa::Buffer::new();
+        push_line(&mut s, &["Candidates ", name, " ", n.format(c)]);
+    }
     if let Some(h) = &o.hash {
         push_line(&mut s, &["Hash=", h]);
     }

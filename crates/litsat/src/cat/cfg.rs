@@ -9,8 +9,9 @@
 //! at its line, as in herd:
 //! - the model's files (`macros`, `bell`, `model`/`cat`) and `variant`;
 //! - [`Settings`]: the options that change answers or which tests run, each with herd's
-//!   meaning (`skipchecks`, `timeout`, `unroll`, `hexa`, `nonames`, `oknames`, `include`,
-//!   `machsize auto`, `speedcheck fast`, and options set to herd's default);
+//!   meaning (`skipchecks`, `strictskip`, `timeout`, `unroll`, `hexa`, `nonames`,
+//!   `oknames`, `include`, `speedcheck`, `outcomereads`, and options set to herd's
+//!   default, `machsize auto`);
 //! - [`DISPLAY_KEYS`]: options that only change herd's pictures, accepted and unused.
 //!
 //! A key herd accepts whose meaning litsat does not implement is refused by name, so that
@@ -58,14 +59,32 @@ pub struct Settings {
     pub nonames: Vec<String>,
     /// `include`: folders searched after the command line's `-I`.
     pub includes: Vec<String>,
-    /// `speedcheck`: `Some(true)` for `fast` (the verdict only, as `Options::fast`),
-    /// `Some(false)` for `false`; herd's `true` is refused.
-    pub speedcheck: Option<bool>,
+    /// `speedcheck`: `fast` (the verdict only, as `Options::fast`), `true` (only the
+    /// executions that decide the condition, as `Options::relevant`) or `false`.
+    pub speedcheck: Option<Speedcheck>,
+    /// `strictskip`: `Some(true)` keeps only the executions that fail every skipped check
+    /// (as `Options::strictskip`).
+    pub strictskip: Option<bool>,
+    /// `outcomereads`: `Some(true)` shows every register a memory read writes (as
+    /// `Options::outcomereads`).
+    pub outcomereads: Option<bool>,
     /// `through`: `Some(true)` for `all` or `invalid` (every check but the flags passes,
     /// as `Options::through`), `Some(false)` for `none`.
     pub through: Option<bool>,
     /// `checkfilter`: `Some(false)` keeps the executions a test's filter rejects.
     pub checkfilter: Option<bool>,
+}
+
+/// herd's `speedcheck` values.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Speedcheck {
+    /// The full log.
+    #[default]
+    False,
+    /// Only the executions that decide the condition.
+    True,
+    /// The verdict only, from the first deciding execution.
+    Fast,
 }
 
 impl Settings {
@@ -159,11 +178,8 @@ const DEFAULT_ONLY: &[(&str, Option<&str>)] = &[
     ("machsize", Some("auto")),
     ("names", None),
     ("optace", Some("iico")),
-    ("outcomereads", Some("false")),
     ("rename", None),
     ("restrict", Some("none")),
-    ("speedcheck", Some("false")),
-    ("strictskip", Some("false")),
     ("suffix", None),
     ("verbose", Some("0")),
 ];
@@ -252,7 +268,9 @@ fn set(cfg: &mut Cfg, l: &Line) -> Result<(), (bool, String)> {
         "include" => s.includes.push(v.to_string()),
         "through" => s.through = Some(through(v).map_err(at_value)?),
         "checkfilter" => s.checkfilter = Some(boolean(v).map_err(at_value)?),
-        "speedcheck" if v != "true" => s.speedcheck = Some(speedcheck(v).map_err(at_value)?),
+        "speedcheck" => s.speedcheck = Some(speedcheck(v).map_err(at_value)?),
+        "strictskip" => s.strictskip = Some(boolean(v).map_err(at_value)?),
+        "outcomereads" => s.outcomereads = Some(boolean(v).map_err(at_value)?),
         k if DISPLAY_KEYS.contains(&k) => {}
         k => return default_only(k, v).map_err(|m| (true, m)),
     }
@@ -273,11 +291,12 @@ fn seconds(v: &str) -> Option<f64> {
     v.parse().ok().filter(|x| std::time::Duration::try_from_secs_f64(*x).is_ok())
 }
 
-/// `speedcheck`'s value: `fast` is litsat's verdict-only answer, `false` the full log.
-fn speedcheck(v: &str) -> Result<bool, String> {
+/// `speedcheck`'s value (herd's `Speed` tags).
+pub fn speedcheck(v: &str) -> Result<Speedcheck, String> {
     match v {
-        "fast" => Ok(true),
-        "false" => Ok(false),
+        "fast" => Ok(Speedcheck::Fast),
+        "true" => Ok(Speedcheck::True),
+        "false" => Ok(Speedcheck::False),
         _ => Err(format!("expected `false`, `true` or `fast`, found `{v}`")),
     }
 }
@@ -358,7 +377,7 @@ mod tests {
     #[test]
     fn keys_herd_knows_but_litsat_does_not_implement_are_refused_by_name() {
         for (text, word) in
-            [("machsize quad\n", "`machsize quad`"), ("conf other.cfg\n", "`conf`"), ("speedcheck true\n", "speedcheck")]
+            [("machsize quad\n", "`machsize quad`"), ("conf other.cfg\n", "`conf`"), ("optace false\n", "optace")]
         {
             let d = parse_cfg("x.cfg", text).unwrap_err();
             assert!(d.message.starts_with("unsupported") && d.message.contains(word), "{}", d.message);
@@ -366,7 +385,15 @@ mod tests {
         // herd's defaults are what litsat does already.
         parse_cfg("x.cfg", "archcheck true\nspeedcheck false\nlocal-conf = x\n").unwrap_err();
         parse_cfg("x.cfg", "archcheck true\nspeedcheck false\n").unwrap();
-        assert_eq!(parse_cfg("x.cfg", "speedcheck fast\n").unwrap().settings.speedcheck, Some(true));
+        assert_eq!(parse_cfg("x.cfg", "speedcheck fast\n").unwrap().settings.speedcheck, Some(Speedcheck::Fast));
+    }
+
+    #[test]
+    fn strictskip_speedcheck_and_outcomereads_are_read() {
+        let s = parse_cfg("x.cfg", "speedcheck true\nstrictskip true\noutcomereads true\n").unwrap().settings;
+        assert_eq!((s.speedcheck, s.strictskip, s.outcomereads), (Some(Speedcheck::True), Some(true), Some(true)));
+        let d = parse_cfg("x.cfg", "strictskip yes\n").unwrap_err();
+        assert_eq!((d.line, d.col), (1, 12));
     }
 
     #[test]

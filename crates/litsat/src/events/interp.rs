@@ -184,6 +184,7 @@ impl Events {
             val_ids: HashMap::with_capacity_and_hasher(64, Default::default()),
             final_regs: BTreeMap::new(),
             fault_sites: Vec::new(),
+            load_regs: Vec::new(),
             addr: BTreeSet::new(),
             data: BTreeSet::new(),
             ctrl: BTreeSet::new(),

@@ -241,6 +241,10 @@ pub struct Events {
     /// The instructions that may fault, numbered as their thread's fault register
     /// ([`crate::litmus::FAULT_REG`]) names them: site `k` is value `k + 1`.
     pub fault_sites: Vec<crate::litmus::FaultSite>,
+    /// The registers each instruction that reads memory writes (herd's
+    /// `all_regs_that_read`, for `-outcomereads`): thread, register, and the guard of
+    /// the instruction's first read (1 where it happens).
+    pub load_regs: Vec<(usize, Reg, ValId)>,
 }
 
 impl Events {

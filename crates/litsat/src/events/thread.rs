@@ -169,6 +169,13 @@ struct Thread<'a> {
     regev: bool,
     /// The instruction being interpreted.
     at: At<'a>,
+    /// The registers herd's current instruction has set so far (kept from one instruction
+    /// to the next, emptied, so that no instruction allocates). herd's instruction is the
+    /// run of litsat's instructions from one source position: one cell, or one C
+    /// statement, which the C plug-in lowers to several.
+    set_regs: Vec<&'a Reg>,
+    /// That run's source position, and the guard of its first memory read.
+    run: Option<(Pos, Option<ValId>)>,
 }
 
 /// The instruction being interpreted: where its events stand in po, where a failure is
@@ -245,6 +252,8 @@ impl<'a> Thread<'a> {
             first_of_thread,
             regev,
             at: At::default(),
+            set_regs: Vec::new(),
+            run: None,
         }
     }
 
@@ -258,18 +267,38 @@ impl<'a> Thread<'a> {
             }
         }
         self.at = At { idx, pos: ins.pos, text: &ins.text, first: self.ev.events.len(), ..At::default() };
+        if self.run.is_none_or(|r| r.0 != ins.pos) {
+            self.note_load_regs();
+            self.run = Some((ins.pos, None));
+        }
         for (k, op) in ins.ops.iter().enumerate() {
             self.at.last_op = k + 1 == ins.ops.len();
             self.op(op)?;
         }
         self.flush_reg_writes();
+        if let Some((_, read @ None)) = &mut self.run {
+            let ev = &self.ev.events;
+            *read = (self.at.first..ev.len()).find(|&e| ev[e].kind == Kind::Read).map(|e| ev[e].guard);
+        }
         Ok(())
+    }
+
+    /// Where herd's instruction that just ended reads memory, the registers it wrote
+    /// (see [`Events::load_regs`]), but litsat's own temporaries (`%t1`).
+    fn note_load_regs(&mut self) {
+        if let Some((_, Some(guard))) = self.run.take() {
+            for r in self.set_regs.iter().filter(|r| !r.starts_with('%')) {
+                self.ev.load_regs.push((self.id, (*r).clone(), guard));
+            }
+        }
+        self.set_regs.clear();
     }
 
     /// The thread's end: the operand pairs po leaves unordered, the paths still waiting
     /// joined (a branch to a label on no instruction goes to the end), and the registers'
     /// final contents.
     fn finish(mut self) {
+        self.note_load_regs();
         if self.groups > 0 {
             self.note_operands();
             self.ev.unsequenced.extend(unsequenced(&self.operand_paths, self.first_of_thread));
@@ -760,6 +789,9 @@ impl<'a> Thread<'a> {
         if self.regev && self.isa.event_reg(r).is_some() && !self.at.written.contains(r) {
             self.at.written.push(r.clone());
         }
+        if !self.set_regs.contains(&r) {
+            self.set_regs.push(r);
+        }
         put(&mut self.cur.regs, self.regs.number(r), c);
     }
 
@@ -1142,6 +1174,9 @@ impl<'a> Thread<'a> {
             return;
         }
         put(&mut self.cur.regs, self.regs.number(r), c);
+        if !self.set_regs.contains(&r) {
+            self.set_regs.push(r);
+        }
         let (Some(name), Some(p)) = (self.isa.event_reg(r), pred) else { return };
         let guard = self.cur.guard;
         let not_alt = self.ev.not(alt);

@@ -9,4 +9,4 @@ pub mod prop;
 pub mod symbolic;
 
 pub use ast::*;
-pub use parse::parse_test;
+pub use parse::{parse_condition, parse_test};

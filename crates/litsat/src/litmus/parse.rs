@@ -300,33 +300,60 @@ fn constraints(
             }
             return Err(cur.err(t, "unexpected text after the final condition"));
         }
-        let (kind, s) = if let Some(s) = strip_word(t, "exists") {
-            (CondKind::Exists, s)
-        } else if let Some(s) = strip_word(t, "forall") {
-            (CondKind::Forall, s)
-        } else if let Some(s) = strip_word(t, "final") {
-            (CondKind::Exists, s)
-        } else if let Some(s) = t.strip_prefix('~').and_then(|s| strip_word(s.trim_start(), "exists")) {
-            (CondKind::NotExists, s)
-        } else if let Some(s) = strip_word(t, "not").and_then(|s| strip_word(s.trim_start(), "exists")) {
-            (CondKind::NotExists, s)
-        } else if t.starts_with('(') {
-            (CondKind::Exists, t)
-        } else {
+        let Some((r, c)) = condition(cur, t)? else {
             return Err(cur.err(t, "expected `exists`, `~exists`, `forall`, `locations` or `filter`"));
         };
-        let (r, p) = parse_prop(cur, s)?;
         let mut r = r.trim_start();
         // `final P; with kinds`: the kinds part is informational.
         let after = r.strip_prefix(';').unwrap_or(r).trim_start();
         if strip_word(after, "with").is_some() {
             r = "";
         }
-        cond = Some(Condition { kind, prop: p, written: None });
+        cond = Some(c);
         rest = r;
     }
     let cond = cond.unwrap_or(Condition { kind: CondKind::Forall, prop: Prop::True, written: None });
     Ok(Test { arch, name, init, arrays, threads, locations, filter, cond, variants: Vec::new() })
+}
+
+/// A quantified condition at the start of `t` (`exists P`, `~exists P`, `forall P`,
+/// `final P`, `(P)`) and the text after it; `None` where `t` starts with no quantifier.
+fn condition<'a>(cur: &Cursor<'a>, t: &'a str) -> Result<Option<(&'a str, Condition)>, Diag> {
+    let (kind, s) = if let Some(s) = strip_word(t, "exists") {
+        (CondKind::Exists, s)
+    } else if let Some(s) = strip_word(t, "forall") {
+        (CondKind::Forall, s)
+    } else if let Some(s) = strip_word(t, "final") {
+        (CondKind::Exists, s)
+    } else if let Some(s) = t.strip_prefix('~').and_then(|s| strip_word(s.trim_start(), "exists")) {
+        (CondKind::NotExists, s)
+    } else if let Some(s) = strip_word(t, "not").and_then(|s| strip_word(s.trim_start(), "exists")) {
+        (CondKind::NotExists, s)
+    } else if t.starts_with('(') {
+        (CondKind::Exists, t)
+    } else {
+        return Ok(None);
+    };
+    let (r, p) = parse_prop(cur, s)?;
+    Ok(Some((r, Condition { kind, prop: p, written: None })))
+}
+
+/// A condition written on its own, as herd's `-conds` files give one per test (herd's
+/// `main_constr`): `value` is a slice of `source`, the text of `file`, so that an error
+/// is located in it. An empty one is herd's `forall (true)`.
+pub fn parse_condition(file: &str, source: &str, value: &str) -> Result<Condition, Diag> {
+    let cur = Cursor { file, text: source, source };
+    let t = value.trim_start();
+    if t.trim().is_empty() {
+        return Ok(Condition { kind: CondKind::Forall, prop: Prop::True, written: None });
+    }
+    let Some((r, c)) = condition(&cur, t)? else {
+        return Err(cur.err(t, "expected a condition: `exists`, `~exists` or `forall` and a proposition"));
+    };
+    match r.trim_start() {
+        "" => Ok(c),
+        r => Err(cur.err(r, "unexpected text after the condition")),
+    }
 }
 
 fn parse_prop<'a>(cur: &Cursor<'a>, s: &'a str) -> Result<(&'a str, Prop), Diag> {

@@ -270,6 +270,31 @@ fn the_keys_work_in_a_cfg_and_as_check_flags() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A cfg's per-test files (`names`, `excl`, `kinds`, `conds`, `rename`) act as herd7's
+/// options of the same names; litsat's own commands, which have no such options, refuse
+/// such a cfg by the key's name.
+#[test]
+fn a_cfgs_per_test_files_act_as_the_options() {
+    let dir = scratch("cfgmaps");
+    // Selected and changed by the name `rename` gives, as herd does.
+    std::fs::write(dir.join("kinds"), "SB-cfg Forbidden\n").unwrap();
+    std::fs::write(dir.join("names"), "MP\nSB-cfg\n").unwrap();
+    std::fs::write(dir.join("excl"), "MP\n").unwrap();
+    std::fs::write(dir.join("ren"), "SB SB-cfg\n").unwrap();
+    std::fs::write(dir.join("k.cfg"), "model tso.cat\nkinds kinds\nnames names\nexcl excl\nrename ren\n").unwrap();
+    let o = run(&dir, "herd7", &["-conf", "k.cfg", "SB.litmus", "MP.litmus", "Loop.litmus"]);
+    assert_eq!(lines(&o, "Test"), ["Test SB-cfg Forbidden"], "{}", text(&o.stderr));
+    assert_eq!(lines(&o, "Observation"), ["Observation SB-cfg Sometimes 1 3"]);
+    // The cfg's files come first: its kinds win over a later -kinds file's.
+    std::fs::write(dir.join("kinds2"), "SB-cfg Required\n").unwrap();
+    let o = run(&dir, "herd7", &["-conf", "k.cfg", "-kinds", "kinds2", "SB.litmus"]);
+    assert_eq!(lines(&o, "Test"), ["Test SB-cfg Forbidden"]);
+    let o = run(&dir, "check", &["-m", "k.cfg", "SB.litmus"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(text(&o.stderr).contains("the cfg key `names`"), "{}", text(&o.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// `-strictskip` of a flag: herd records the flag where its check holds and counts the
 /// skipped check as failed where it does not, so the executions kept are those that do
 /// not raise it (here, under the LKMM, the one without a data race), and none raises it.

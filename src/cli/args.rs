@@ -160,6 +160,22 @@ impl ModelArgs {
 /// (`--variant`'s variants: each test adds its model cfg's before them); sets the worker
 /// count.
 pub fn setup(m: &ModelArgs) -> Result<(Models, Options), Diag> {
+    let (models, opts) = setup_herd7(m)?;
+    // A cfg's per-test files: herd7's command line reads them, litsat's commands do not
+    // (they have no `-kinds`, `-conds` or `-rename`), so they are refused, not dropped.
+    if let Some(key) = models.settings().maps.keys().first() {
+        let cfg = m.conf.clone().or_else(|| m.model.clone()).unwrap_or_default();
+        return Err(Diag::file(
+            &cfg,
+            format!("the cfg key `{key}` names herd's per-test files, which only `litsat herd7 -conf {cfg}` reads"),
+        ));
+    }
+    Ok((models, opts))
+}
+
+/// [`setup`] for litsat's `herd7` command line, which reads a cfg's per-test files
+/// (`names`, `excl`, `kinds`, `conds`, `rename`) itself.
+pub fn setup_herd7(m: &ModelArgs) -> Result<(Models, Options), Diag> {
     let models = Models::load(&m.spec(), &m.include)?;
     let opts = Options::new()
         .variants(m.variant.clone())

@@ -56,12 +56,13 @@ fn one_name(p: PathBuf, out: &mut Vec<PathBuf>) -> Result<(), Diag> {
 }
 
 /// Adds the command line's test selection to the cfg's: `-oknames` and the names of
-/// `-names` files select, `-nonames` and the names of `-excl` files exclude (a names
+/// the `names` files (the cfg's and `-names`') select, `-nonames` and the names of the
+/// `excl` files exclude (a names
 /// file holds a test name at the start of each line, as herd's `ReadNames`).
-pub fn selection(h: &HerdArgs, s: &mut Settings) -> Result<(), Diag> {
+pub fn selection(h: &HerdArgs, names: &[String], excl: &[String], s: &mut Settings) -> Result<(), Diag> {
     s.oknames.extend(h.oknames.iter().cloned());
     s.nonames.extend(h.nonames.iter().cloned());
-    for (files, to) in [(&h.names, &mut s.oknames), (&h.excl, &mut s.nonames)] {
+    for (files, to) in [(names, &mut s.oknames), (excl, &mut s.nonames)] {
         for f in files {
             let text = std::fs::read_to_string(f).map_err(|e| Diag::file(f, format!("open_in failed: {e}")))?;
             let first = |l: &str| l.split(' ').next().unwrap_or_default().trim_end_matches('\r').to_string();
@@ -69,7 +70,7 @@ pub fn selection(h: &HerdArgs, s: &mut Settings) -> Result<(), Diag> {
         }
     }
     // A -names file that names nothing still selects: no test.
-    if !h.names.is_empty() && s.oknames.is_empty() {
+    if !names.is_empty() && s.oknames.is_empty() {
         s.oknames.push(String::new());
     }
     Ok(())

@@ -12,7 +12,7 @@ pub mod inputs;
 pub mod maps;
 pub mod opts;
 
-use crate::cli::args::{ModelArgs, Unroll, setup};
+use crate::cli::args::{ModelArgs, Unroll, setup_herd7};
 use crate::driver::{check_file_with, for_each_input, per_input, report, select_renamed};
 use crate::out::eprint_line;
 use litsat::diag::{Diag, DiagKind};
@@ -116,11 +116,18 @@ impl Edits {
 }
 
 fn prepare(h: &HerdArgs) -> Result<Prepared, Diag> {
-    let (prog, opts) = setup(&model_args(h))?;
+    let (prog, opts) = setup_herd7(&model_args(h))?;
     let mut settings = prog.settings();
-    inputs::selection(h, &mut settings)?;
-    let edits =
-        Edits { rename: maps::renames(&h.rename)?, conds: maps::conds(&h.conds)?, kinds: maps::kinds(&h.kinds)? };
+    // The cfg's per-test files come first, as its `-conf` comes before the options
+    // that follow it on herd's command line.
+    let cfg = std::mem::take(&mut settings.maps);
+    let both = |c: Vec<String>, own: &[String]| -> Vec<String> { c.into_iter().chain(own.iter().cloned()).collect() };
+    inputs::selection(h, &both(cfg.names, &h.names), &both(cfg.excl, &h.excl), &mut settings)?;
+    let edits = Edits {
+        rename: maps::renames(&both(cfg.rename, &h.rename))?,
+        conds: maps::conds(&both(cfg.conds, &h.conds))?,
+        kinds: maps::kinds(&both(cfg.kinds, &h.kinds))?,
+    };
     let files = select_renamed(inputs::test_names(&h.tests)?, &settings, &|n| edits.name(n));
     Ok((prog, opts, files, edits))
 }

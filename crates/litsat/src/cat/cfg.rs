@@ -10,8 +10,8 @@
 //! - the model's files (`macros`, `bell`, `model`/`cat`) and `variant`;
 //! - [`Settings`]: the options that change answers or which tests run, each with herd's
 //!   meaning (`skipchecks`, `strictskip`, `timeout`, `unroll`, `hexa`, `nonames`,
-//!   `oknames`, `include`, `speedcheck`, `outcomereads`, and options set to herd's
-//!   default, `machsize auto`);
+//!   `oknames`, `include`, `speedcheck`, `outcomereads`, the per-test files of
+//!   [`MapFiles`], and options set to herd's default, `machsize auto`);
 //! - [`DISPLAY_KEYS`]: options that only change herd's pictures, accepted and unused.
 //!
 //! A key herd accepts whose meaning litsat does not implement is refused by name, so that
@@ -73,6 +73,39 @@ pub struct Settings {
     pub through: Option<bool>,
     /// `checkfilter`: `Some(false)` keeps the executions a test's filter rejects.
     pub checkfilter: Option<bool>,
+    /// `names`, `excl`, `kinds`, `conds`, `rename`: herd's per-test files.
+    pub maps: MapFiles,
+}
+
+/// The files of herd's per-test keys, as a cfg names them (each key may repeat, and
+/// accumulates). herd opens them from the folder it runs in; they are read by litsat's
+/// `herd7` command line, which reads the same options on its own command line.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MapFiles {
+    /// `names`: only the tests named (a name at the start of each line) run.
+    pub names: Vec<String>,
+    /// `excl`: the tests named do not run.
+    pub excl: Vec<String>,
+    /// `kinds`: a test's quantifier, by name.
+    pub kinds: Vec<String>,
+    /// `conds`: a test's whole condition, by name.
+    pub conds: Vec<String>,
+    /// `rename`: a test's new name.
+    pub rename: Vec<String>,
+}
+
+impl MapFiles {
+    /// The keys that name some file, in herd's order of options.
+    pub fn keys(&self) -> Vec<&'static str> {
+        let all = [
+            ("names", &self.names),
+            ("excl", &self.excl),
+            ("kinds", &self.kinds),
+            ("conds", &self.conds),
+            ("rename", &self.rename),
+        ];
+        all.into_iter().filter(|(_, v)| !v.is_empty()).map(|(k, _)| k).collect()
+    }
 }
 
 /// herd's `speedcheck` values.
@@ -166,19 +199,14 @@ const DEFAULT_ONLY: &[(&str, Option<&str>)] = &[
     ("archcheck", Some("true")),
     ("badexecs", Some("true")),
     ("badflag", Some("none")),
-    ("conds", None),
     ("conf", None),
     ("debug", None),
     ("dumpallfaults", Some("false")),
     ("endian", Some("little")),
-    ("excl", None),
     ("initwrites", Some("false")),
-    ("kinds", None),
     ("local-conf", None),
     ("machsize", Some("auto")),
-    ("names", None),
     ("optace", Some("iico")),
-    ("rename", None),
     ("restrict", Some("none")),
     ("suffix", None),
     ("verbose", Some("0")),
@@ -271,6 +299,11 @@ fn set(cfg: &mut Cfg, l: &Line) -> Result<(), (bool, String)> {
         "speedcheck" => s.speedcheck = Some(speedcheck(v).map_err(at_value)?),
         "strictskip" => s.strictskip = Some(boolean(v).map_err(at_value)?),
         "outcomereads" => s.outcomereads = Some(boolean(v).map_err(at_value)?),
+        "names" => s.maps.names.push(v.to_string()),
+        "excl" => s.maps.excl.push(v.to_string()),
+        "kinds" => s.maps.kinds.push(v.to_string()),
+        "conds" => s.maps.conds.push(v.to_string()),
+        "rename" => s.maps.rename.push(v.to_string()),
         k if DISPLAY_KEYS.contains(&k) => {}
         k => return default_only(k, v).map_err(|m| (true, m)),
     }

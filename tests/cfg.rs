@@ -164,7 +164,7 @@ fn the_command_line_overrides_the_cfg() {
     write(&dir, "m.cat", "\"m\"\n");
     write(&dir, "b.bell", "\"b\"\nenum Kinds = 'k\n");
     write(&dir, "m.def", "f(X) __load{once}(X)\n");
-    let cfg = write(&dir, "m.cfg", "model m.cat\nvariant one,two\nvariant three\n");
+    let cfg = write(&dir, "m.cfg", "model m.cat\nvariant ets,ets2\nvariant ets3\n");
     let dirs = [dir.clone()];
     let spec = ModelSpec {
         model: Some("sc".into()),
@@ -177,8 +177,13 @@ fn the_command_line_overrides_the_cfg() {
     assert_eq!(p.bell.as_deref(), Some(s(&dir.join("b.bell")).as_str()));
     assert!(p.files.contains_key(p.bell.as_deref().unwrap_or_default()));
     assert_eq!(p.macros.as_ref().map(|m| &*m.text), Some("f(X) __load{once}(X)\n"));
-    assert_eq!(p.variants, ["one", "two", "three"]);
-    assert_eq!(p.variants_with(&["two".into(), "four".into()]), ["one", "two", "three", "four"]);
+    assert_eq!(p.variants, ["ets", "ets2", "ets3"]);
+    assert_eq!(p.variants_with(&["ets2".into(), "exs".into()]), ["ets", "ets2", "ets3", "exs"]);
+    // A name herd's -variant does not take is an error at its place, as in herd.
+    let bad = write(&dir, "bad.cfg", "model m.cat\nvariant ets2,etss\n");
+    let d = load_model(&ModelSpec { conf: Some(s(&bad)), ..ModelSpec::default() }, &dirs).expect_err("etss");
+    assert_eq!((d.line, d.col), (2, 9), "{}", d.message);
+    assert!(d.message.contains("etss"), "{}", d.message);
     // Two cfgs at once are refused.
     let spec = ModelSpec { model: Some(s(&cfg)), conf: Some(s(&cfg)), ..ModelSpec::default() };
     let d = load_model(&spec, &dirs).expect_err("two cfgs");

@@ -86,6 +86,9 @@ fn a_bad_command_line_names_the_option_and_exits_2() {
         (vec!["-speedcheck", "slow"], "'-speedcheck'"),
         (vec!["-switch"], "'-switch'"),
         (vec!["-conf", "a.cfg", "-c11"], "one configuration file"),
+        // herd's -variant takes its own names only ("dic" is a CacheType= feature).
+        (vec!["-model", "tso", "-variant", "ets2,bogus"], "tag bogus for -variant is wrong"),
+        (vec!["-model", "tso", "-variant", "dic"], "tag dic for -variant"),
     ] {
         let mut all = args.clone();
         all.push("SB.litmus");
@@ -255,7 +258,7 @@ fn take_value(opt: &str, dir: &Path) -> Vec<String> {
         "-speedcheck" => &["true"],
         "-through" => &["all"],
         "-throughflag" | "-badflag" => &["none"],
-        "-variant" => &["some-variant"],
+        "-variant" => &["ets2"],
         "-timeout" => &["60"],
         "-unroll" | "-nshow" => &["2"],
         "-model" | "-cat" => &["t.cat"],

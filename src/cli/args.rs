@@ -39,7 +39,7 @@ pub struct ModelArgs {
     #[arg(short = 'I', value_name = "DIR")]
     pub include: Vec<PathBuf>,
     /// Variants set for `if "variant"` in models, comma-separated; added to the cfg's.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_parser = parse_variant)]
     pub variant: Vec<String>,
     /// Checks (by `as` name) to skip, comma-separated.
     #[arg(long, value_delimiter = ',')]
@@ -211,6 +211,11 @@ pub fn setup_herd7(m: &ModelArgs) -> Result<(Models, Options), Diag> {
 /// `--speedcheck`'s value, as the cfg's `speedcheck` reads it.
 fn parse_speedcheck(v: &str) -> Result<Speedcheck, String> {
     litsat::cat::cfg::speedcheck(v)
+}
+
+/// One of `--variant`'s names, as herd's `-variant` takes them.
+fn parse_variant(v: &str) -> Result<String, String> {
+    litsat::variant::parse_list(v)?.pop().ok_or_else(|| "expected a variant name".to_string())
 }
 
 /// `--through`'s value, as herd's `-through` and the cfg's `through` read it.

@@ -317,7 +317,7 @@ impl HerdArgs {
             "-nonames" => self.nonames.extend(names(v)),
             "-suffix" => self.suffix = v.to_string(),
             "-hexa" => self.hexa = boolean(opt, v)?,
-            "-variant" => self.variants.extend(names(v)),
+            "-variant" => self.variants.extend(litsat::variant::parse_list(v)?),
             "-through" => self.through = Some(litsat::cat::cfg::through(v).map_err(|_| bad("<all|invalid|none>"))?),
             "-checkfilter" => self.checkfilter = Some(boolean(opt, v)?),
             "-skipcheck" => self.skipchecks.push(v.to_string()),

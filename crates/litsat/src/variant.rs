@@ -30,6 +30,44 @@ const NOT_BUILT: &[(&str, &str)] = &[
     ("skip", "faults skipped to the next instruction"),
 ];
 
+/// Every name herd's `Variant.parse` takes (lower case), its aliases included; beside
+/// these, herd takes its fault-handling and MTE-precision tags, `tNN` and `sve:N`,
+/// `sme:N` ([`known`]). `dic` and `idc` are not among them: they are `CacheType=`
+/// features, which herd's `-variant` refuses.
+const HERD_NAMES: &[&str] = &[
+    "success", "instr", "specialx0", "amox0", "x0", "normw", "acqrelasfence", "backcompat", "back",
+    "fullscdepend", "scdepend", "splittedrmw", "switchdepscwrite", "switchdepscresult", "lrscdiffok",
+    "mixed", "unaligned", "dontcheckmixed", "notweakpredicated", "notweakpred", "lkmmv1", "lkmmv2",
+    "tagmem", "memtag", "mte", "store-only", "cutoff", "morello", "neon", "sve", "sme", "deps",
+    "instances", "instance", "kvm", "vmsa", "ets", "ets2", "ets3", "exs", "eis", "eos", "noptebranch",
+    "nobranch", "pte2", "pte-squared", "optrfrmw", "constrainedunpredictable", "cu", "exp", "ifetch",
+    "self", "shadowstack", "cos-opt", "test", "asl", "asl_aarch64", "aslaarch64", "asl+aarch64", "aslv0",
+    "asl0", "asl_0", "aslv1", "asl1", "asl_1", "asltype+warn", "asltype+silence", "asltype+check",
+    "asl+aarch64+udf", "s128", "strict", "warn", "telechat", "nv2", "oldsolver", "oota", "pauth1",
+    "pauth2", "no-key-da", "no-key-db", "no-key-ia", "no-key-ib", "const-pac-field", "fpac", "d128",
+    // Fault handling (herd's `Fault.Handling.parse`) and MTE precision (`Precision.parse`).
+    "imprecise", "handled", "precise", "fatal", "faulttonext", "skip", "synchronous", "sync",
+    "asynchronous", "async", "asymmetric", "asym",
+];
+
+/// Whether herd's `-variant` takes the name `v` (case aside); herd refuses any other,
+/// listing its tags.
+pub fn known(v: &str) -> bool {
+    let v = v.to_ascii_lowercase();
+    let numbered = |prefix: &str| v.strip_prefix(prefix).is_some_and(|n| n.parse::<i64>().is_ok());
+    let t_nn = v.len() == 3 && v.starts_with('t') && v[1..].bytes().all(|b| b.is_ascii_digit());
+    HERD_NAMES.contains(&v.as_str()) || t_nn || numbered("sve:") || numbered("sme:")
+}
+
+/// Each of the comma-separated `names` herd's `-variant` takes, or herd's complaint about
+/// the first it does not.
+pub fn parse_list(names: &str) -> Result<Vec<String>, String> {
+    let names = names.split(',').map(str::trim).filter(|s| !s.is_empty());
+    names
+        .map(|n| if known(n) { Ok(n.to_string()) } else { Err(format!("tag {n} for -variant is wrong")) })
+        .collect()
+}
+
 /// `v` lower-cased, its alias resolved: herd matches variant names without case.
 pub fn canonical(v: &str) -> String {
     let v = v.to_ascii_lowercase();
@@ -65,5 +103,13 @@ mod tests {
         assert!(check_built(&["ETS2".into(), "DIC".into()], "t").is_ok());
         let e = check_built(&["ets3".into(), "self".into()], "t.litmus").unwrap_err();
         assert_eq!(e.message, "unsupported: variant `self` (instruction fetches (self-modifying code))");
+    }
+
+    #[test]
+    fn names_herd_refuses_are_refused() {
+        assert!(known("ETS2") && known("NV2") && known("t07") && known("sve:256") && known("Precise"));
+        assert!(!known("bogus") && !known("dic") && !known("t7") && !known("sve:x"));
+        assert_eq!(parse_list("mixed, telechat"), Ok(vec!["mixed".to_string(), "telechat".to_string()]));
+        assert_eq!(parse_list("mixed,etss"), Err("tag etss for -variant is wrong".to_string()));
     }
 }

@@ -286,7 +286,7 @@ fn set(cfg: &mut Cfg, l: &Line) -> Result<(), (bool, String)> {
         "macros" => cfg.macros = Some(value(l)),
         "bell" => cfg.bell = Some(value(l)),
         "model" | "cat" => cfg.model = Some(value(l)),
-        "variant" => cfg.variants.extend(names(v)),
+        "variant" => cfg.variants.extend(crate::variant::parse_list(v).map_err(at_value)?),
         "skipchecks" | "skipcheck" => s.skipchecks.extend(names(v)),
         "timeout" => s.timeout = Some(or_none(v, seconds, "a number of seconds").map_err(at_value)?),
         "unroll" => s.unroll = Some(or_none(v, |x| x.parse().ok(), "a whole number").map_err(at_value)?),

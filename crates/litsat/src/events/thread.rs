@@ -283,11 +283,20 @@ impl<'a> Thread<'a> {
         Ok(())
     }
 
+    /// Notes that herd's current instruction set `r`. litsat's temporaries (`%t1`) are
+    /// never shown, and are left out here: a C statement of many operators sets one per
+    /// operator, and the list is searched at each.
+    fn note_set(&mut self, r: &'a Reg) {
+        if !r.starts_with('%') && !self.set_regs.contains(&r) {
+            self.set_regs.push(r);
+        }
+    }
+
     /// Where herd's instruction that just ended reads memory, the registers it wrote
     /// (see [`Events::load_regs`]), but litsat's own temporaries (`%t1`).
     fn note_load_regs(&mut self) {
         if let Some((_, Some(guard))) = self.run.take() {
-            for r in self.set_regs.iter().filter(|r| !r.starts_with('%')) {
+            for r in &self.set_regs {
                 self.ev.load_regs.push((self.id, (*r).clone(), guard));
             }
         }
@@ -789,9 +798,7 @@ impl<'a> Thread<'a> {
         if self.regev && self.isa.event_reg(r).is_some() && !self.at.written.contains(r) {
             self.at.written.push(r.clone());
         }
-        if !self.set_regs.contains(&r) {
-            self.set_regs.push(r);
-        }
+        self.note_set(r);
         put(&mut self.cur.regs, self.regs.number(r), c);
     }
 
@@ -1174,9 +1181,7 @@ impl<'a> Thread<'a> {
             return;
         }
         put(&mut self.cur.regs, self.regs.number(r), c);
-        if !self.set_regs.contains(&r) {
-            self.set_regs.push(r);
-        }
+        self.note_set(r);
         let (Some(name), Some(p)) = (self.isa.event_reg(r), pred) else { return };
         let guard = self.cur.guard;
         let not_alt = self.ev.not(alt);

@@ -40,6 +40,9 @@ pub struct Args {
     /// Let executions that raise a flag (a data race, `undefined_unless`) be candidates.
     #[arg(long)]
     pub flags: bool,
+    /// Only these kinds of event, comma-separated (X86: R, W, MFENCE, XCHG).
+    #[arg(long, value_delimiter = ',')]
+    pub kinds: Vec<String>,
     /// Stop after this many seconds, reporting the largest N finished.
     #[arg(long, value_name = "S", value_parser = crate::cli::args::parse_seconds)]
     pub timeout: Option<f64>,
@@ -59,6 +62,7 @@ pub fn main(args: Args) -> Result<ExitCode, Diag> {
     s.all = args.all.max(1);
     s.certify = args.certify;
     s.flags = args.flags;
+    s.kinds = args.kinds.clone();
     s.timeout = args.timeout.map(Duration::from_secs_f64);
     let ans = distinguish(&ma, &mb, &s)?;
     if let Some(dir) = &args.o {

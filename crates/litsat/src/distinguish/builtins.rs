@@ -49,7 +49,7 @@ pub fn builtins(sk: &Skeleton, lg: &mut Logic, known: &[&str]) -> Builtins {
 
 /// The events of the kinds carrying `tag`.
 fn tag_set(sk: &Skeleton, lg: &mut Logic, tag: &str) -> Set {
-    let kinds = sk.vocab.kinds;
+    let kinds = &sk.vocab.kinds;
     let mut s = Set::empty(sk.n());
     for i in 0..sk.slots {
         let xs: Vec<B> = (0..kinds.len()).filter(|&k| kinds[k].tags.contains(&tag)).map(|k| sk.kind[i][k]).collect();

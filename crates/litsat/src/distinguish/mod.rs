@@ -41,6 +41,9 @@ pub struct Search {
     pub certify: bool,
     /// Let executions that raise a flag be candidates.
     pub flags: bool,
+    /// Only these kinds of event (by the vocabulary's names: `R`, `W`, `MFENCE`, `XCHG`,
+    /// …); all where empty.
+    pub kinds: Vec<String>,
     /// Stop after this long, reporting the largest size finished.
     pub timeout: Option<Duration>,
 }
@@ -56,6 +59,7 @@ impl Search {
             all: 1,
             certify: false,
             flags: false,
+            kinds: Vec::new(),
             timeout: None,
         }
     }
@@ -103,10 +107,8 @@ fn program(m: &Model) -> Result<&Program, Diag> {
 
 /// Searches for tests of `s.arch` that `a` allows and `b` forbids.
 pub fn distinguish(a: &Model, b: &Model, s: &Search) -> Result<Answer, Diag> {
-    let vocab = vocab::for_arch(&s.arch).ok_or_else(|| {
-        let known: Vec<&str> = vocab::VOCABS.iter().map(|v| v.arch).collect();
-        Diag::file("distinguish", format!("no vocabulary for architecture {} (known: {})", s.arch, known.join(", ")))
-    })?;
+    let vocab = vocab::for_arch(&s.arch, &s.kinds).map_err(|e| Diag::file("distinguish", e))?;
+    let vocab = &vocab;
     let known = crate::isa::for_arch(vocab.arch).map_or(&[][..], |i| i.known_sets());
     let (pa, pb) = (program(a)?, program(b)?);
     let start = Instant::now();

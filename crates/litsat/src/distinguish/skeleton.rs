@@ -11,8 +11,8 @@ use crate::logic::{B, Logic};
 use crate::rel::Rel;
 
 /// The slots' variables and the base relations over them.
-pub struct Skeleton {
-    pub vocab: &'static Vocab,
+pub struct Skeleton<'v> {
+    pub vocab: &'v Vocab,
     pub locs: usize,
     pub slots: usize,
     pub threads: usize,
@@ -36,7 +36,7 @@ pub struct Skeleton {
     pub co: Rel,
 }
 
-impl Skeleton {
+impl Skeleton<'_> {
     /// The number of events: the initial writes and the slots.
     pub fn n(&self) -> usize {
         self.locs + self.slots
@@ -60,7 +60,7 @@ impl Skeleton {
 
 /// Builds the skeleton of `slots` events over at most `threads` threads and `locs`
 /// locations, asserting its well-formedness in `lg`.
-pub fn build(lg: &mut Logic, vocab: &'static Vocab, slots: usize, threads: usize, locs: usize) -> Skeleton {
+pub fn build<'v>(lg: &mut Logic, vocab: &'v Vocab, slots: usize, threads: usize, locs: usize) -> Skeleton<'v> {
     let mut sk = Skeleton {
         vocab,
         locs,
@@ -122,7 +122,7 @@ fn threads_of(lg: &mut Logic, sk: &mut Skeleton) {
 
 /// Kinds: one per slot; the class sets of every event (the initial writes are writes).
 fn kinds_of(lg: &mut Logic, sk: &mut Skeleton) {
-    let kinds = sk.vocab.kinds;
+    let kinds = &sk.vocab.kinds;
     for _ in 0..sk.locs {
         sk.read.push(B::F);
         sk.write.push(B::T);
@@ -193,7 +193,7 @@ fn locations_of(lg: &mut Logic, sk: &mut Skeleton) {
 /// Read-modify-writes: a read half is followed by its write half, in its thread, at its
 /// location; po orders the slots of a thread but not the two halves of one instruction.
 fn pairs_of(lg: &mut Logic, sk: &mut Skeleton) {
-    let kinds = sk.vocab.kinds;
+    let kinds = &sk.vocab.kinds;
     let half = |i: usize, h: Half| -> Vec<B> {
         (0..kinds.len()).filter(|&k| kinds[k].half == h).map(|k| sk.kind[i][k]).collect()
     };

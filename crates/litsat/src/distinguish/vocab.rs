@@ -33,12 +33,12 @@ const R: (bool, bool) = (true, false);
 const W: (bool, bool) = (false, true);
 const F: (bool, bool) = (false, false);
 
-/// An architecture's vocabulary.
-#[derive(Debug)]
+/// An architecture's vocabulary (or the part of it a search keeps).
+#[derive(Clone, Debug)]
 pub struct Vocab {
     /// The architecture's name in a litmus test's header.
     pub arch: &'static str,
-    pub kinds: &'static [EventKind],
+    pub kinds: Vec<EventKind>,
 }
 
 /// x86: `MOV` loads and stores, `MFENCE`, `XCHG` (a locked read-modify-write, tagged `X`).
@@ -51,9 +51,20 @@ const X86: &[EventKind] = &[
 ];
 
 /// Every vocabulary, by architecture.
-pub const VOCABS: &[Vocab] = &[Vocab { arch: "X86", kinds: X86 }];
+pub const VOCABS: &[(&str, &[EventKind])] = &[("X86", X86)];
 
-/// The vocabulary of `arch` (as a test's header or `--arch` names it).
-pub fn for_arch(arch: &str) -> Option<&'static Vocab> {
-    VOCABS.iter().find(|v| v.arch.eq_ignore_ascii_case(arch))
+/// The vocabulary of `arch` (as a test's header or `--arch` names it), with only the
+/// kinds `keep` names where it names some (a read-modify-write's two halves go together).
+pub fn for_arch(arch: &str, keep: &[String]) -> Result<Vocab, String> {
+    let Some(&(arch, kinds)) = VOCABS.iter().find(|v| v.0.eq_ignore_ascii_case(arch)) else {
+        let known: Vec<&str> = VOCABS.iter().map(|v| v.0).collect();
+        return Err(format!("no vocabulary for architecture {arch} (known: {})", known.join(", ")));
+    };
+    let family = |k: &EventKind| k.name.split('.').next().unwrap_or(k.name).to_string();
+    if let Some(bad) = keep.iter().find(|n| !kinds.iter().any(|k| family(k) == **n)) {
+        let known: Vec<String> = kinds.iter().map(family).collect();
+        return Err(format!("no event kind {bad} in {arch}'s vocabulary (known: {})", known.join(", ")));
+    }
+    let kinds = kinds.iter().filter(|k| keep.is_empty() || keep.contains(&family(k))).copied().collect();
+    Ok(Vocab { arch, kinds })
 }

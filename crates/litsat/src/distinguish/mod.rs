@@ -78,6 +78,8 @@ pub struct Found {
     pub text: String,
     /// A's answer (B's is `Never`).
     pub under_a: Observation,
+    /// The shape's key, the same for every renaming of its threads and locations.
+    pub key: String,
     /// The checks of B that forbid it (explain's).
     pub forbidden_by: Vec<String>,
 }
@@ -255,11 +257,22 @@ fn confirm(shape: &Shape, vocab: &vocab::Vocab, (a, b): (&Model, &Model), k: usi
     let under_a = check(&test, a, &opts).map_err(|e| e.diag().clone())?.observation();
     let under_b = check(&test, b, &opts).map_err(|e| e.diag().clone())?.observation();
     if under_a == Observation::Never || under_b != Observation::Never {
+        if std::env::var_os("LITSAT_DISTINGUISH_DEBUG").is_some() {
+            eprintln!("refused ({under_a:?}, {under_b:?}):\n{text}");
+        }
         return Ok(None);
     }
     let why = explain(&test, b, &opts).map_err(|e| e.diag().clone())?;
     let forbidden_by = why.0.breaks.iter().map(|br| why.0.checks[br.check].0.clone()).collect();
-    Ok(Some(Found { name, events: shape.len(), threads: shape.threads.len(), text, under_a, forbidden_by }))
+    Ok(Some(Found {
+        name,
+        events: shape.len(),
+        threads: shape.threads.len(),
+        text,
+        under_a,
+        key: shape.canonical(),
+        forbidden_by,
+    }))
 }
 
 /// A model's short name: its file's stem.

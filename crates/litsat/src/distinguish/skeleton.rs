@@ -85,6 +85,7 @@ pub fn build<'v>(lg: &mut Logic, vocab: &'v Vocab, slots: usize, threads: usize,
     pairs_of(lg, &mut sk);
     rf_of(lg, &mut sk);
     co_of(lg, &mut sk);
+    observed_co(lg, &sk);
     sk
 }
 
@@ -297,4 +298,45 @@ fn co_of(lg: &mut Logic, sk: &mut Skeleton) {
         }
     }
     sk.co = Rel::collect_sorted(n, m.len(), m);
+}
+
+/// herd's candidate rules (its `pco`, as `encode::exec::observed_co`): co extends what a
+/// thread observes of one location. For accesses a before b (in po, or, where the
+/// vocabulary says herd orders them, the two halves of one instruction): W a, W b: a co
+/// b; R a, W b: a's write co b; W a, R b: a co b's write unless b reads a; R a, R b: a's
+/// write co b's where they differ. There, an event that both reads and writes (C's
+/// read-modify-write) writes after what it read.
+fn observed_co(lg: &mut Logic, sk: &Skeleton) {
+    let n = sk.n();
+    let mut sources: Vec<Vec<(usize, B)>> = vec![Vec::new(); n];
+    for ((w, r), b) in sk.rf.iter() {
+        sources[r].push((w, b));
+    }
+    let intra = sk.vocab.rmw_ordered;
+    for a in sk.locs..n {
+        for &(w, x) in sources[a].iter().filter(|_| intra) {
+            lg.clause(&[x.negate(), sk.write[a].negate(), sk.co.get(w, a)]);
+        }
+        for b in a + 1..n {
+            let pair = if intra { sk.pair.get(a, b) } else { B::F };
+            let ordered = lg.or2(sk.po.get(a, b), pair);
+            let both = lg.and2(ordered, sk.same_loc[a][b]);
+            if both.is_false() {
+                continue;
+            }
+            let ww = lg.and(&[both, sk.write[a], sk.write[b]]);
+            lg.implies(ww, sk.co.get(a, b));
+            for &(w, x) in &sources[a] {
+                lg.clause(&[x.negate(), both.negate(), sk.write[b].negate(), sk.co.get(w, b)]);
+            }
+            for &(w, x) in sources[b].iter().filter(|s| s.0 != a) {
+                lg.clause(&[x.negate(), both.negate(), sk.write[a].negate(), sk.co.get(a, w)]);
+            }
+            for &(w, x) in &sources[a] {
+                for &(w2, y) in sources[b].iter().filter(|s| s.0 != w) {
+                    lg.clause(&[x.negate(), y.negate(), both.negate(), sk.co.get(w, w2)]);
+                }
+            }
+        }
+    }
 }

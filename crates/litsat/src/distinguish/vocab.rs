@@ -80,6 +80,10 @@ pub struct Vocab {
     pub arch: &'static str,
     pub kinds: Vec<EventKind>,
     pub style: Style,
+    /// Whether herd's candidate rules put a read-modify-write's write co-after the write
+    /// its read saw (C's, through iico); X86's `XCHG` gets no such order (herd's sc.cat
+    /// then allows what x86tso.cat forbids, HERD-FACTS.md).
+    pub rmw_ordered: bool,
 }
 
 /// x86: `MOV` loads and stores, `MFENCE`, `XCHG` (a locked read-modify-write, tagged `X`).
@@ -130,12 +134,12 @@ const C11: &[EventKind] = &[
 ];
 
 /// Every vocabulary, by architecture.
-pub const VOCABS: &[(&str, &[EventKind], Style)] = &[("X86", X86, Style::X86), ("C", C11, Style::C)];
+pub const VOCABS: &[(&str, &[EventKind], Style, bool)] = &[("X86", X86, Style::X86, false), ("C", C11, Style::C, true)];
 
 /// The vocabulary of `arch` (as a test's header or `--arch` names it), with only the
 /// kinds `keep` names where it names some (a read-modify-write's two halves go together).
 pub fn for_arch(arch: &str, keep: &[String]) -> Result<Vocab, String> {
-    let Some(&(arch, kinds, style)) = VOCABS.iter().find(|v| v.0.eq_ignore_ascii_case(arch)) else {
+    let Some(&(arch, kinds, style, rmw_ordered)) = VOCABS.iter().find(|v| v.0.eq_ignore_ascii_case(arch)) else {
         let known: Vec<&str> = VOCABS.iter().map(|v| v.0).collect();
         return Err(format!("no vocabulary for architecture {arch} (known: {})", known.join(", ")));
     };
@@ -147,5 +151,5 @@ pub fn for_arch(arch: &str, keep: &[String]) -> Result<Vocab, String> {
         return Err(format!("no event kind {bad} in {arch}'s vocabulary (known: {})", known.join(", ")));
     }
     let kinds = kinds.iter().filter(|k| keep.is_empty() || kept(k)).copied().collect();
-    Ok(Vocab { arch, kinds, style })
+    Ok(Vocab { arch, kinds, style, rmw_ordered })
 }

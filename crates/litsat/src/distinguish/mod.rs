@@ -135,15 +135,7 @@ pub fn distinguish(a: &Model, b: &Model, s: &Search) -> Result<Answer, Diag> {
                 ans.timed_out = true;
                 return Ok(ans);
             }
-            let sat = solver.solve().map_err(|e| Diag::file("distinguish", format!("solver error: {e}")))?;
-            if !sat {
-                break;
-            }
-            let mut truth = vec![false; vars.max(1)];
-            let model = solver.model().unwrap_or_default();
-            fill_truth(&model, &mut truth, |i| (i < vars).then_some(i));
-            let shape = Shape::read(&sk, &truth);
-            let block = blocking(&sk.shape_lits(), &truth);
+            let Some((shape, block)) = solution(&mut solver, &sk, vars)? else { break };
             solver.add_clause(&block);
             blocks.push(block);
             let key = shape.canonical();
@@ -182,6 +174,19 @@ pub fn distinguish(a: &Model, b: &Model, s: &Search) -> Result<Answer, Diag> {
         ans.complete_up_to = n;
     }
     Ok(ans)
+}
+
+/// The solver's next solution as a shape, with the clause that blocks it; `None` once
+/// there is none.
+fn solution(solver: &mut Solver, sk: &skeleton::Skeleton, vars: usize) -> Result<Option<(Shape, Vec<Lit>)>, Diag> {
+    let sat = solver.solve().map_err(|e| Diag::file("distinguish", format!("solver error: {e}")))?;
+    if !sat {
+        return Ok(None);
+    }
+    let mut truth = vec![false; vars.max(1)];
+    let model = solver.model().unwrap_or_default();
+    fill_truth(&model, &mut truth, |i| (i < vars).then_some(i));
+    Ok(Some((Shape::read(sk, &truth), blocking(&sk.shape_lits(), &truth))))
 }
 
 /// How many further candidates of the first size that has one are looked at for a

@@ -82,6 +82,9 @@ enum Cmd {
     Explain(litsat_cli::cli::explain::Args),
     /// Lists the tests whose Observation differs between two models (exit status 1 if any).
     Diff(litsat_cli::cli::diff::Args),
+    /// Searches for the smallest test that model A allows and model B forbids, or proves
+    /// that none exists up to N events (exit status 1 if one is found).
+    Distinguish(litsat_cli::cli::distinguish::Args),
     /// Compares herd logs of one corpus test by test, as mcompare7 does: by name, with
     /// each name's `Hash=` checked (exit status 1 on a difference or a hash mismatch).
     Compare(litsat_cli::cli::compare::Args),
@@ -128,6 +131,7 @@ fn main() -> ExitCode {
         Cmd::Merge { files } => merge(&files),
         Cmd::Explain(a) => litsat_cli::cli::explain::main(a),
         Cmd::Diff(a) => litsat_cli::cli::diff::main(a),
+        Cmd::Distinguish(a) => litsat_cli::cli::distinguish::main(a),
         Cmd::Compare(a) => litsat_cli::cli::compare::main(a),
         Cmd::Gen(a) => litsat_cli::cli::generate::main(a),
         Cmd::Bench { serve: true, .. } => litsat_cli::cli::serve::load::main(),

@@ -5,6 +5,7 @@ pub mod args;
 pub mod bench;
 pub mod compare;
 pub mod diff;
+pub mod distinguish;
 pub mod explain;
 pub mod generate;
 pub mod serve;

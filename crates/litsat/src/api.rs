@@ -21,7 +21,7 @@ pub use crate::query::{Observation, Options};
 
 /// A memory model: a cat file with what it includes (and, from a herd `.cfg`, its bell and
 /// macro files), or herd's default model for each test's architecture.
-pub struct Model(Models);
+pub struct Model(pub(crate) Models);
 
 impl Model {
     /// A model bundled in the library: `sc`, `tso`, `relaxed`, `rvwmo`, `aarch64`, `c11`,
@@ -259,7 +259,7 @@ impl fmt::Display for State {
 
 /// An execution of a test: a witness of its outcome, or, when the model forbids the
 /// outcome, a candidate execution with the checks that forbid it.
-pub struct Execution(Analysis);
+pub struct Execution(pub(crate) Analysis);
 
 impl Execution {
     /// Whether the model allows the test's outcome.

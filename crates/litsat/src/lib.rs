@@ -36,6 +36,7 @@
 #![cfg_attr(not(feature = "internals"), allow(dead_code, unused_imports))]
 
 mod api;
+pub mod distinguish;
 
 pub use api::{Error, Execution, Model, Observation, Options, Outcome, State, Test, check, explain, witness};
 pub use diag::{Diag, DiagKind};

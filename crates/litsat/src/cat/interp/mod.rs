@@ -307,6 +307,8 @@ pub struct Interp<'a> {
     /// `--timeout`'s: checked at the first step and every [`DEADLINE_EVERY`] after (a
     /// `let rec` over a large test can take long).
     deadline: Deadline,
+    /// Every check's literal exact, both ways (for `distinguish`, which negates them).
+    exact: bool,
 }
 
 /// A procedure's parameter and body, shared by its calls (a copy per call was a good part
@@ -832,7 +834,7 @@ impl<'a> Interp<'a> {
             let (l, _) = crate::diag::line_col(self.text(), c.pos.0);
             format!("{}:{l}", self.file.trim_start_matches("<bundled>/")).into()
         });
-        let exact = c.flag || c.negated;
+        let exact = self.exact || c.flag || c.negated;
         let holds = match c.kind {
             CheckKind::Acyclic if exact => crate::encode::acyclic::exact(self.lg, &r),
             CheckKind::Acyclic => crate::encode::acyclic::selector(self.lg, &r),
@@ -963,7 +965,28 @@ pub fn compile_model_with(
     defer: bool,
     deadline: Deadline,
 ) -> Result<Compiled, Diag> {
+    compile(prog, lg, b, variants, (defer, false), deadline)
+}
+
+/// [`compile_model`] with every check's literal exact both ways, so that a caller may
+/// assert a check's failure (`distinguish` asks for an execution the second model
+/// forbids); the closures are made exact by `Logic::full_cnf`.
+pub fn compile_model_exact(prog: &Program, lg: &mut Logic, b: Builtins, variants: &[String]) -> Result<Compiled, Diag> {
+    compile(prog, lg, b, variants, (false, true), Deadline::NONE)
+}
+
+/// The interpreter's run: `(defer, exact)` as [`compile_model_with`] and
+/// [`compile_model_exact`] say.
+fn compile(
+    prog: &Program,
+    lg: &mut Logic,
+    b: Builtins,
+    variants: &[String],
+    (defer, exact): (bool, bool),
+    deadline: Deadline,
+) -> Result<Compiled, Diag> {
     let mut it = Interp {
+        exact,
         deadline,
         defer,
         prog,

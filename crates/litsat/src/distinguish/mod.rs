@@ -262,9 +262,6 @@ fn confirm(shape: &Shape, vocab: &vocab::Vocab, (a, b): (&Model, &Model), k: usi
     let under_a = check(&test, a, &opts).map_err(|e| e.diag().clone())?.observation();
     let under_b = check(&test, b, &opts).map_err(|e| e.diag().clone())?.observation();
     if under_a == Observation::Never || under_b != Observation::Never {
-        if std::env::var_os("LITSAT_DISTINGUISH_DEBUG").is_some() {
-            eprintln!("refused ({under_a:?}, {under_b:?}):\n{text}");
-        }
         return Ok(None);
     }
     let why = explain(&test, b, &opts).map_err(|e| e.diag().clone())?;

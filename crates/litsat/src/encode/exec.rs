@@ -443,6 +443,30 @@ fn ite_literals(val: &[Vec<(Value, B)>], c: ValId, a: ValId, b: ValId, lg: &mut 
 }
 
 /// One literal per value: the disjunction of the ways it is reached.
+/// A mixed-size place's final values from its cells' (`parts`, least significant first,
+/// cells of `size` bytes): each combination of the cells' values, put together.
+pub fn assemble(parts: &[Vec<(Value, B)>], size: i64, lg: &mut Logic) -> Vec<(Value, B)> {
+    let mut acc: Vec<(Value, B)> = vec![(Value::Int(0), B::T)];
+    for (k, part) in parts.iter().enumerate() {
+        let mut next: BTreeMap<Value, Vec<B>> = BTreeMap::new();
+        for &(x, bx) in &acc {
+            for &(y, by) in part {
+                let v = match (x, y) {
+                    (Value::Int(a), Value::Int(c)) => Value::Int(a | c.wrapping_shl((8 * size * k as i64) as u32)),
+                    // A symbol in a cell: herd's value is the symbol where it is alone.
+                    (Value::Int(0), y) if k == 0 => y,
+                    (x, Value::Int(0)) => x,
+                    _ => continue,
+                };
+                let b = lg.and2(bx, by);
+                next.entry(v).or_default().push(b);
+            }
+        }
+        acc = disjoin(next, lg);
+    }
+    acc
+}
+
 fn disjoin(by_val: BTreeMap<Value, Vec<B>>, lg: &mut Logic) -> Vec<(Value, B)> {
     by_val.into_iter().map(|(x, bs)| (x, lg.or(&bs))).collect()
 }

@@ -5,6 +5,7 @@
 //! solver decides values through rf while po, locations, dependencies and fences are fixed
 //! here.
 
+mod cells;
 mod code;
 mod flow;
 mod interp;
@@ -12,6 +13,7 @@ mod layout;
 mod paths;
 mod thread;
 
+pub use cells::{Cells, Object};
 pub use layout::{Layout, OffsetError};
 
 use crate::diag::{Deadline, Diag, Pos};
@@ -238,6 +240,9 @@ pub struct Events {
     /// element of another size (a mixed-size access), which the encoder checks against
     /// the address's possible values.
     pub widths: Vec<(ValId, Option<usize>)>,
+    /// Under herd's `-variant mixed`: how memory is cut into cells, each cell a location
+    /// (see `cells.rs`). `None` otherwise, and every access is one event.
+    pub cells: Option<Cells>,
     /// The instructions that may fault, numbered as their thread's fault register
     /// ([`crate::litmus::FAULT_REG`]) names them: site `k` is value `k + 1`.
     pub fault_sites: Vec<crate::litmus::FaultSite>,

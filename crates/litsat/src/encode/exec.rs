@@ -374,6 +374,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
     solved(ev, &x.val, &x.exists, lg);
     no_thin_air(ev, &x.rf, &x.val, lg);
     x.fw = final_writes(ev, &x, lg);
+    super::sca::restrict(ev, &x, lg);
     Ok(x)
 }
 

@@ -176,6 +176,14 @@ impl Events {
         }
     }
 
+    /// The element (or scalar) location `l` is a cell of, in a mixed-size test.
+    pub fn place_of(&self, l: usize) -> Option<String> {
+        match self.cell_part(l) {
+            (name, Some(_)) => Some(name),
+            _ => None,
+        }
+    }
+
     /// The element (or scalar) location `l` is a cell of, by name, and which of its
     /// cells it is: `(k, n, size)`, cell `k` of `n` of `size` bytes. `None` outside
     /// mixed-size tests and for code.

@@ -46,9 +46,12 @@ pub fn restrict(ev: &Events, x: &Exec, lg: &mut Logic) {
     }
 }
 
+/// Writes, each with the literal of its being chosen (read from, or final).
+type Writes<'a> = &'a [(Eid, B)];
+
 /// Forbids cell `a` from group `W` (each of `at_a`) beside cell `b` from a group as large
 /// that is not `W` (each of `at_b`), where `W` covers `b` too.
-fn pairs(ev: &Events, groups: &Groups, (at_a, at_b): (&[(Eid, B)], &[(Eid, B)]), lg: &mut Logic) {
+fn pairs(ev: &Events, groups: &Groups, (at_a, at_b): (Writes<'_>, Writes<'_>), lg: &mut Logic) {
     for &(wa, ba) in at_a {
         let w = groups.of(wa);
         let Some(b_loc) = at_b.first().and_then(|p| ev.events[p.0].loc) else { continue };

@@ -123,8 +123,9 @@ fn mixed_size(ev: &Events, dom: &[Vec<Value>]) -> Result<(), String> {
             {
                 let wide = width.map_or("of unknown width".to_string(), |w| format!("{w} bytes wide"));
                 return Err(format!(
-                    "unsupported: mixed-size access: an access {wide} at a computed address that may be '{}', an element of {size} bytes",
-                    ev.locs[l]
+                    "unsupported: mixed-size access: an access {wide} at a computed address that may be '{}', an element of {size} bytes{}",
+                    ev.locs[l],
+                    ev.mixed_hint()
                 ));
             }
         }

@@ -218,6 +218,8 @@ impl Events {
             layout: Layout::default(),
             widths: Vec::new(),
             cells: None,
+            mixed_isa: isa.mixed_cells(),
+            widths_seen: BTreeMap::new(),
         }
     }
 }
@@ -257,6 +259,16 @@ fn initial_writes(ev: &mut Events, test: &Test, src: &SourceRef<'_>, one: ValId)
     }
     if ev.cells.is_some() {
         ev.init_groups();
+    } else if ev.mixed_isa {
+        // herd's initial write is as wide as the declared type (not known here for a
+        // pointer, `int *p = &x`, whose type the parser reads as `int`: left out).
+        for it in test.init.iter().filter(|it| matches!(it.value, Val::Int(_))) {
+            if let (Loc::Mem(x), Some(size)) = (&it.loc, it.ty.as_deref().and_then(crate::litmus::type_size))
+                && let Some(l) = ev.loc_index(x)
+            {
+                ev.widths_seen.insert(l, size);
+            }
+        }
     }
     Ok(())
 }

@@ -243,6 +243,11 @@ pub struct Events {
     /// Under herd's `-variant mixed`: how memory is cut into cells, each cell a location
     /// (see `cells.rs`). `None` otherwise, and every access is one event.
     pub cells: Option<Cells>,
+    /// Whether the architecture has herd's `-variant mixed` ([`Isa::mixed_cells`]).
+    pub mixed_isa: bool,
+    /// Outside `-variant mixed`, on such an architecture: the width of the accesses seen
+    /// so far at each location, which herd requires to be one (its `check_sizes`).
+    pub widths_seen: BTreeMap<usize, usize>,
     /// The instructions that may fault, numbered as their thread's fault register
     /// ([`crate::litmus::FAULT_REG`]) names them: site `k` is value `k + 1`.
     pub fault_sites: Vec<crate::litmus::FaultSite>,
@@ -431,7 +436,16 @@ impl Events {
             Err(OffsetError::Misaligned(size)) => format!("not at an element of its array (elements of {size} bytes)"),
             Err(OffsetError::Outside(n)) => format!("outside its array ({n} elements)"),
         };
-        format!("unsupported: mixed-size access: an access at {at}, {why}")
+        format!("unsupported: mixed-size access: an access at {at}, {why}{}", self.mixed_hint())
+    }
+
+    /// Which herd mode runs a mixed-size test of this architecture, for a refusal.
+    pub fn mixed_hint(&self) -> &'static str {
+        if self.mixed_isa {
+            " (herd runs it under `-variant mixed`)"
+        } else {
+            " (herd has no mixed-size mode for this architecture)"
+        }
     }
 
     #[inline]

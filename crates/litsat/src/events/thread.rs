@@ -799,6 +799,7 @@ impl<'a> Thread<'a> {
             return Ok(Access { val, place: self.ev.place(val), deps, src });
         }
         self.check_width(val)?;
+        self.check_size(val)?;
         if !matches!(self.ev.vals[val], VExpr::Const(_)) && !self.ev.layout.fits_any(self.at.width) {
             self.ev.widths.push((val, self.at.width));
         }
@@ -851,9 +852,10 @@ impl<'a> Thread<'a> {
         match ev.vals[v] {
             VExpr::Const(Value::Addr(l)) => match ev.layout.elem_size(l) {
                 Some(size) if width != Some(size as usize) => Err(self.err(format!(
-                    "unsupported: mixed-size access: an access {} to '{}', an element of {size} bytes",
+                    "unsupported: mixed-size access: an access {} to '{}', an element of {size} bytes{}",
                     wide(width),
-                    ev.locs[l]
+                    ev.locs[l],
+                    ev.mixed_hint()
                 ))),
                 _ => Ok(()),
             },

@@ -95,3 +95,25 @@ impl Thread<'_> {
         Ok(ids)
     }
 }
+
+impl Thread<'_> {
+    /// Outside `-variant mixed`, on an architecture that has it: every access to a
+    /// location has one width, the declared type's where the initial state gives one, or
+    /// the test is herd's "Illegal mixed-size test".
+    pub(super) fn check_size(&mut self, v: ValId) -> Result<(), Diag> {
+        let (VExpr::Const(Value::Addr(l)), Some(w)) = (&self.ev.vals[v], self.at.width) else { return Ok(()) };
+        if !self.ev.mixed_isa || self.ev.layout.is_code(*l) {
+            return Ok(());
+        }
+        let l = *l;
+        let seen = *self.ev.widths_seen.entry(l).or_insert(w);
+        if seen == w {
+            return Ok(());
+        }
+        Err(self.err(format!(
+            "unsupported: Illegal mixed-size test: accesses of {seen} and {w} bytes to '{}'{}",
+            self.ev.locs[l],
+            self.ev.mixed_hint()
+        )))
+    }
+}

@@ -125,3 +125,40 @@ exists (0:X0=0)
     let e = answer(t).expect_err("refused");
     assert!(e.message().contains("Unaligned or out-of-bound access: x+1, 4 bytes"), "{}", e.message());
 }
+
+/// Every Dat3M mixed-size test (not only the sample herd answered): Ok/No equal to
+/// Dat3M's own verdict (`ARM8-expected.csv`), or refused with herd's reason for a
+/// misaligned access. At least `floor` agree.
+#[test]
+fn dat3m_aarch64_mixed_against_dat3m_verdicts() {
+    let Some(sh) = shared_or_skip("Dat3M mixed tests against ARM8-expected.csv") else { return };
+    let corpus = sh.join("corpus");
+    let spec = ModelSpec { model: Some(sh.join(AARCH64).to_string_lossy().to_string()), ..ModelSpec::default() };
+    let prog = load_model(&spec, &[sh.join("models/herd")]).expect("model loads");
+    let opts = Options::new().variants(["mixed"]).fast(true);
+    let text = std::fs::read_to_string(corpus.join("expected/dat3m-csv/ARM8-expected.csv")).expect("csv");
+    let mixed: Vec<_> =
+        litsat_cli::expect::parse_csv(&text).into_iter().filter(|e| e.path.contains("AARCH64/mixed/")).collect();
+    let results: Vec<Result<bool, String>> = mixed
+        .par_iter()
+        .map(|e| {
+            let path = corpus.join(e.path.trim_start_matches("litmus/").replacen("AARCH64", "dat3m/AARCH64", 1));
+            match check_file(&path, &prog, &opts).outcome {
+                Ok(o) => {
+                    let d = compare(&Answer::of(&o), e);
+                    if d.is_empty() { Ok(true) } else { Err(format!("{}: {}", e.path, d.join("; "))) }
+                }
+                Err(diag) if diag.message.starts_with("Unaligned or out-of-bound access") => Ok(false),
+                Err(diag) => Err(format!("{}: not answered: {diag}", e.path)),
+            }
+        })
+        .collect();
+    let agree = results.iter().filter(|r| matches!(r, Ok(true))).count();
+    let refused = results.iter().filter(|r| matches!(r, Ok(false))).count();
+    let bad: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
+    println!("Dat3M mixed: {agree} agree with Dat3M, {refused} refused as herd refuses them, {} differ", bad.len());
+    for b in &bad {
+        println!("  {b}");
+    }
+    assert!(agree >= 2657, "only {agree} Dat3M mixed tests agree with Dat3M's verdict");
+}

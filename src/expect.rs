@@ -45,7 +45,7 @@ impl Expected {
 
 impl Answer {
     pub fn of(o: &Outcome) -> Answer {
-        let mut states: Vec<String> = o.states.iter().map(normal_state).collect();
+        let mut states: Vec<String> = o.states.iter().map(|s| normal_state(s, o.hexa)).collect();
         states.sort();
         Answer { states, ..Answer::stateless(o) }
     }
@@ -117,11 +117,25 @@ pub struct Expected {
 }
 
 /// [`normalise_state`] of a state's line, built from the state itself.
-fn normal_state(s: &StateKey) -> String {
+fn normal_state(s: &StateKey, hexa: bool) -> String {
     let mut items: Vec<String> =
-        litsat::report::state_items(s, false, false).into_iter().map(|(p, v)| format!("{p}={v}")).collect();
+        litsat::report::state_items(s, false, hexa).into_iter().map(|(p, v)| format!("{p}={}", decimal(&v))).collect();
     items.sort();
     items.join(";")
+}
+
+/// A value with its hexadecimal numbers (herd's `-hexa`, unsigned) in decimal, also
+/// inside an array's braces: the corpus TSVs of `-hexa` runs give scalars in decimal and
+/// arrays as herd printed them.
+fn decimal(v: &str) -> String {
+    let one = |x: &str| match x.strip_prefix("0x").and_then(|h| u64::from_str_radix(h, 16).ok()) {
+        Some(n) => n.to_string(),
+        None => x.to_string(),
+    };
+    match v.strip_prefix('{').and_then(|r| r.strip_suffix('}')) {
+        Some(inner) => format!("{{{}}}", inner.split(',').map(one).collect::<Vec<_>>().join(",")),
+        None => one(v),
+    }
 }
 
 /// The corpus TSVs' normal form of a state: `loc=value` items without memory brackets,
@@ -133,6 +147,10 @@ pub fn normalise_state(line: &str) -> String {
         // herd's faults (` Fault(P0:L0,…);`, ` ~Fault(…);`) are no places.
         .filter(|s| !s.is_empty() && !s.starts_with("Fault(") && !s.starts_with("~Fault("))
         .map(|s| if let Some(rest) = s.strip_prefix('[') { rest.replacen(']', "", 1) } else { s.to_string() })
+        .map(|s| match s.split_once('=') {
+            Some((p, v)) => format!("{p}={}", decimal(v)),
+            None => s,
+        })
         .collect();
     items.sort();
     items.join(";")
@@ -425,7 +443,7 @@ mod tests {
             (Loc::Mem("x".into()), SortVal::Sym("instr:\"add r1,r1,r1\"".into())),
             (Loc::Reg(0, "EAX".into()), SortVal::Int(2)),
         ]);
-        assert_eq!(normal_state(&key), normalise_state(&litsat::report::state_line(&key)));
+        assert_eq!(normal_state(&key, false), normalise_state(&litsat::report::state_line(&key)));
     }
 
     fn answer(observation: &str, flags: &[&str]) -> Answer {

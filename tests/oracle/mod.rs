@@ -44,6 +44,8 @@
 
 #![allow(dead_code)]
 
+mod mixed;
+
 use litsat::cat::Program;
 use litsat::cat::ast::{Arm, ArmPat, Binding, Check, CheckKind, Cond, Expr, Op1, Op2, Pat, Stmt};
 use litsat::diag::Deadline;
@@ -1812,6 +1814,40 @@ impl<'a> Search<'a> {
         }
     }
 
+    /// Under `-variant mixed`: every read's cells, and every shown place's final cells
+    /// (unless the test has arrays, where herd matches finals per cell), come from write
+    /// groups as herd matches them.
+    fn sca_matched(
+        &self,
+        vals: &Values,
+        lives: &dyn Fn(Eid) -> bool,
+        loc_of: &[Option<usize>],
+        last: &[Option<Eid>],
+    ) -> bool {
+        let ev = self.ev;
+        let Some(cells) = &ev.cells else { return true };
+        let reads: Vec<Eid> = self.reads.iter().map(|r| r.0).collect();
+        for g in mixed::read_groups(ev, &reads, lives) {
+            let cs: Vec<(Eid, Option<usize>)> = g.iter().map(|&c| (c, loc_of[c])).collect();
+            if !mixed::matched(ev, &cs, &|c| vals.rf_of[c], loc_of) {
+                return false;
+            }
+        }
+        if cells.objects.iter().any(|o| o.len > 1) {
+            return true;
+        }
+        for &first in self.mem_of.values() {
+            let place = ev.place_cells(first);
+            let Some(ws): Option<Vec<Eid>> = place.iter().map(|&c| last[c]).collect() else { continue };
+            // The final cells stand for themselves here: each "reads" its co-last write.
+            let cs: Vec<(Eid, Option<usize>)> = ws.iter().map(|&w| (w, loc_of[w])).collect();
+            if !mixed::matched(ev, &cs, &|w| w, loc_of) {
+                return false;
+            }
+        }
+        true
+    }
+
     /// One candidate (rf and co fixed): herd's candidate rules, the model, the state.
     fn execution(
         &mut self,
@@ -1857,6 +1893,9 @@ impl<'a> Search<'a> {
         });
         let w_set: Set = (0..n).filter(|&i| e[i].kind == Kind::Write && e[i].lock.is_none()).fold(0, |a, i| a | bit(i));
         if !pco(&ppl, &rf, &id, w_set).subset(&co) {
+            return Ok(false);
+        }
+        if !self.sca_matched(vals, &lives, loc_of, last) {
             return Ok(false);
         }
         let rf = seen_rf;
@@ -1972,6 +2011,17 @@ impl<'a> Search<'a> {
                     Some(&v) => vals.get(v)?,
                     None => Value::Int(0),
                 },
+                Loc::Mem(x) if ev.cells.is_some() => {
+                    let size = ev.cells.as_ref().map_or(1, |c| c.size);
+                    let mut parts = Vec::new();
+                    for c in ev.place_cells(self.mem_of[x]) {
+                        let w =
+                            last[c].ok_or_else(|| Drop::Refuse(Refusal::Unsupported(format!("no write to {x}"))))?;
+                        parts.push(vals.get(e[w].val)?);
+                    }
+                    mixed::put_together(&parts, size)
+                        .ok_or(Drop::Refuse(Refusal::Unsupported("a symbol in a cell".into())))?
+                }
                 Loc::Mem(x) => match last[self.mem_of[x]] {
                     Some(w) => vals.get(e[w].val)?,
                     None => return Err(Drop::Refuse(Refusal::Unsupported(format!("no write to {x}")))),

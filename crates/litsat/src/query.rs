@@ -691,7 +691,13 @@ pub fn place_lits(
         },
         Loc::Mem(m) => {
             let li = ev.loc_index(m).ok_or_else(|| text_err(format!("unknown location '{m}'")))?;
-            x.final_mem(ev, li, lg)
+            match ev.cells.as_ref().map(|c| c.size) {
+                Some(size) => {
+                    let parts: Vec<_> = ev.place_cells(li).into_iter().map(|c| x.final_mem(ev, c, lg)).collect();
+                    exec::assemble(&parts, size, lg)
+                }
+                None => x.final_mem(ev, li, lg),
+            }
         }
     })
 }
@@ -798,7 +804,7 @@ struct Prepared {
 /// `deadline` passes.
 fn prepared(mut test: Test, file: &str, text: &str, prog: &Program, opts: &Options, deadline: Deadline) -> Result<Prepared, Diag> {
     let variants = variants_of(prog, opts, &test);
-    crate::variant::check_built(&variants, file)?;
+    crate::variant::check_built(&variants, file, &test.arch)?;
     // The code is read under all of them (`Isa::parse_under`).
     test.variants = variants;
     let (test, isa, ev) = prepare_until(test, file, text, (prog.macro_file(), opts.unroll_bound(), prog.catdep), deadline)?;

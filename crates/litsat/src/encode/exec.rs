@@ -123,8 +123,9 @@ fn mixed_size(ev: &Events, dom: &[Vec<Value>]) -> Result<(), String> {
             {
                 let wide = width.map_or("of unknown width".to_string(), |w| format!("{w} bytes wide"));
                 return Err(format!(
-                    "unsupported: mixed-size access: an access {wide} at a computed address that may be '{}', an element of {size} bytes",
-                    ev.locs[l]
+                    "unsupported: mixed-size access: an access {wide} at a computed address that may be '{}', an element of {size} bytes{}",
+                    ev.locs[l],
+                    ev.mixed_hint()
                 ));
             }
         }
@@ -374,6 +375,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
     solved(ev, &x.val, &x.exists, lg);
     no_thin_air(ev, &x.rf, &x.val, lg);
     x.fw = final_writes(ev, &x, lg);
+    super::sca::restrict(ev, &x, lg);
     Ok(x)
 }
 
@@ -443,6 +445,30 @@ fn ite_literals(val: &[Vec<(Value, B)>], c: ValId, a: ValId, b: ValId, lg: &mut 
 }
 
 /// One literal per value: the disjunction of the ways it is reached.
+/// A mixed-size place's final values from its cells' (`parts`, least significant first,
+/// cells of `size` bytes): each combination of the cells' values, put together.
+pub fn assemble(parts: &[Vec<(Value, B)>], size: i64, lg: &mut Logic) -> Vec<(Value, B)> {
+    let mut acc: Vec<(Value, B)> = vec![(Value::Int(0), B::T)];
+    for (k, part) in parts.iter().enumerate() {
+        let mut next: BTreeMap<Value, Vec<B>> = BTreeMap::new();
+        for &(x, bx) in &acc {
+            for &(y, by) in part {
+                let v = match (x, y) {
+                    (Value::Int(a), Value::Int(c)) => Value::Int(a | c.wrapping_shl((8 * size * k as i64) as u32)),
+                    // A symbol in a cell: herd's value is the symbol where it is alone.
+                    (Value::Int(0), y) if k == 0 => y,
+                    (x, Value::Int(0)) => x,
+                    _ => continue,
+                };
+                let b = lg.and2(bx, by);
+                next.entry(v).or_default().push(b);
+            }
+        }
+        acc = disjoin(next, lg);
+    }
+    acc
+}
+
 fn disjoin(by_val: BTreeMap<Value, Vec<B>>, lg: &mut Logic) -> Vec<(Value, B)> {
     by_val.into_iter().map(|(x, bs)| (x, lg.or(&bs))).collect()
 }

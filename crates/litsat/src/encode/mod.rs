@@ -4,3 +4,4 @@ pub mod acyclic;
 pub mod exec;
 pub mod one_event;
 pub mod rmw;
+pub mod sca;

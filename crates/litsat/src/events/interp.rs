@@ -2,7 +2,7 @@
 //! location, then each thread in turn (`thread.rs`).
 
 use super::thread;
-use super::{Event, Events, Instr, Kind, Layout, SourceRef, ValId, Value};
+use super::{Cells, Event, Events, Instr, Kind, Layout, SourceRef, ValId, Value};
 use crate::diag::{Deadline, Diag, Pos};
 use crate::isa::{Addr, Isa, Op, Src};
 use crate::litmus::{Loc, Prop, Test, Val, elem_name, location_of};
@@ -19,10 +19,17 @@ pub(super) fn interpret(
 ) -> Result<Events, Diag> {
     let places = places_read(test);
     check_elements(test, &places, src)?;
-    let mut ev = Events::empty(test, isa, location_names(test, code, &places));
+    let names = location_names(test, code, &places);
+    let cells = crate::variant::holds(&test.variants, "mixed").then(|| Cells::plan(test, code, isa, &names));
+    let cell_names = cells.as_ref().map(Cells::names).unwrap_or_default();
+    let mut ev = Events::empty(test, isa, names.into_iter().chain(cell_names.iter().map(String::as_str)).collect());
     ev.register_events = register_events;
     ev.events.reserve(ev.locs.len() + most_events(code));
-    ev.layout = Layout::of(test, &ev, src)?;
+    ev.layout = match &cells {
+        Some(c) => Layout::of_cells(test, &ev, c, src)?,
+        None => Layout::of(test, &ev, src)?,
+    };
+    ev.cells = cells;
     for l in &places {
         let Loc::Mem(x) = *l else { continue };
         // An array named bare in `locations` is shown whole: every element.
@@ -32,7 +39,7 @@ pub(super) fn interpret(
         };
         for e in elems {
             if let Some(i) = ev.loc_index(&e) {
-                ev.observed.insert(i);
+                ev.observed.extend(ev.place_cells(i));
             }
         }
     }
@@ -211,6 +218,9 @@ impl Events {
             unsequenced: BTreeSet::new(),
             layout: Layout::default(),
             widths: Vec::new(),
+            cells: None,
+            mixed_isa: isa.mixed_cells(),
+            widths_seen: BTreeMap::new(),
         }
     }
 }
@@ -219,13 +229,20 @@ impl Events {
 /// gives none): the first write of each location in co.
 fn initial_writes(ev: &mut Events, test: &Test, src: &SourceRef<'_>, one: ValId) -> Result<(), Diag> {
     for l in 0..ev.locs.len() {
+        let (name, part) = ev.cell_part(l);
         let mut v = Value::Int(0);
         for it in &test.init {
-            if matches!(&it.loc, Loc::Mem(x) if *x == ev.locs[l]) {
+            if matches!(&it.loc, Loc::Mem(x) if *x == name) {
                 v = ev.value_of(&it.value).ok_or_else(|| src.err(it.pos, "unknown location in initial value"))?;
             }
         }
-        let val = ev.constant(v);
+        let val = match part {
+            None => ev.constant(v),
+            Some((k, n, size)) => {
+                let whole = ev.constant(v);
+                ev.cell_of(whole, k, n, size)
+            }
+        };
         ev.events.push(Event {
             thread: None,
             instr: 0,
@@ -240,6 +257,19 @@ fn initial_writes(ev: &mut Events, test: &Test, src: &SourceRef<'_>, one: ValId)
             lock: None,
             reg: None,
         });
+    }
+    if ev.cells.is_some() {
+        ev.init_groups();
+    } else if ev.mixed_isa {
+        // herd's initial write is as wide as the declared type (not known here for a
+        // pointer, `int *p = &x`, whose type the parser reads as `int`: left out).
+        for it in test.init.iter().filter(|it| matches!(it.value, Val::Int(_))) {
+            if let (Loc::Mem(x), Some(size)) = (&it.loc, it.ty.as_deref().and_then(crate::litmus::type_size))
+                && let Some(l) = ev.loc_index(x)
+            {
+                ev.widths_seen.insert(l, size);
+            }
+        }
     }
     Ok(())
 }

@@ -64,6 +64,24 @@ impl Layout {
         Ok(layout)
     }
 
+    /// The layout of a mixed-size test: each object an array of its cells
+    /// ([`super::cells`]), with the code values as [`Layout::of`] finds them.
+    pub(super) fn of_cells(test: &Test, ev: &Events, cells: &super::Cells, src: &SourceRef<'_>) -> Result<Layout, Diag> {
+        let mut layout = Layout::of(&Test { arrays: Vec::new(), ..test.clone() }, ev, src)?;
+        for o in &cells.objects {
+            let n = cells.count(o.bytes());
+            let elems: Option<Vec<usize>> =
+                (0..n).map(|k| ev.loc_index(&cells.cell_name(o, k * cells.size))).collect();
+            let elems = elems.ok_or_else(|| Diag::file(src.file, format!("no cells for '{}'", o.name)))?;
+            let k = layout.arrays.len();
+            for (i, &l) in elems.iter().enumerate() {
+                layout.elems.insert(l, (k, i));
+            }
+            layout.arrays.push((elems, cells.size));
+        }
+        Ok(layout)
+    }
+
     /// The location `bytes` bytes after location `l`.
     pub fn offset(&self, l: usize, bytes: i64) -> Result<usize, OffsetError> {
         if bytes == 0 {

@@ -5,6 +5,7 @@
 //! solver decides values through rf while po, locations, dependencies and fences are fixed
 //! here.
 
+mod cells;
 mod code;
 mod flow;
 mod interp;
@@ -12,6 +13,7 @@ mod layout;
 mod paths;
 mod thread;
 
+pub use cells::{Cells, Object};
 pub use layout::{Layout, OffsetError};
 
 use crate::diag::{Deadline, Diag, Pos};
@@ -238,6 +240,14 @@ pub struct Events {
     /// element of another size (a mixed-size access), which the encoder checks against
     /// the address's possible values.
     pub widths: Vec<(ValId, Option<usize>)>,
+    /// Under herd's `-variant mixed`: how memory is cut into cells, each cell a location
+    /// (see `cells.rs`). `None` otherwise, and every access is one event.
+    pub cells: Option<Cells>,
+    /// Whether the architecture has herd's `-variant mixed` ([`Isa::mixed_cells`]).
+    pub mixed_isa: bool,
+    /// Outside `-variant mixed`, on such an architecture: the width of the accesses seen
+    /// so far at each location, which herd requires to be one (its `check_sizes`).
+    pub widths_seen: BTreeMap<usize, usize>,
     /// The instructions that may fault, numbered as their thread's fault register
     /// ([`crate::litmus::FAULT_REG`]) names them: site `k` is value `k + 1`.
     pub fault_sites: Vec<crate::litmus::FaultSite>,
@@ -430,7 +440,16 @@ impl Events {
             Err(OffsetError::Misaligned(size)) => format!("not at an element of its array (elements of {size} bytes)"),
             Err(OffsetError::Outside(n)) => format!("outside its array ({n} elements)"),
         };
-        format!("unsupported: mixed-size access: an access at {at}, {why}")
+        format!("unsupported: mixed-size access: an access at {at}, {why}{}", self.mixed_hint())
+    }
+
+    /// Which herd mode runs a mixed-size test of this architecture, for a refusal.
+    pub fn mixed_hint(&self) -> &'static str {
+        if self.mixed_isa {
+            " (herd runs it under `-variant mixed`)"
+        } else {
+            " (herd has no mixed-size mode for this architecture)"
+        }
     }
 
     #[inline]

@@ -9,6 +9,8 @@ use crate::isa::{Addr, BinOp, Cond, Isa, LockOp, Op, Operand, Reg, Src, Tag};
 use crate::litmus::{Loc, Test};
 use std::collections::{BTreeMap, HashMap};
 
+mod split;
+
 /// Where [`Op::Exit`] paths wait for the thread's end: no label is spelt so.
 const EXIT: &str = "%exit";
 
@@ -156,7 +158,9 @@ struct Thread<'a> {
     ctrl_saved: Vec<Vec<Eid>>,
     /// The location reserved by the latest exclusive load: a store-conditional can only
     /// succeed on it, and consumes it.
-    reservation: Option<ValId>,
+    /// In a mixed-size test, with the reserving access's width: a store-conditional of
+    /// another width fails (herd's answer to the constrained-unpredictable case).
+    reservation: Option<(ValId, Option<usize>)>,
     /// The operands being evaluated ([`Op::Operand`]), outermost first, as (group,
     /// operand) pairs; the number of groups opened so far; and for each event of the
     /// thread, the operands at its creation.
@@ -503,21 +507,18 @@ impl<'a> Thread<'a> {
     /// A read: its value is a variable of its own, which the solver decides through rf.
     fn load(&mut self, dst: &'a Reg, addr: &Addr, tags: &[Tag]) -> Result<(), Diag> {
         let a = self.access(addr)?;
-        let id = self.ev.events.len();
-        let val = self.ev.intern(VExpr::Read(id));
-        let e = self.event(Kind::Read, 0, a.place, val, tags.to_vec(), self.cur.guard);
-        self.push_access(e, &a.deps);
-        self.iico_in(&a.src, id, "ADDR");
-        if let Some(w) = self.at.width.filter(|&w| w < 8 && self.isa.masks_narrow_loads()) {
+        let (ids, val) = self.read_cells(&a, tags, self.cur.guard)?;
+        let id = ids[0];
+        if let Some(w) = self.at.width.filter(|&w| w < 8 && self.isa.masks_narrow_loads() && self.ev.cells.is_none()) {
             self.ev.narrow_reads.push((id, w));
             self.ev.access_at.insert(id, self.at.pos);
         }
-        let deps = always(self.ev, [id]);
-        let src = if self.regev { vec![id] } else { Vec::new() };
+        let deps = always(self.ev, ids.iter().copied());
+        let src = if self.regev { ids } else { Vec::new() };
         self.set_reg(dst, Content { val, deps, src });
         if tags.iter().any(|t| t == "EX") && !self.at.reserved {
             self.at.reserved = true;
-            self.reservation = Some(a.val);
+            self.reservation = Some((a.val, self.at.width));
             // herd's exclusive load writes the reservation register from the address.
             if self.regev {
                 let w = self.reg_event(Kind::RegWrite, RESERVATION, self.cur.guard);
@@ -556,23 +557,26 @@ impl<'a> Thread<'a> {
         // Where the ISA orders an RMW's read before its write in po, the write takes
         // the slot after the read's.
         let after_read = self.isa.rmw_in_po() && self.own_events().any(|r| self.ev.events[r].kind == Kind::Read);
-        let w = self.event(Kind::Write, usize::from(after_read), a.place, c.val, tags.to_vec(), g);
-        let id = self.write(w, &a.deps, &c.deps);
-        self.iico(&inner, id);
-        self.iico_in(&a.src, id, "ADDR");
-        self.iico_in(&c.src, id, "DATA");
-        match commit {
-            Some(p) => {
-                self.ev.iico_ctrl.insert((p, id));
+        let ids = self.write_cells(&a, (usize::from(after_read), c.val, g), tags, &c.deps)?;
+        for id in ids {
+            self.iico(&inner, id);
+            self.iico_in(&a.src, id, "ADDR");
+            self.iico_in(&c.src, id, "DATA");
+            match commit {
+                Some(p) => {
+                    self.ev.iico_ctrl.insert((p, id));
+                }
+                // A swap's write does not take its value from its read, yet follows it.
+                None if self.regev => {
+                    let ev = &self.ev;
+                    let reads: Vec<Eid> = self
+                        .own_events()
+                        .filter(|&r| ev.events[r].kind == Kind::Read && !c.src.contains(&r))
+                        .collect();
+                    self.ev.iico_order.extend(reads.into_iter().map(|r| (r, id)));
+                }
+                None => {}
             }
-            // A swap's write does not take its value from its read, yet follows it.
-            None if self.regev => {
-                let ev = &self.ev;
-                let reads: Vec<Eid> =
-                    self.own_events().filter(|&r| ev.events[r].kind == Kind::Read && !c.src.contains(&r)).collect();
-                self.ev.iico_order.extend(reads.into_iter().map(|r| (r, id)));
-            }
-            None => {}
         }
         Ok(())
     }
@@ -599,7 +603,8 @@ impl<'a> Thread<'a> {
         // Success needs the reservation to be on this address: folded when both are
         // fixed, a condition on values when either is not.
         let same = match self.reservation.take() {
-            Some(r) => self.ev.bin(BinOp::Eq, r, a_val),
+            Some((_, w)) if self.ev.cells.is_some() && w != self.at.width => self.zero,
+            Some((r, _)) => self.ev.bin(BinOp::Eq, r, a_val),
             None => self.zero,
         };
         let reach = self.ev.and(guard, same);
@@ -631,13 +636,13 @@ impl<'a> Thread<'a> {
             return Ok(());
         }
         for (a, c) in writes {
-            let w = self.event(Kind::Write, 0, a.place, c.val, tags.to_vec(), g);
-            let id = self.write(w, &a.deps, &c.deps);
-            // The value register is read without a port: no data dependency.
-            self.iico_in(&a.src, id, "ADDR");
-            self.iico_in(&c.src, id, "");
-            if let Some(r) = res {
-                self.ev.iico_ctrl.insert((r, id));
+            for id in self.write_cells(&a, (0, c.val, g), tags, &c.deps)? {
+                // The value register is read without a port: no data dependency.
+                self.iico_in(&a.src, id, "ADDR");
+                self.iico_in(&c.src, id, "");
+                if let Some(r) = res {
+                    self.ev.iico_ctrl.insert((r, id));
+                }
             }
         }
         Ok(())
@@ -828,7 +833,12 @@ impl<'a> Thread<'a> {
     /// Where an access of the current instruction goes.
     fn access(&mut self, a: &Addr) -> Result<Access, Diag> {
         let (val, deps, src) = self.address(a)?;
+        if self.ev.cells.is_some() {
+            // Every width is a number of cells, checked as it is cut (`split.rs`).
+            return Ok(Access { val, place: self.ev.place(val), deps, src });
+        }
         self.check_width(val)?;
+        self.check_size(val)?;
         if !matches!(self.ev.vals[val], VExpr::Const(_)) && !self.ev.layout.fits_any(self.at.width) {
             self.ev.widths.push((val, self.at.width));
         }
@@ -860,8 +870,11 @@ impl<'a> Thread<'a> {
         {
             return Err(self.err(ev.arith_message(op, x, y)));
         }
-        match &ev.vals[v] {
-            &VExpr::Const(Value::Off(b, k)) => Err(self.err(ev.offset_message(b, k))),
+        match ev.vals[v] {
+            VExpr::Const(Value::Off(b, k)) if ev.cells.is_some() => {
+                Err(self.unaligned(b, k, self.at.width.map_or(1, |w| w as i64)))
+            }
+            VExpr::Const(Value::Off(b, k)) => Err(self.err(ev.offset_message(b, k))),
             // A number (`1:X3=16`) is an access herd fails only where the model allows it:
             // made as at a computed address, whose number the encoder marks as a failure
             // (`Exec::failures`, `query::non_address`).
@@ -878,9 +891,10 @@ impl<'a> Thread<'a> {
         match ev.vals[v] {
             VExpr::Const(Value::Addr(l)) => match ev.layout.elem_size(l) {
                 Some(size) if width != Some(size as usize) => Err(self.err(format!(
-                    "unsupported: mixed-size access: an access {} to '{}', an element of {size} bytes",
+                    "unsupported: mixed-size access: an access {} to '{}', an element of {size} bytes{}",
                     wide(width),
-                    ev.locs[l]
+                    ev.locs[l],
+                    ev.mixed_hint()
                 ))),
                 _ => Ok(()),
             },
@@ -1101,24 +1115,20 @@ impl<'a> Thread<'a> {
         let mut ok = self.ev.constant(Value::Int(1));
         let mut reads = Vec::new();
         for (a, cmp) in &parts {
-            let id = self.ev.events.len();
-            let old = self.ev.intern(VExpr::Read(id));
-            let e = self.event(Kind::Read, 0, a.place, old, fail_tags.clone(), guard);
-            self.push_access(e, &a.deps);
-            self.iico_in(&a.src, id, "ADDR");
+            let (ids, old) = self.read_cells(a, fail_tags, guard)?;
             let eq = self.ev.bin(BinOp::Eq, old, cmp.val);
             ok = self.ev.and(ok, eq);
-            reads.push((id, old));
+            reads.push((ids, old));
         }
         let [not_ok, not_alt] = [ok, alt].map(|v| self.ev.not(v));
         // The reads are an atomic's unless the swap fails without writing back.
         let no_wb = self.ev.and(not_ok, not_alt);
         let atomic = self.ev.not(no_wb);
-        for &(id, _) in &reads {
+        for &id in reads.iter().flat_map(|r| &r.0) {
             self.ev.events[id].tags_if =
                 read_tags.iter().filter(|t| !fail_tags.contains(t)).map(|t| (t.clone(), atomic)).collect();
         }
-        let pred = self.predicate(&reads.iter().map(|r| r.0).collect::<Vec<_>>());
+        let pred = self.predicate(&reads.iter().flat_map(|r| r.0.iter().copied()).collect::<Vec<_>>());
         if let Some(p) = pred {
             for (_, cmp) in &parts {
                 self.iico_in(&cmp.src, p, "DATA");
@@ -1132,13 +1142,13 @@ impl<'a> Thread<'a> {
         self.cur.guard = saved;
         let wb = self.ev.and(not_ok, alt);
         let g_wb = self.ev.and(guard, wb);
-        for ((nv, (a, _)), &(id, old)) in news?.into_iter().zip(&parts).zip(&reads) {
-            let writes = [(g_ok, nv.val, nv.deps, nv.src, "DATA"), (g_wb, old, Deps::new(), vec![id], "")];
-            self.cas_writes(a, writes, write_tags, pred);
+        for ((nv, (a, _)), (ids, old)) in news?.into_iter().zip(&parts).zip(&reads) {
+            let writes = [(g_ok, nv.val, nv.deps, nv.src, "DATA"), (g_wb, *old, Deps::new(), ids.clone(), "")];
+            self.cas_writes(a, writes, write_tags, pred)?;
         }
-        for ((h, (_, cmp)), &(id, old)) in halves.iter().zip(&parts).zip(&reads) {
-            let got = Content { val: old, deps: always(self.ev, [id]), src: Vec::new() };
-            self.cas_result(h.0, got, (&cmp.src, id, pred), (ok, alt));
+        for ((h, (_, cmp)), (ids, old)) in halves.iter().zip(&parts).zip(&reads) {
+            let got = Content { val: *old, deps: always(self.ev, ids.iter().copied()), src: Vec::new() };
+            self.cas_result(h.0, got, (&cmp.src, ids, pred), (ok, alt));
         }
         Ok(())
     }
@@ -1151,20 +1161,21 @@ impl<'a> Thread<'a> {
         writes: [(ValId, ValId, Deps, Vec<Eid>, &'static str); 2],
         tags: &[Tag],
         pred: Option<Eid>,
-    ) {
+    ) -> Result<(), Diag> {
         for (g, val, vdeps, vsrc, port) in writes {
             if self.ev.is_const(g, 0) {
                 continue;
             }
-            let w = self.event(Kind::Write, 0, a.place, val, tags.to_vec(), g);
-            let wid = self.write(w, &a.deps, &vdeps);
-            self.iico(&Deps::new(), wid);
-            self.iico_in(&a.src, wid, "ADDR");
-            self.iico_in(&vsrc, wid, port);
-            if let Some(p) = pred {
-                self.ev.iico_ctrl.insert((p, wid));
+            for wid in self.write_cells(a, (0, val, g), tags, &vdeps)? {
+                self.iico(&Deps::new(), wid);
+                self.iico_in(&a.src, wid, "ADDR");
+                self.iico_in(&vsrc, wid, port);
+                if let Some(p) = pred {
+                    self.ev.iico_ctrl.insert((p, wid));
+                }
             }
         }
+        Ok(())
     }
 
     /// The compare-and-swap's `expected` register gets the value read. With register
@@ -1174,7 +1185,7 @@ impl<'a> Thread<'a> {
         &mut self,
         r: &'a Reg,
         c: Content,
-        (cmp, read, pred): (&[Eid], Eid, Option<Eid>),
+        (cmp, reads, pred): (&[Eid], &[Eid], Option<Eid>),
         (ok, alt): (ValId, ValId),
     ) {
         if Some(r.as_str()) == self.zero_reg {
@@ -1193,7 +1204,7 @@ impl<'a> Thread<'a> {
         self.ev.iico_ctrl.insert((p, w1));
         let g = self.ev.and(guard, from_mem);
         let w2 = self.reg_event(Kind::RegWrite, name, g);
-        self.ev.iico_data.insert((read, w2));
+        self.ev.iico_data.extend(reads.iter().map(|&r| (r, w2)));
     }
 }
 

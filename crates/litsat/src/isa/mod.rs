@@ -354,6 +354,16 @@ pub trait Isa: Sync {
     fn masks_narrow_loads(&self) -> bool {
         false
     }
+    /// Whether herd's `-variant mixed` (memory as cells, accesses of several sizes to one
+    /// location) runs on this architecture.
+    fn mixed_cells(&self) -> bool {
+        false
+    }
+    /// Whether herd counts the access size of the instruction `text` when it picks the
+    /// cell size of a mixed-size test (its `mem_access_size`, which leaves some out).
+    fn sizes_cells(&self, _text: &str) -> bool {
+        true
+    }
     /// For languages whose threads are whole bodies rather than instruction columns (C):
     /// the threads' instructions, lowered with the model's macro file `(path, text)`; a
     /// loop's body is entered at most `unroll` times (herd's `-unroll`).

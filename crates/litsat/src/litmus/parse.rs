@@ -113,7 +113,7 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
     // A variant that changes herd's semantics beyond what litsat builds is refused here,
     // before the parts of the test only it explains (page-table entries in the initial
     // state, labels as instruction addresses) fail to parse.
-    if let Err(d) = crate::variant::check_built(&variants, file) {
+    if let Err(d) = crate::variant::check_built(&variants, file, &arch) {
         let meta = &rest[..open];
         let line = meta.lines().find(|l| l.split_once('=').is_some_and(|(k, _)| is_variant_key(k))).unwrap_or(meta);
         return Err(cur.err(line.trim_start(), d.message));

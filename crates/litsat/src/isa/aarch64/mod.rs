@@ -74,6 +74,15 @@ impl Isa for AArch64 {
     fn masks_narrow_loads(&self) -> bool {
         true
     }
+    fn mixed_cells(&self) -> bool {
+        true
+    }
+    /// herd's `mem_access_size` has no size for `I_LDAR` (`LDAR`, `LDAPR` and the
+    /// exclusive loads of a W or X register), so they do not count.
+    fn sizes_cells(&self, text: &str) -> bool {
+        let m = text.split_whitespace().next().unwrap_or("").to_ascii_uppercase();
+        !matches!(m.as_str(), "LDAR" | "LDAPR" | "LDXR" | "LDAXR")
+    }
     fn zero_reg(&self) -> Option<&'static str> {
         Some(ZR)
     }

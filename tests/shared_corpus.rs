@@ -136,13 +136,31 @@ suites! {
     dat3m_aarch64_herd: "dat3m-aarch64.aarch64.tsv", "models/herd/aarch64.cat", HERD, 2569;
     a64_catalogue_herd: "a64-catalogue.aarch64.tsv", A64_CATALOGUE, HERD, 80;
     a64_cas_herd: "a64-cas.aarch64.tsv", A64_CAS, HERD, 31;
-    instructions_aarch64_herd: "instructions-aarch64.aarch64.tsv", "models/herd/aarch64.cat", HERD, 276;
+    instructions_aarch64_herd: "instructions-aarch64.aarch64.tsv", "models/herd/aarch64.cat", HERD, 277;
     a64_readers_guide_herd: "a64-readers-guide.aarch64.tsv", A64_READERS_GUIDE, HERD, 44;
     loops_aarch64_bundled: "loops.aarch64-2018.tsv", "aarch64", &[], 1;
     catalogue_lisa_sc_bundled: "catalogue-lisa.sc.tsv", "sc", &[], 28;
     catalogue_lisa_uniproc_herd: "catalogue-lisa.uniproc.tsv", "models/herd/uniproc.cat", HERD, 28;
     lisa_diy_sc_bundled: "lisa-diy.sc.tsv", "sc", &[], 278;
     lisa_diy_uniproc_herd: "lisa-diy.uniproc.tsv", "models/herd/uniproc.cat", HERD, 278;
+}
+
+/// herd's mixed-size mode (issue #38): herd's current AArch64 model under `-variant mixed`,
+/// with each suite's cfg where it has one (the plain catalogue's cfg for its re-run).
+const A64_MIXED_INSTR: &str = "corpus/herd-aarch64/instructions/AArch64.mixed/ci.cfg|models/herd/aarch64.cat";
+const A64_MIXED: &str = "corpus/herd-aarch64/cfgs/catalogue-aarch64-mixed-web-mixed.cfg|models/herd/aarch64.cat";
+
+macro_rules! mixed_suites {
+    ($($name:ident: $tsv:expr, $model:expr, $floor:expr;)*) => {
+        $(#[test] fn $name() { suite_floor($tsv, $model, HERD, $floor, Options::new().variants(["mixed"])); })*
+    };
+}
+
+mixed_suites! {
+    instructions_aarch64_mixed_herd: "instructions-aarch64-mixed.aarch64.tsv", A64_MIXED_INSTR, 19;
+    a64_mixed_herd: "a64-mixed.aarch64.tsv", A64_MIXED, 20;
+    a64_catalogue_mixed_herd: "a64-catalogue-mixed.aarch64.tsv", A64_CATALOGUE, 80;
+    dat3m_aarch64_mixed_herd: "dat3m-aarch64-mixed.aarch64.tsv", "models/herd/aarch64.cat", 625;
 }
 
 /// Full logs by counting (issue #15) instead of listing, from each test's first execution
@@ -180,7 +198,7 @@ counted_suites! {
     counted_dat3m_aarch64_bundled: "dat3m-aarch64.aarch64-2018.tsv", "aarch64", &[], 5140;
     counted_dat3m_aarch64_herd: "dat3m-aarch64.aarch64.tsv", "models/herd/aarch64.cat", HERD, 2569;
     counted_a64_catalogue_herd: "a64-catalogue.aarch64.tsv", A64_CATALOGUE, HERD, 80;
-    counted_instructions_aarch64_herd: "instructions-aarch64.aarch64.tsv", "models/herd/aarch64.cat", HERD, 276;
+    counted_instructions_aarch64_herd: "instructions-aarch64.aarch64.tsv", "models/herd/aarch64.cat", HERD, 277;
     counted_catalogue_lisa_sc_bundled: "catalogue-lisa.sc.tsv", "sc", &[], 28;
     counted_lisa_diy_sc_bundled: "lisa-diy.sc.tsv", "sc", &[], 278;
     counted_lisa_diy_uniproc_herd: "lisa-diy.uniproc.tsv", "models/herd/uniproc.cat", HERD, 278;

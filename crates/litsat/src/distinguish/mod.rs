@@ -1,11 +1,11 @@
 //! `distinguish`: the smallest litmus test that one model allows and another forbids, or
 //! a bounded proof that none exists (issue #40).
 //!
-//! The base relations of a test of N events are solver variables ([`skeleton`]), bound
-//! under herd's names ([`builtins`]); both models are compiled over them by the ordinary
+//! The base relations of a test of N events are solver variables (`skeleton.rs`), bound
+//! under herd's names (`builtins.rs`); both models are compiled over them by the ordinary
 //! cat compiler, with every check exact. The solver is asked for an execution that passes
 //! every check of A and fails one of B (and raises no flag), for N = 2, 3, …. Each
-//! solution becomes a litmus test ([`emit`]), which the ordinary engine must find
+//! solution becomes a litmus test (`emit.rs`), which the ordinary engine must find
 //! `Sometimes` or `Always` under A and `Never` under B; a candidate that fails is blocked
 //! and the search goes on.
 

@@ -374,13 +374,13 @@ mod tests {
 
     #[test]
     fn reads_model_keys_and_accepts_display_keys() {
-        let text = "# a comment\nmacros m.def\nbell  m.bell\n\n// another\nmodel = m.cat\nvariant a,b\n\
-                    graph columns\nedgeattr hb,color,indigo\nvariant c\nshowinitrf false\n";
+        let text = "# a comment\nmacros m.def\nbell  m.bell\n\n// another\nmodel = m.cat\nvariant ets,ets2\n\
+                    graph columns\nedgeattr hb,color,indigo\nvariant exs\nshowinitrf false\n";
         let cfg = parse_cfg("x.cfg", text).unwrap();
         assert_eq!(cfg.macros.as_ref().map(|v| v.value.as_str()), Some("m.def"));
         assert_eq!(cfg.bell.as_ref().map(|v| v.value.as_str()), Some("m.bell"));
         assert_eq!(cfg.model.as_ref().map(|v| v.value.as_str()), Some("m.cat"));
-        assert_eq!(cfg.variants, ["a", "b", "c"]);
+        assert_eq!(cfg.variants, ["ets", "ets2", "exs"]);
         assert_eq!(cfg.settings, Settings::default());
         // The value's position is its first character: line 3, column 7.
         let d = Diag::at("x.cfg", text, cfg.bell.unwrap().pos, "");

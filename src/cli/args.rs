@@ -214,11 +214,33 @@ fn parse_speedcheck(v: &str) -> Result<Speedcheck, String> {
 }
 
 /// One of `--variant`'s names, as herd's `-variant` takes them.
-fn parse_variant(v: &str) -> Result<String, String> {
+pub(crate) fn parse_variant(v: &str) -> Result<String, String> {
     litsat::variant::parse_list(v)?.pop().ok_or_else(|| "expected a variant name".to_string())
 }
 
 /// `--through`'s value, as herd's `-through` and the cfg's `through` read it.
 fn parse_through(v: &str) -> Result<bool, String> {
     litsat::cat::cfg::through(v)
+}
+
+/// The two models a comparing command reads (`diff`, `distinguish`): `-m A -m B`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct TwoModels {
+    /// The two models, A then B (`-m A -m B`): bundled names, paths to .cat or .cfg files,
+    /// or `lkmm`.
+    #[arg(short, long = "model", value_name = "MODEL", required = true)]
+    pub models: Vec<String>,
+    /// Extra folders searched for included .cat files, in order.
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+}
+
+impl TwoModels {
+    /// A and B, or an error naming `command` where not exactly two models were given.
+    pub fn pair(&self, command: &str) -> Result<(&str, &str), Diag> {
+        match self.models.as_slice() {
+            [a, b] => Ok((a, b)),
+            m => Err(Diag::file(command, format!("expected exactly two models (-m A -m B), found {}", m.len()))),
+        }
+    }
 }

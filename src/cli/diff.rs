@@ -11,21 +11,15 @@ use litsat::query::Options;
 use litsat::query::Outcome;
 use rayon::prelude::*;
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 #[derive(clap::Args, Clone, Debug)]
 pub struct Args {
-    /// The two models, A then B (`-m A -m B`): bundled names, paths to .cat or .cfg files,
-    /// or `lkmm`.
-    #[arg(short, long = "model", value_name = "MODEL", required = true)]
-    pub models: Vec<String>,
-    /// Extra folders searched for included .cat files, in order.
-    #[arg(short = 'I', value_name = "DIR")]
-    pub include: Vec<PathBuf>,
+    #[command(flatten)]
+    pub two: super::args::TwoModels,
     /// Variants set for `if "variant"` in models, comma-separated.
-    #[arg(long, value_delimiter = ',')]
+    #[arg(long, value_delimiter = ',', value_parser = super::args::parse_variant)]
     pub variant: Vec<String>,
     /// Checks (by `as` name) to skip in both models, comma-separated.
     #[arg(long, value_delimiter = ',')]
@@ -59,12 +53,9 @@ fn allows(obs: Observation) -> (bool, bool) {
 }
 
 pub fn main(args: Args) -> Result<ExitCode, Diag> {
-    let [a, b] = args.models.as_slice() else {
-        let n = args.models.len();
-        return Err(Diag::file("litsat diff", format!("expected exactly two models (-m A -m B), found {n}")));
-    };
-    let pa = load_program(a, &args.include)?;
-    let pb = load_program(b, &args.include)?;
+    let (a, b) = args.two.pair("litsat diff")?;
+    let pa = load_program(a, &args.two.include)?;
+    let pb = load_program(b, &args.two.include)?;
     let opts = Options::new()
         .skipchecks(args.skipchecks.clone())
         .timeout(args.timeout.map(Duration::from_secs_f64))

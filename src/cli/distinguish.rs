@@ -10,12 +10,8 @@ use std::time::Duration;
 
 #[derive(clap::Args, Clone, Debug)]
 pub struct Args {
-    /// The two models, A then B (`-m A -m B`): bundled names, .cat or .cfg files, or `lkmm`.
-    #[arg(short, long = "model", value_name = "MODEL", required = true)]
-    pub models: Vec<String>,
-    /// Extra folders searched for included .cat files, in order.
-    #[arg(short = 'I', value_name = "DIR")]
-    pub include: Vec<PathBuf>,
+    #[command(flatten)]
+    pub two: super::args::TwoModels,
     /// The architecture whose instructions the tests use (X86).
     #[arg(long, default_value = "X86")]
     pub arch: String,
@@ -49,11 +45,8 @@ pub struct Args {
 }
 
 pub fn main(args: Args) -> Result<ExitCode, Diag> {
-    let [a, b] = args.models.as_slice() else {
-        let n = args.models.len();
-        return Err(Diag::file("litsat distinguish", format!("expected exactly two models (-m A -m B), found {n}")));
-    };
-    let load = |m: &str| Model::from_file(m, &args.include).map_err(|e| e.diag().clone());
+    let (a, b) = args.two.pair("litsat distinguish")?;
+    let load = |m: &str| Model::from_file(m, &args.two.include).map_err(|e| e.diag().clone());
     let (ma, mb) = (load(a)?, load(b)?);
     let mut s = Search::new(&args.arch);
     s.max_events = args.max_events;

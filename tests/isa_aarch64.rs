@@ -227,10 +227,11 @@ fn atomic_races_under_sc() {
     let cas = "AArch64 cas-race
 { 0:X1=x; 0:X0=0; 0:X2=1; 1:X1=x; 1:X0=0; 1:X2=2; }
  P0             | P1               ;
- CAS X0,X2,[X1] | CASAL W0,W2,[X1] ;
+ CAS W0,W2,[X1] | CASAL W0,W2,[X1] ;
 exists (0:X0=0 /\\ 1:X0=0)
 ";
     // Each compare-and-swap that runs is two of herd's executions (HERD-AARCH64.md §3).
+    // Both are word-sized: accesses of two sizes to `x` are a mixed-size test.
     assert_eq!(check("cas", cas), ("Never".into(), 0, 8));
     let add = "AArch64 ldadd-race
 { 0:X1=x; 0:X2=1; 1:X1=x; 1:X2=1; }

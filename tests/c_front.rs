@@ -14,9 +14,12 @@ use litsat_cli::expect::normalise_state;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+/// `prog` with the kernel's macros, and the events of the kernel's `linux-kernel.cfg`
+/// (its variant `lkmmv2`).
 fn with_macros(mut prog: Program, def: &Path) -> Program {
     let text = std::fs::read_to_string(def).expect("def file");
     prog.macros = Some(litsat::cat::MacroSource { path: def.to_string_lossy().to_string(), text: text.into() });
+    prog.variants.push("lkmmv2".into());
     prog
 }
 
@@ -297,4 +300,71 @@ fn a_number_for_a_pointer_is_refused_at_the_call() {
         .expect_err("refused");
     assert_eq!((d.line, d.col), (4, 11), "{d}");
     assert!(d.message.contains("expects a pointer as argument 1, found a number"), "{d}");
+}
+
+/// The events of one C thread `P0(int *x) { BODY }` under the kernel-style macros `def`
+/// and the variants: (kind, tags, tags some outcome adds, whether it always exists).
+fn c_events(def: &str, body: &str, variants: &[&str]) -> Vec<(String, Vec<String>, Vec<String>, bool)> {
+    use litsat::events::Kind;
+    let text = format!("C t\n{{}}\nP0(int *x) {{ {body} }}\nexists (0:r0=0)\n");
+    let mut test = parse_test("t.litmus", &text).expect("parses");
+    test.variants = variants.iter().map(|v| v.to_string()).collect();
+    let ev_opts = (Some(("k.def", def)), litsat::query::DEFAULT_UNROLL, false);
+    let (_, _, ev) =
+        litsat::query::prepare_until(test, "t.litmus", &text, ev_opts, litsat::diag::Deadline::NONE).expect("lowers");
+    let kind = |k: &Kind| match k {
+        Kind::Read => "R",
+        Kind::Write => "W",
+        Kind::Fence => "F",
+        _ => "other",
+    };
+    let one = ev.events.iter().find(|e| e.thread.is_none()).map(|e| e.guard);
+    ev.events
+        .iter()
+        .filter(|e| e.thread == Some(0))
+        .map(|e| {
+            let mut tags: Vec<String> = e.tags.iter().map(|t| t.to_string()).collect();
+            tags.sort();
+            let iff: Vec<String> = e.tags_if.iter().map(|(t, _)| t.to_string()).collect();
+            (kind(&e.kind).to_string(), tags, iff, Some(e.guard) == one)
+        })
+        .collect()
+}
+
+/// Without the variant `lkmmv2` herd builds the LKMM's read-modify-writes as its first
+/// LKMM did: accesses `once` unless `acquire` (read) or `release` (write), `mb` as two
+/// fences in the instruction (only where a compare-exchange or add-unless succeeds),
+/// `__atomic_op`'s read `noreturn`. Under `lkmmv2` both accesses take the annotation.
+#[test]
+fn lkmm_rmws_are_built_as_herd_builds_them_with_and_without_lkmmv2() {
+    let def = "xchg(X,V) __xchg{mb}(X,V)\nxchg_acquire(X,V) __xchg{acquire}(X,V)\n\
+               cmpxchg_acquire(X,V,W) __cmpxchg{acquire}(X,V,W)\ncmpxchg(X,V,W) __cmpxchg{mb}(X,V,W)\n\
+               atomic_inc(X) { __atomic_op{noreturn}(X,+,1); }\nadd_unless(X,V,U) __atomic_add_unless{mb}(X,V,U)\n";
+    let s = |v: &[&str]| v.iter().map(|t| t.to_string()).collect::<Vec<_>>();
+    let rw = |k: &str, t: &[&str]| {
+        let mut tags = s(&[t, &["RMW", "X"]].concat());
+        tags.sort();
+        (k.to_string(), tags, Vec::new(), true)
+    };
+    let fence = |always: bool| ("F".to_string(), s(&["mb"]), Vec::new(), always);
+    let v1 = c_events(def, "int r0 = xchg(x, 1);", &[]);
+    assert_eq!(v1, [rw("R", &["once"]), rw("W", &["once"]), fence(true), fence(true)]);
+    let v2 = c_events(def, "int r0 = xchg(x, 1);", &["lkmmv2"]);
+    assert_eq!(v2, [rw("R", &["mb"]), rw("W", &["mb"])]);
+    let v1 = c_events(def, "int r0 = xchg_acquire(x, 1);", &[]);
+    assert_eq!(v1, [rw("R", &["acquire"]), rw("W", &["once"])]);
+    let v1 = c_events(def, "int r0 = cmpxchg_acquire(x, 0, 1);", &[]);
+    assert_eq!(v1[0], ("R".to_string(), s(&["RMW", "X"]), s(&["acquire", "once"]), true));
+    let v1 = c_events(def, "int r0 = cmpxchg(x, 0, 1);", &[]);
+    assert_eq!(
+        v1.iter().map(|e| (e.0.as_str(), e.3)).collect::<Vec<_>>(),
+        [("R", true), ("W", false), ("F", false), ("F", false)]
+    );
+    let v1 = c_events(def, "atomic_inc(x); int r0 = 0;", &[]);
+    assert_eq!(v1[..2], [rw("R", &["noreturn"]), rw("W", &["once"])]);
+    let v1 = c_events(def, "int r0 = add_unless(x, 1, 0);", &[]);
+    assert_eq!(
+        v1.iter().map(|e| (e.0.as_str(), e.3)).collect::<Vec<_>>(),
+        [("R", true), ("W", false), ("F", false), ("F", false)]
+    );
 }

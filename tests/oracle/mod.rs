@@ -1466,7 +1466,9 @@ fn factorial(n: usize) -> u64 {
 }
 
 /// Answers one test by enumerating its candidates under `prog`.
-pub fn answer(test: Test, file: &str, text: &str, prog: &Program, budget: u64) -> Result<Answer, Refusal> {
+pub fn answer(mut test: Test, file: &str, text: &str, prog: &Program, budget: u64) -> Result<Answer, Refusal> {
+    // The front end builds some events under the model's variants (the cfg's `lkmmv2`).
+    test.variants = prog.variants_with(&test.variants);
     // A C test's macros come from the model (a cfg's `macros` line).
     let macros = prog.macros.as_ref().map(|m| (m.path.as_str(), &*m.text));
     // A model that computes its own dependencies (`catdep`) sees register events.

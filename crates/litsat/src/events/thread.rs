@@ -382,6 +382,14 @@ impl<'a> Thread<'a> {
                 let e = self.event(Kind::Fence, 0, (None, None), self.zero, tags.clone(), guard);
                 self.push(e);
             }
+            Op::FenceIf { tags, when } => {
+                let cv = self.cond(when)?;
+                let g = self.ev.and(guard, cv.val);
+                if !self.ev.is_const(g, 0) {
+                    let e = self.event(Kind::Fence, 0, (None, None), self.zero, tags.clone(), g);
+                    self.push(e);
+                }
+            }
             // Joined with the other paths at the thread's end.
             Op::Exit => self.leave_for(EXIT),
             Op::Fault { ftype, tags, labels } => self.fault(ftype, tags, labels),

@@ -169,6 +169,12 @@ pub enum Op {
     Fence {
         tags: Vec<Tag>,
     },
+    /// A fence made only where `when` holds (herd's first LKMM semantics wraps a
+    /// successful `mb` compare-exchange in fences, a failed one not).
+    FenceIf {
+        tags: Vec<Tag>,
+        when: Cond,
+    },
     Mov {
         dst: Reg,
         src: Src,

@@ -66,6 +66,10 @@ pub struct Lower<'a> {
     site: Pos,
     /// How many times a loop's body may be entered (herd's `-unroll`).
     unroll: usize,
+    /// Whether the test runs under herd's first LKMM semantics (no variant `lkmmv2`),
+    /// which builds some read-modify-write primitives' events otherwise
+    /// ([`super::prims`] refuses those).
+    pub(super) lkmm_v1: bool,
 }
 
 impl<'a> Lower<'a> {
@@ -81,7 +85,13 @@ impl<'a> Lower<'a> {
             expansion: 0,
             site: Pos(0),
             unroll,
+            lkmm_v1: false,
         }
+    }
+
+    /// The same, under herd's first LKMM semantics when `v1` holds.
+    pub fn under_lkmm_v1(self, v1: bool) -> Lower<'a> {
+        Lower { lkmm_v1: v1, ..self }
     }
 
     pub fn finish(self) -> Vec<Instr> {

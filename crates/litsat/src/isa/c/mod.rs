@@ -117,8 +117,9 @@ fn lower_test(
         shared.extend(params);
         parsed.push(body);
     }
+    let v1 = !crate::variant::holds(&test.variants, "lkmmv2");
     for body in parsed {
-        let mut l = Lower::new(&files, &macros, &shared, unroll);
+        let mut l = Lower::new(&files, &macros, &shared, unroll).under_lkmm_v1(v1);
         l.stmts(&body, true)?;
         code.push(l.finish());
     }

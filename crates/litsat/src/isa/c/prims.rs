@@ -50,10 +50,57 @@ fn atomic_tags(order: &'static str) -> Vec<Tag> {
 /// `old = *addr; *addr = new` as the ops of one instruction whose events carry `tags`,
 /// where `between` computes `new` from `old` (nothing for an exchange).
 fn read_modify_write(addr: Addr, tags: Vec<Tag>, old: &Reg, between: Vec<Op>, new: Src) -> Vec<Op> {
-    let mut all = vec![Op::Load { dst: old.clone(), addr: addr.clone(), tags: tags.clone() }];
+    read_then_write(addr, (tags.clone(), tags), old, between, new)
+}
+
+/// [`read_modify_write`] with tags of its own for the read and for the write.
+fn read_then_write(addr: Addr, (read, write): (Vec<Tag>, Vec<Tag>), old: &Reg, between: Vec<Op>, new: Src) -> Vec<Op> {
+    let mut all = vec![Op::Load { dst: old.clone(), addr: addr.clone(), tags: read }];
     all.extend(between);
-    all.push(Op::Store { addr, src: new, tags, when: None });
+    all.push(Op::Store { addr, src: new, tags: write, when: None });
     all
+}
+
+/// How the LKMM's read-modify-write primitives are built. Under the variant `lkmmv2`
+/// (the kernel's cfg sets it) both accesses take the annotation. Without it herd builds
+/// them as its first LKMM did (herd's `CSem`): each access is `once`, unless the
+/// annotation is exactly `acquire` (kept on the read) or `release` (kept on the write);
+/// an `mb` one is wrapped in two `mb` fences within the instruction; `__atomic_op`'s read
+/// is `noreturn`; and a successful `__atomic_add_unless` is always wrapped in fences.
+struct LkmmRmw {
+    read: Vec<Tag>,
+    write: Vec<Tag>,
+    fenced: bool,
+}
+
+impl LkmmRmw {
+    fn of(l: &Lower<'_>, c: &Call) -> LkmmRmw {
+        if !l.lkmm_v1 {
+            return LkmmRmw { read: rmw_tags(c), write: rmw_tags(c), fenced: false };
+        }
+        let keep = |t: &str| with_rmw(if c.tag.as_deref() == Some(t) { tags(c) } else { vec!["once".into()] });
+        let (read, fenced) = match c.name {
+            "__atomic_op" => (with_rmw(vec!["noreturn".into()]), false),
+            "__atomic_add_unless" => (keep(""), true),
+            _ => (keep("acquire"), c.tag.as_deref() == Some("mb")),
+        };
+        let write = if c.name == "__atomic_add_unless" { keep("") } else { keep("release") };
+        LkmmRmw { read, write, fenced }
+    }
+
+    /// `ops` between the fences that wrap it, where they do (guarded by `when` where
+    /// the primitive may fail: a failed one has no fences).
+    fn wrap(&self, mut ops: Vec<Op>, when: Option<&Cond>) -> Vec<Op> {
+        if self.fenced {
+            let mb = || match when {
+                Some(w) => Op::FenceIf { tags: vec!["mb".into()], when: w.clone() },
+                None => Op::Fence { tags: vec!["mb".into()] },
+            };
+            // Both after the read: a fence's guard reads the value it decides.
+            ops.extend([mb(), mb()]);
+        }
+        ops
+    }
 }
 
 /// A load of `addr` into a new register, as one instruction: its value.
@@ -161,7 +208,9 @@ fn prim_xchg(l: &mut Lower<'_>, c: &Call, text: String) -> Lowered {
     let addr = l.arg_pointer(c, 0)?;
     let v = l.arg_value(c, 1)?;
     let old = l.fresh();
-    l.push(read_modify_write(addr, rmw_tags(c), &old, vec![], v), text);
+    let k = LkmmRmw::of(l, c);
+    let ops = read_then_write(addr, (k.read.clone(), k.write.clone()), &old, vec![], v);
+    l.push(k.wrap(ops, None), text);
     Ok(Some(Src::Reg(old)))
 }
 
@@ -171,10 +220,18 @@ fn prim_cmpxchg(l: &mut Lower<'_>, c: &Call, text: String) -> Lowered {
     let expected = l.arg_value(c, 1)?;
     let new = l.arg_value(c, 2)?;
     let old = l.fresh();
-    let t = rmw_tags(c);
-    let when = Some(Cond { op: BinOp::Eq, a: Src::Reg(old.clone()), b: expected });
-    let load = Op::Load { dst: old.clone(), addr: addr.clone(), tags: t.clone() };
-    l.push(vec![load, Op::Store { addr, src: new, tags: t, when }], text);
+    let k = LkmmRmw::of(l, c);
+    let equal = Cond { op: BinOp::Eq, a: Src::Reg(old.clone()), b: expected };
+    let mut ops = vec![Op::Load { dst: old.clone(), addr: addr.clone(), tags: k.read.clone() }];
+    if l.lkmm_v1 && c.tag.as_deref() == Some("acquire") {
+        // Under herd's first LKMM semantics a failed one reads `once`, not `acquire`.
+        ops[0] = Op::Load { dst: old.clone(), addr: addr.clone(), tags: with_rmw(Vec::new()) };
+        let failed = Cond { op: BinOp::Ne, ..equal.clone() };
+        ops.push(Op::TagIf { tags: tags(c), when: equal.clone() });
+        ops.push(Op::TagIf { tags: vec!["once".into()], when: failed });
+    }
+    ops.push(Op::Store { addr, src: new, tags: k.write.clone(), when: Some(equal.clone()) });
+    l.push(k.wrap(ops, Some(&equal)), text);
     Ok(Some(Src::Reg(old)))
 }
 
@@ -196,7 +253,9 @@ fn prim_atomic_op(l: &mut Lower<'_>, c: &Call, text: String) -> Lowered {
         };
         ops.push(Op::Bin { dst: new.clone(), op: bop, a: Src::Reg(old.clone()), b: v });
     }
-    l.push(read_modify_write(addr, rmw_tags(c), &old, ops, Src::Reg(new.clone())), text);
+    let k = LkmmRmw::of(l, c);
+    let all = read_then_write(addr, (k.read.clone(), k.write.clone()), &old, ops, Src::Reg(new.clone()));
+    l.push(k.wrap(all, None), text);
     Ok(match c.name {
         "__atomic_op_return" => Some(Src::Reg(new)),
         "__atomic_fetch_op" => Some(Src::Reg(old)),
@@ -210,15 +269,15 @@ fn prim_add_unless(l: &mut Lower<'_>, c: &Call, text: String) -> Lowered {
     let v = l.arg_value(c, 1)?;
     let u = l.arg_value(c, 2)?;
     let (old, new, did) = (l.fresh(), l.fresh(), l.fresh());
-    let t = rmw_tags(c);
-    let when = Some(Cond { op: BinOp::Ne, a: Src::Reg(old.clone()), b: u.clone() });
+    let k = LkmmRmw::of(l, c);
+    let added = Cond { op: BinOp::Ne, a: Src::Reg(old.clone()), b: u.clone() };
     let ops = vec![
-        Op::Load { dst: old.clone(), addr: addr.clone(), tags: t.clone() },
+        Op::Load { dst: old.clone(), addr: addr.clone(), tags: k.read.clone() },
         Op::Bin { dst: did.clone(), op: BinOp::Ne, a: Src::Reg(old.clone()), b: u },
         Op::Bin { dst: new.clone(), op: BinOp::Add, a: Src::Reg(old), b: v },
-        Op::Store { addr, src: Src::Reg(new), tags: t, when },
+        Op::Store { addr, src: Src::Reg(new), tags: k.write.clone(), when: Some(added.clone()) },
     ];
-    l.push(ops, text);
+    l.push(k.wrap(ops, Some(&added)), text);
     Ok(Some(Src::Reg(did)))
 }
 

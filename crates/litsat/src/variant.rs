@@ -10,24 +10,60 @@
 use crate::diag::Diag;
 
 /// herd's aliases: the name each stands for.
-const ALIASES: &[(&str, &str)] = &[("kvm", "vmsa"), ("self", "ifetch"), ("mte", "memtag"), ("tagmem", "memtag")];
+const ALIASES: &[(&str, &str)] = &[
+    ("kvm", "vmsa"),
+    ("self", "ifetch"),
+    ("mte", "memtag"),
+    ("tagmem", "memtag"),
+    ("amox0", "specialx0"),
+    ("x0", "specialx0"),
+    ("scdepend", "fullscdepend"),
+    ("cu", "constrainedunpredictable"),
+];
 
-/// The variants that change the events herd builds, each with what it is.
-const NOT_BUILT: &[(&str, &str)] = &[
-    ("vmsa", "page tables and their faults"),
-    ("memtag", "memory tags"),
-    ("ifetch", "instruction fetches (self-modifying code)"),
-    ("mixed", "mixed-size accesses"),
-    ("unaligned", "unaligned mixed-size accesses"),
-    ("pauth1", "pointer authentication"),
-    ("pauth2", "pointer authentication"),
-    ("sve", "scalable vectors"),
-    ("sme", "scalable matrices"),
+/// Where a variant changes the events herd builds: every architecture, or those named
+/// (as a test's header names them).
+#[derive(Clone, Copy)]
+enum Reach {
+    All,
+    Only(&'static [&'static str]),
+}
+
+/// The architectures whose store-conditionals herd builds with one code (its
+/// `riscv_sc`), whose dependencies the `…scdepend…` variants switch.
+const STORE_CONDITIONAL: Reach = Reach::Only(&["RISCV", "AArch64"]);
+
+/// The variants that change the events herd builds, where, and what each is.
+const NOT_BUILT: &[(&str, Reach, &str)] = &[
+    ("vmsa", Reach::All, "page tables and their faults"),
+    ("memtag", Reach::All, "memory tags"),
+    ("ifetch", Reach::All, "instruction fetches (self-modifying code)"),
+    ("mixed", Reach::All, "mixed-size accesses"),
+    ("unaligned", Reach::All, "unaligned mixed-size accesses"),
+    ("pauth1", Reach::All, "pointer authentication"),
+    ("pauth2", Reach::All, "pointer authentication"),
+    ("sve", Reach::All, "scalable vectors"),
+    ("sme", Reach::All, "scalable matrices"),
+    ("morello", Reach::All, "capabilities"),
+    ("deps", Reach::All, "speculated branches, with dependencies the model computes"),
+    ("oota", Reach::All, "cyclic value equations taken as solvable (out-of-thin-air values)"),
     // herd's fault handling other than the default `fatal` (the thread ends at a fault).
-    ("handled", "faults handled: the faulting instruction runs again, or the next after a call"),
-    ("imprecise", "faults handled: the faulting instruction runs again, or the next after a call"),
-    ("faulttonext", "faults skipped to the next instruction"),
-    ("skip", "faults skipped to the next instruction"),
+    ("handled", Reach::All, "faults handled: the faulting instruction runs again, or the next after a call"),
+    ("imprecise", Reach::All, "faults handled: the faulting instruction runs again, or the next after a call"),
+    ("faulttonext", Reach::All, "faults skipped to the next instruction"),
+    ("skip", Reach::All, "faults skipped to the next instruction"),
+    // What herd's RISC-V, AArch64 and C semantics switch by name.
+    ("success", STORE_CONDITIONAL, "a store-conditional's success dependency"),
+    ("fullscdepend", STORE_CONDITIONAL, "a store-conditional's full dependencies"),
+    ("switchdepscwrite", STORE_CONDITIONAL, "a store-conditional's dependency on its write switched"),
+    ("switchdepscresult", STORE_CONDITIONAL, "a store-conditional's dependency on its result switched"),
+    ("specialx0", Reach::Only(&["RISCV"]), "AMOs to or from x0 without some of their events"),
+    ("acqrelasfence", Reach::Only(&["RISCV"]), "acquire loads and release stores as fences"),
+    ("splittedrmw", Reach::Only(&["RISCV"]), "AMOs as a separate read and write"),
+    ("lrscdiffok", Reach::Only(&["RISCV"]), "lr/sc pairs to different addresses that may succeed"),
+    ("constrainedunpredictable", Reach::Only(&["AArch64"]), "exclusives of different sizes or addresses that may succeed"),
+    ("shadowstack", Reach::Only(&["AArch64"]), "the guarded control stack"),
+    ("normw", Reach::Only(&["C"]), "C11 read-modify-writes as a read and a write"),
 ];
 
 /// Every name herd's `Variant.parse` takes (lower case), its aliases included; beside
@@ -85,12 +121,16 @@ pub fn holds(set: &[String], v: &str) -> bool {
 /// architecture's plug-in cuts memory into cells ([`crate::isa::Isa::mixed_cells`]).
 pub fn check_built(set: &[String], file: &str, arch: &str) -> Result<(), Diag> {
     let cells = crate::isa::for_arch(arch).is_some_and(|i| i.mixed_cells());
+    let reaches = |r: &Reach| match r {
+        Reach::All => true,
+        Reach::Only(archs) => archs.iter().any(|a| a.eq_ignore_ascii_case(arch)),
+    };
     for v in set {
         let c = canonical(v);
         if c == "mixed" && cells {
             continue;
         }
-        if let Some((_, what)) = NOT_BUILT.iter().find(|(n, _)| *n == c) {
+        if let Some((_, _, what)) = NOT_BUILT.iter().find(|(n, r, _)| *n == c && reaches(r)) {
             return Err(Diag::file(file, format!("unsupported: variant `{v}` ({what})")));
         }
     }
@@ -108,6 +148,12 @@ mod tests {
         assert!(check_built(&["ETS2".into(), "DIC".into()], "t", "AArch64").is_ok());
         let e = check_built(&["ets3".into(), "self".into()], "t.litmus", "AArch64").unwrap_err();
         assert_eq!(e.message, "unsupported: variant `self` (instruction fetches (self-modifying code))");
+        // A variant of one architecture's semantics is refused there only.
+        assert!(check_built(&["SplittedRMW".into()], "t", "X86").is_ok());
+        let e = check_built(&["SplittedRMW".into()], "t", "RISCV").unwrap_err();
+        assert_eq!(e.message, "unsupported: variant `SplittedRMW` (AMOs as a separate read and write)");
+        assert!(check_built(&["success".into()], "t", "AArch64").is_err());
+        assert!(check_built(&["deps".into()], "t", "PPC").is_err() && check_built(&["normw".into()], "t", "C").is_err());
     }
 
     #[test]

@@ -436,3 +436,28 @@ fn nested_sections_matched_as_the_lkmm_bell_does() {
         pairs(&[(2, 2), (5, 5)])
     );
 }
+
+/// herd skips a call that `-skipcheck` names by its `as` name or its procedure's name,
+/// and with it every check the procedure makes; `-strictskip` then keeps the executions
+/// where the call fails. SB under SC as a procedure: 1 of 4 executions is forbidden.
+#[test]
+fn skipcheck_skips_a_call_by_either_name() {
+    let model = "procedure sc(r) = acyclic r as inner end\ncall sc(po | rf | fr | co) as seq\n";
+    let dir = std::env::temp_dir().join(format!("litsat-cat-call-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("model.cat");
+    std::fs::write(&path, format!("\"model\"\n{model}")).expect("write model");
+    let prog = load_program(&path.to_string_lossy(), &[]).expect("model");
+    let answer = |skip: &[&str], strict: bool| {
+        let t = parse_test("t.litmus", SB).expect("test parses");
+        let opts = query::Options::default().skipchecks(skip.iter().copied()).strictskip(strict);
+        let o = query::run(t, "t.litmus", SB, &prog, &opts).expect("answered");
+        (o.pos, o.neg)
+    };
+    assert_eq!(answer(&[], false), (0, 3));
+    for name in ["seq", "sc", "inner"] {
+        assert_eq!(answer(&[name], false), (1, 3), "-skipcheck {name}");
+    }
+    assert_eq!(answer(&["seq"], true), (1, 0), "-strictskip keeps where the call fails");
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -123,10 +123,11 @@ impl Options {
         self
     }
 
-    /// Whether a check named `name` (a flag where `flag`) is not applied: skipped by
-    /// name, or let through.
-    pub fn skips(&self, name: Option<&str>, flag: bool) -> bool {
-        (self.through && !flag) || name.is_some_and(|n| self.skipchecks.iter().any(|s| s == n))
+    /// Whether check `c` is not applied: skipped by its name or by a call's it was made
+    /// in, or let through.
+    pub fn skips(&self, c: &crate::cat::CheckOut) -> bool {
+        let named = |n: &str| self.skipchecks.iter().any(|s| s == n);
+        (self.through && !c.flag) || c.name.as_deref().is_some_and(named) || c.callers.iter().any(|n| named(n))
     }
 
     /// Sets [`Options::skipchecks`].

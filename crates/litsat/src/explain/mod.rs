@@ -57,7 +57,7 @@ pub fn encode(test: Test, file: &str, text: &str, prog: &Program, opts: &Options
     lg.assert(cut.negate());
     let checks: Vec<CheckOut> = checks
         .into_iter()
-        .filter(|c| !c.flag && !opts.skips(c.name.as_deref(), false))
+        .filter(|c| !c.flag && !opts.skips(c))
         .collect();
     let sels = checks
         .iter()

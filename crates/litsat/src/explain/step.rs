@@ -76,7 +76,7 @@ pub fn nth(
         query::encode(test, file, text, prog, opts)?;
     lg.assert(cut.negate());
     for c in &checks {
-        let skipped = opts.skips(c.name.as_deref(), c.flag);
+        let skipped = opts.skips(c);
         if !c.flag && !skipped {
             lg.assert(c.ok);
         }

@@ -236,6 +236,9 @@ pub struct CheckOut {
     /// implies the check); for flags and negated checks it is exact.
     pub ok: B,
     pub rel: Rc<Rel>,
+    /// The calls it was made in, by their procedures' and `as` names: herd skips a call
+    /// (so every check in it) that `-skipcheck` names either way.
+    pub callers: Vec<Arc<str>>,
 }
 
 /// Built-in names and the symbolic co the model's `with co from …` binds.
@@ -293,6 +296,8 @@ pub struct Interp<'a> {
     included: Vec<Rc<str>>,
     /// The procedures defined so far, by name.
     procs: Vec<(String, Procedure)>,
+    /// The names of the calls being run ([`CheckOut::callers`]).
+    callers: Vec<Arc<str>>,
     pub checks: Vec<CheckOut>,
     file: Rc<str>,
     /// The built-ins' table, the end of every environment.
@@ -772,15 +777,18 @@ impl<'a> Interp<'a> {
                 self.procs.push((name.clone(), Rc::new((p.clone(), body.clone()))));
                 Ok(env)
             }
-            Stmt::Call(name, arg, _as, pos) => {
+            Stmt::Call(name, arg, as_name, pos) => {
                 let Some(proc) = self.procs.iter().rev().find(|(n, _)| n == name).map(|(_, p)| p.clone()) else {
                     return self.err(*pos, format!("unknown procedure '{name}'"));
                 };
                 let (p, body) = &*proc;
                 let a = self.eval(&env, arg)?;
                 let inner = self.bind_pat(&env, p, a, *pos)?;
-                self.stmts(inner, body)?;
-                Ok(env)
+                let outer = self.callers.len();
+                self.callers.extend(std::iter::once(name).chain(as_name).map(|n| Arc::from(n.as_str())));
+                let ran = self.stmts(inner, body);
+                self.callers.truncate(outer);
+                ran.map(|_| env)
             }
             Stmt::Forall(x, set, body, pos) => {
                 let v = self.eval(&env, set)?;
@@ -856,6 +864,7 @@ impl<'a> Interp<'a> {
             flag: c.flag,
             ok,
             rel: r,
+            callers: self.callers.clone(),
         });
         Ok(())
     }
@@ -1005,6 +1014,7 @@ fn compile(
         variants,
         included: Vec::new(),
         procs: Vec::new(),
+        callers: Vec::new(),
         checks: Vec::new(),
         file: prog.root.as_str().into(),
         builtins: Env::default(),

@@ -289,9 +289,18 @@ fn a_cfgs_per_test_files_act_as_the_options() {
     std::fs::write(dir.join("kinds2"), "SB-cfg Required\n").unwrap();
     let o = run(&dir, "herd7", &["-conf", "k.cfg", "-kinds", "kinds2", "SB.litmus"]);
     assert_eq!(lines(&o, "Test"), ["Test SB-cfg Forbidden"]);
-    let o = run(&dir, "check", &["-m", "k.cfg", "SB.litmus"]);
-    assert_eq!(o.status.code(), Some(2));
-    assert!(text(&o.stderr).contains("the cfg key `names`"), "{}", text(&o.stderr));
+    for (cmd, args) in [("check", &["-m", "k.cfg"][..]), ("diff", &["-m", "k.cfg", "-m", "sc"])] {
+        let o = run(&dir, cmd, &[args, &["SB.litmus"]].concat());
+        assert_eq!(o.status.code(), Some(2), "{cmd}");
+        assert!(text(&o.stderr).contains("the cfg key `names`"), "{cmd}: {}", text(&o.stderr));
+    }
+    // `diff` runs the tests both cfgs select: SB differs between tso and sc, unless the
+    // cfg leaves it out by name.
+    std::fs::write(dir.join("no-sb.cfg"), "model tso.cat\nnonames SB\n").unwrap();
+    let o = run(&dir, "diff", &["-m", "tso", "-m", "sc", "SB.litmus", "MP.litmus"]);
+    assert!(text(&o.stdout).contains("SB"), "{}", text(&o.stdout));
+    let o = run(&dir, "diff", &["-m", "no-sb.cfg", "-m", "sc", "SB.litmus", "MP.litmus"]);
+    assert!(!text(&o.stdout).contains("SB"), "{}", text(&o.stdout));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

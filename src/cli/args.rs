@@ -1,6 +1,6 @@
 //! Arguments shared by the subcommands, so that each subcommand's module can take them.
 
-use litsat::cat::cfg::Speedcheck;
+use litsat::cat::cfg::{Settings, Speedcheck};
 use litsat::cat::{ModelSpec, Models};
 use litsat::diag::Diag;
 use litsat::query::Options;
@@ -161,16 +161,22 @@ impl ModelArgs {
 /// count.
 pub fn setup(m: &ModelArgs) -> Result<(Models, Options), Diag> {
     let (models, opts) = setup_herd7(m)?;
-    // A cfg's per-test files: herd7's command line reads them, litsat's commands do not
-    // (they have no `-kinds`, `-conds` or `-rename`), so they are refused, not dropped.
-    if let Some(key) = models.settings().maps.keys().first() {
-        let cfg = m.conf.clone().or_else(|| m.model.clone()).unwrap_or_default();
-        return Err(Diag::file(
-            &cfg,
-            format!("the cfg key `{key}` names herd's per-test files, which only `litsat herd7 -conf {cfg}` reads"),
-        ));
-    }
+    let cfg = m.conf.clone().or_else(|| m.model.clone()).unwrap_or_default();
+    no_per_test_files(&models.settings(), &cfg)?;
     Ok((models, opts))
+}
+
+/// A cfg's per-test files (`names`, `excl`, `kinds`, `conds`, `rename`): herd7's command
+/// line reads them, litsat's own commands do not (they have no `-kinds`, `-conds` or
+/// `-rename`), so they refuse such a cfg by the key's name rather than drop it.
+pub fn no_per_test_files(settings: &Settings, cfg: &str) -> Result<(), Diag> {
+    match settings.maps.keys().first() {
+        Some(key) => Err(Diag::file(
+            cfg,
+            format!("the cfg key `{key}` names herd's per-test files, which only `litsat herd7 -conf {cfg}` reads"),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// [`setup`] for litsat's `herd7` command line, which reads a cfg's per-test files

@@ -1,7 +1,7 @@
 //! `litsat diff`: the tests whose Observation differs between two models, and with
 //! `--stronger` whether everything the first allows the second allows too.
 
-use crate::driver::{check_file, collect_inputs, nothing_found, report};
+use crate::driver::{check_file, collect_inputs, nothing_found, report, select};
 use crate::runner::plural;
 use litsat::Observation;
 use litsat::cat::load_program;
@@ -56,6 +56,8 @@ pub fn main(args: Args) -> Result<ExitCode, Diag> {
     let (a, b) = args.two.pair("litsat diff")?;
     let pa = load_program(a, &args.two.include)?;
     let pb = load_program(b, &args.two.include)?;
+    super::args::no_per_test_files(&pa.settings, a)?;
+    super::args::no_per_test_files(&pb.settings, b)?;
     let opts = Options::new()
         .skipchecks(args.skipchecks.clone())
         .timeout(args.timeout.map(Duration::from_secs_f64))
@@ -67,7 +69,8 @@ pub fn main(args: Args) -> Result<ExitCode, Diag> {
     if let Some(j) = args.jobs {
         let _ = rayon::ThreadPoolBuilder::new().num_threads(j).build_global();
     }
-    let files = collect_inputs(&args.inputs)?;
+    // The tests both models' cfgs select (their `oknames` and `nonames`).
+    let files = select(select(collect_inputs(&args.inputs)?, &pa.settings), &pb.settings);
     if files.is_empty() {
         return Ok(nothing_found(&args.inputs));
     }

@@ -298,29 +298,32 @@ fn corpus(
     args: &Args,
     pool: &rayon::ThreadPool,
 ) -> Result<CorpusRun, Diag> {
-    corpus_in(out, label, inputs, model, &[], args, pool)
+    corpus_in(out, label, inputs, model, (&[], &[]), args, pool)
 }
 
-/// [`corpus`], with folders to find the model's files in (a cfg's bell, cat and macros).
+/// [`corpus`], with folders to find the model's files in (a cfg's bell, cat and macros)
+/// and variants beside the model's own (herd's `-variant`).
 fn corpus_in(
     out: &mut String,
     label: &str,
     inputs: &[String],
     model: &str,
-    includes: &[PathBuf],
+    (includes, variants): (&[PathBuf], &[&str]),
     args: &Args,
     pool: &rayon::ThreadPool,
 ) -> Result<CorpusRun, Diag> {
     let (fast_only, quick, budget) = (args.fast, args.quick, args.budget);
     let prog = load_program(model, includes)?;
-    let files = collect_inputs(inputs)?;
+    super::args::no_per_test_files(&prog.settings, model)?;
+    let files = crate::driver::select(collect_inputs(inputs)?, &prog.settings);
     let mut texts = Vec::new();
     for f in &files {
         let name = f.to_string_lossy().to_string();
         let text = std::fs::read(f).map_err(|e| Diag::file(&name, format!("cannot read: {e}")))?;
         texts.push((name, String::from_utf8_lossy(&text).to_string()));
     }
-    let base = Options::new().timeout(Some(Duration::from_secs_f64(budget))).variants(prog.variants_with(&[]));
+    let variants: Vec<String> = variants.iter().map(|v| v.to_string()).collect();
+    let base = Options::new().timeout(Some(Duration::from_secs_f64(budget))).variants(prog.variants_with(&variants));
     let fast_opts = base.clone().fast(true);
     struct Row {
         name: String,
@@ -476,18 +479,32 @@ fn corpus_in(
 const SHARED_SUITES: &[(&str, &str)] =
     &[("dat3m/RISCV", "rvwmo"), ("dat3m/C11", "c11"), ("dat3m/PPC", "power"), ("herd-campaign/arm", "armv7")];
 
-/// Dat3M's AArch64 tests that herd's TSV lists, under herd's current `aarch64.cat` (issue
-/// #36), with herd's own time for them: the sum of the `Time` lines of its raw log.
-const AARCH64_HERD: (&str, &str, &str) = (
-    "expected/dat3m-aarch64.aarch64.tsv",
-    "expected/logs/dat3m-aarch64.aarch64.log",
-    "dat3m/AARCH64 (herd's aarch64.cat)",
-);
+/// Dat3M's AArch64 tests that herd's TSVs list, under herd's current `aarch64.cat`, with
+/// herd's own time for them (the sum of the `Time` lines of its raw log) and the variants
+/// herd ran them under: the ordinary tests (issue #36) and the mixed-size ones (#38).
+const AARCH64_HERD: &[(&str, &str, &str, &[&str])] = &[
+    (
+        "expected/dat3m-aarch64.aarch64.tsv",
+        "expected/logs/dat3m-aarch64.aarch64.log",
+        "dat3m/AARCH64 (herd's aarch64.cat)",
+        &[],
+    ),
+    (
+        "expected/dat3m-aarch64-mixed.aarch64.tsv",
+        "expected/logs/dat3m-aarch64-mixed.aarch64.log",
+        "dat3m/AARCH64/mixed (herd's aarch64.cat, -variant mixed)",
+        &["mixed"],
+    ),
+];
 
-/// Measures [`AARCH64_HERD`] where the shared corpus and herd's library are beside the
-/// project; notes the skip otherwise.
-fn aarch64_herd(out: &mut String, args: &Args, pool: &rayon::ThreadPool) -> Result<Option<CorpusRun>, Diag> {
-    let (tsv, log, label) = AARCH64_HERD;
+/// Measures one row of [`AARCH64_HERD`] where the shared corpus and herd's library are
+/// beside the project; notes the skip otherwise.
+fn aarch64_herd(
+    out: &mut String,
+    (tsv, log, label, variants): (&str, &str, &str, &[&str]),
+    args: &Args,
+    pool: &rayon::ThreadPool,
+) -> Result<Option<CorpusRun>, Diag> {
     let (corpus, lib) = (project_path("../shared/corpus"), project_path("../shared/models/herd"));
     let (Ok(listed), Ok(log)) = (std::fs::read_to_string(corpus.join(tsv)), std::fs::read_to_string(corpus.join(log)))
     else {
@@ -501,7 +518,7 @@ fn aarch64_herd(out: &mut String, args: &Args, pool: &rayon::ThreadPool) -> Resu
     let inputs: Vec<String> =
         listed.lines().filter_map(|l| l.split('\t').next()).map(|p| corpus.join(p).to_string_lossy().into()).collect();
     let model = lib.join("aarch64.cat").to_string_lossy().to_string();
-    let mut run = corpus_in(out, label, &inputs, &model, &[lib], args, pool)?;
+    let mut run = corpus_in(out, label, &inputs, &model, (&[lib], variants), args, pool)?;
     run.herd = Some(herd_time(&log));
     Ok(Some(run))
 }
@@ -582,8 +599,8 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
                 let _ = writeln!(out, "\n({dir} not found at {}: skipped)", path.display());
             }
         }
-        if let Some(run) = aarch64_herd(&mut out, args, &pool)? {
-            corpora.push(run);
+        for &row in AARCH64_HERD {
+            corpora.extend(aarch64_herd(&mut out, row, args, &pool)?);
         }
         // The LKMM scale tests (10 and 16 processes) under linux-kernel.cfg.
         let lkmm = project_path("../shared/models/lkmm");
@@ -592,7 +609,15 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
         if cfg.is_file() && scale.is_dir() {
             let inputs = vec![scale.to_string_lossy().to_string()];
             let cfg = cfg.to_string_lossy().to_string();
-            corpora.push(corpus_in(&mut out, "lkmm/scale", &inputs, &cfg, std::slice::from_ref(&lkmm), args, &pool)?);
+            corpora.push(corpus_in(
+                &mut out,
+                "lkmm/scale",
+                &inputs,
+                &cfg,
+                (std::slice::from_ref(&lkmm), &[]),
+                args,
+                &pool,
+            )?);
             if !args.fast {
                 let (agree, rows) = rcu::section(&mut out, &load_program(&cfg, &[lkmm])?, args.budget)?;
                 ok &= agree;

@@ -302,7 +302,7 @@ fn seeds() -> Vec<(&'static str, Value)> {
         ("/api/explain", json!({ "test": sb, "cat": cat })),
         ("/api/execution", json!({ "test": sb, "model": "tso", "index": 1 })),
         ("/api/execution", json!({ "test": mp, "cat": cat, "among": "outcome", "skipchecks": ["sc"] })),
-        ("/api/check", json!({ "test": sb, "model": "sc", "variants": ["x"], "unroll": 1 })),
+        ("/api/check", json!({ "test": sb, "model": "sc", "variants": ["ets2"], "unroll": 1 })),
         ("/api/diff", json!({ "tests": tests(&["x86/SB", "x86/MP"]), "a": { "model": "tso" }, "b": { "cat": cat } })),
     ];
     for (n, model) in other {
@@ -758,15 +758,14 @@ fn variants_skipchecks_and_unroll_take_effect() {
     assert_eq!(observation(&check(json!({ "skipchecks": ["sc"] }))), "Sometimes");
     assert_eq!(observation(&check(json!({ "skipchecks": ["no-such-check"] }))), "Never");
     // A variant chooses a branch of the model.
-    let cat =
-        "\"v\"\nlet com = rf | co | fr\nif \"strong\" acyclic po | com as sc else acyclic po-loc | com as sc end\n";
+    let cat = "\"v\"\nlet com = rf | co | fr\nif \"ets2\" acyclic po | com as sc else acyclic po-loc | com as sc end\n";
     let with = |variants: Value| {
         let (status, v) = post("/api/check", &json!({ "test": sb, "cat": cat, "variants": variants }));
         assert_eq!(status, 200, "{v}");
         observation(&v).to_string()
     };
     assert_eq!(with(json!([])), "Sometimes");
-    assert_eq!(with(json!(["strong"])), "Never");
+    assert_eq!(with(json!(["ETS2"])), "Never");
     // The unrolling bound: each pass of MP+spin's loop is one more execution.
     let spin = litmus("c11/MP+spin.litmus");
     for (unroll, negative) in [(0, 1), (1, 2), (3, 4)] {
@@ -798,6 +797,7 @@ fn refused_knobs_are_400_with_a_reason() {
         ("unroll", json!(-1), "malformed"),
         ("unroll", json!("auto"), "malformed"),
         ("variants", json!("strong"), "malformed"),
+        ("variants", json!(["strong"]), "not one of herd's variants"),
     ] {
         for path in ["/api/check", "/api/explain", "/api/execution"] {
             let (status, v) = post(path, &json!({ "test": sb, "model": "tso", knob: value }));

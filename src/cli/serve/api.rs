@@ -73,6 +73,10 @@ impl Knobs {
                 ));
             }
         }
+        // herd's names only, as `-variant` takes them (`variant::known`).
+        if let Some(bad) = self.variants.iter().find(|v| !litsat::variant::known(v)) {
+            return Err(Reply::error(400, format!("\"variants\": {bad:?} is not one of herd's variants")));
+        }
         if let Some(u) = self.unroll.filter(|&u| u > MAX_UNROLL) {
             return Err(Reply::error(400, format!("\"unroll\": {u} is more than {MAX_UNROLL}")));
         }

@@ -19,6 +19,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("x0", "specialx0"),
     ("scdepend", "fullscdepend"),
     ("cu", "constrainedunpredictable"),
+    ("back", "backcompat"),
 ];
 
 /// Where a variant changes the events herd builds: every architecture, or those named
@@ -64,6 +65,7 @@ const NOT_BUILT: &[(&str, Reach, &str)] = &[
     ("constrainedunpredictable", Reach::Only(&["AArch64"]), "exclusives of different sizes or addresses that may succeed"),
     ("shadowstack", Reach::Only(&["AArch64"]), "the guarded control stack"),
     ("normw", Reach::Only(&["C"]), "C11 read-modify-writes as a read and a write"),
+    ("backcompat", Reach::Only(&["LISA"]), "old LISA: `deref` loads followed by an rb_dep fence, `assign` stores as releases"),
 ];
 
 /// Every name herd's `Variant.parse` takes (lower case), its aliases included; beside

@@ -102,7 +102,7 @@ impl Thread<'_> {
     /// the test is herd's "Illegal mixed-size test".
     pub(super) fn check_size(&mut self, v: ValId) -> Result<(), Diag> {
         let (VExpr::Const(Value::Addr(l)), Some(w)) = (&self.ev.vals[v], self.at.width) else { return Ok(()) };
-        if !self.ev.mixed_isa || self.ev.layout.is_code(*l) {
+        if !self.ev.rejects_mixed || self.ev.layout.is_code(*l) {
             return Ok(());
         }
         let l = *l;

@@ -146,3 +146,29 @@ fn bad_widths_are_located_errors() {
     let e = error(&one("movb $1,(x)", false));
     assert!(e.contains("'movb' (herd runs it under `-variant mixed`)"), "{e}");
 }
+
+/// herd's X86_64 tests (catalogue and instructions: one width per location) answered
+/// under `-variant mixed` as without it: the cells change nothing where no location is
+/// accessed at two widths.
+#[test]
+fn single_width_tests_answer_alike_under_the_variant() {
+    let Some(prog) = model("herd's X86_64 tests under -variant mixed") else { return };
+    let Some(sh) = shared_or_skip("herd's X86_64 tests under -variant mixed") else { return };
+    let mut compared = 0;
+    for dir in ["corpus/herd-catalogue/x86_64", "corpus/herd-instructions/X86_64"] {
+        let inputs = litsat_cli::driver::collect_inputs(&[sh.join(dir).to_string_lossy().to_string()]).expect("tests");
+        for path in inputs {
+            let name = path.to_string_lossy().to_string();
+            let text = std::fs::read_to_string(&path).expect("test");
+            let plain = parse_test(&name, &text).expect("parses");
+            let mut mixed = plain.clone();
+            mixed.variants.push("mixed".into());
+            let a = query::run(plain, &name, &text, &prog, &Options::default()).expect("answered");
+            let b = query::run(mixed, &name, &text, &prog, &Options::default())
+                .unwrap_or_else(|d| panic!("{name} under -variant mixed: {d}"));
+            assert_eq!((&a.states, a.pos, a.neg), (&b.states, b.pos, b.neg), "{name}");
+            compared += 1;
+        }
+    }
+    assert!(compared >= 41, "only {compared} of herd's X86_64 tests compared");
+}

@@ -11,6 +11,7 @@
 //! register (whose memory access herd makes 4 bytes wide) is refused by name.
 
 use super::super::x86::{Opnd, semantics, strip_lock};
+use crate::isa::Isa;
 use super::{operand, split_att};
 use crate::isa::{BinOp, InstrError, Op, Reg, Src};
 
@@ -139,14 +140,7 @@ fn width(m: &str, suffix: Option<usize>, regs: &[(Reg, Part, &str)]) -> Result<u
 pub fn parse(text: &str) -> Result<Vec<Op>, InstrError> {
     let (locked, rest) = strip_lock(text);
     let (m, raw) = split_att(rest);
-    if let Some(fence) = ["mfence", "sfence", "lfence", "nop", "jmp", "je", "jne", "jz", "jnz"]
-        .iter()
-        .find(|&&f| f == m)
-    {
-        let ops = raw.iter().map(|o| operand(&mut Vec::new(), o)).collect::<Result<Vec<_>, _>>()?;
-        return semantics(fence, locked, &ops, text);
-    }
-    let (base, suffix) = mnemonic(&m)?;
+    let Ok((base, suffix)) = mnemonic(&m) else { return widthless(&m, text) };
     let regs: Vec<(Reg, Part, &str)> =
         raw.iter().filter_map(|o| part(o).map(|(r, p)| (r, p, o.as_str()))).collect();
     if let Some(o) = raw.iter().find(|o| o.trim().starts_with('%') && part(o).is_none()) {
@@ -175,6 +169,16 @@ pub fn parse(text: &str) -> Result<Vec<Op>, InstrError> {
     pre.extend(body);
     pre.extend(written);
     Ok(pre)
+}
+
+/// An instruction of no width (fences, branches, `nop`s, `ret`): as outside the variant.
+/// One that accesses memory or has a width is none of herd's sized families here.
+fn widthless(m: &str, text: &str) -> Result<Vec<Op>, InstrError> {
+    let ops = super::X86_64.parse(text).map_err(|_| unsupported(m))?;
+    if ops.iter().any(|o| matches!(o, Op::Load { .. } | Op::Store { .. } | Op::Width(_))) {
+        return Err(unsupported(m));
+    }
+    Ok(ops)
 }
 
 /// Whether `ops` write register `t`.

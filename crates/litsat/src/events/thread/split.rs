@@ -97,7 +97,7 @@ impl Thread<'_> {
 }
 
 impl Thread<'_> {
-    /// Outside `-variant mixed`, on an architecture that has it: every access to a
+    /// Outside `-variant mixed`, where herd refuses mixed sizes: every access to a
     /// location has one width, the declared type's where the initial state gives one, or
     /// the test is herd's "Illegal mixed-size test".
     pub(super) fn check_size(&mut self, v: ValId) -> Result<(), Diag> {

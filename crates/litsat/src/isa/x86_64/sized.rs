@@ -97,13 +97,9 @@ fn mnemonic(m: &str) -> Result<(&str, Option<usize>), InstrError> {
     if SIZED.contains(&m) || UNSIZED.contains(&m) {
         return Ok((m, None));
     }
-    let (base, w) = m.split_at(m.len().saturating_sub(1));
-    let w = match w {
-        "b" => 1,
-        "w" => 2,
-        "l" => 4,
-        "q" => 8,
-        _ => return Err(unsupported(m)),
+    const SUFFIXES: [(&str, usize); 4] = [("b", 1), ("w", 2), ("l", 4), ("q", 8)];
+    let Some((base, w)) = SUFFIXES.iter().find_map(|&(s, w)| m.strip_suffix(s).map(|b| (b, w))) else {
+        return Err(unsupported(m));
     };
     if SIZED.contains(&base) { Ok((base, Some(w))) } else { Err(unsupported(m)) }
 }
@@ -242,5 +238,6 @@ mod tests {
         assert!(parse("movq (x),%eax").unwrap_err().message.contains("has 4"));
         assert!(parse("mov (x),%al").unwrap_err().message.contains("without a width suffix"));
         assert!(parse("xaddq %rax,(x)").unwrap_err().message.contains("'xaddq'"));
+        assert!(parse("mov\u{fffd} %al,(x)").is_err() && parse("\u{fffd}").is_err());
     }
 }

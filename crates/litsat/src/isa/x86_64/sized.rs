@@ -10,10 +10,10 @@
 //! litsat: `movb %rax,(x)` is an error, and an unsuffixed instruction on a byte or word
 //! register (whose memory access herd makes 4 bytes wide) is refused by name.
 
-use super::super::x86::{Opnd, semantics, strip_lock};
+use super::super::x86::{FLAG_A, FLAG_B, Opnd, semantics, strip_lock};
 use crate::isa::Isa;
 use super::{operand, split_att};
-use crate::isa::{BinOp, InstrError, Op, Reg, Src};
+use crate::isa::{BinOp, Cond, InstrError, Op, Reg, Src, Tag};
 
 /// Which bits of a 64-bit register an operand names.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -41,6 +41,15 @@ impl Part {
             Part::Word => Some(0xffff),
             Part::Dword => Some(0xffff_ffff),
             Part::Quad => None,
+        }
+    }
+    /// The low part as wide as `w` bytes.
+    fn from_width(w: usize) -> Part {
+        match w {
+            1 => Part::Low8,
+            2 => Part::Word,
+            4 => Part::Dword,
+            _ => Part::Quad,
         }
     }
     fn shift(self) -> i64 {
@@ -88,7 +97,7 @@ fn part(name: &str) -> Option<(Reg, Part)> {
 }
 
 /// The mnemonics herd's X86_64 parser gives a width suffix (X86_64Lexer.mll).
-const SIZED: &[&str] = &["mov", "add", "xor", "or", "cmp", "inc", "dec", "xchg"];
+const SIZED: &[&str] = &["mov", "add", "xor", "or", "cmp", "inc", "dec", "xchg", "cmpxchg"];
 /// Those it reads without one only.
 const UNSIZED: &[&str] = &["and", "shl"];
 
@@ -159,7 +168,7 @@ pub fn parse(text: &str) -> Result<Vec<Op>, InstrError> {
         }
     }
     ops.reverse();
-    let body = semantics(base, locked, &ops, text)?;
+    let body = if base == "cmpxchg" { cmpxchg(&ops, locked, w, text)? } else { semantics(base, locked, &ops, text)? };
     let written: Vec<Op> =
         post.iter().filter(|(t, _, _)| writes(&body, t)).flat_map(|(t, r, p)| write_part(t, r, *p)).collect();
     pre.extend(body);
@@ -175,6 +184,28 @@ fn widthless(m: &str, text: &str) -> Result<Vec<Op>, InstrError> {
         return Err(unsupported(m));
     }
     Ok(ops)
+}
+
+/// herd's `cmpxchg` (X86_64Sem.ml): the memory operand's `w` bytes compared with as many
+/// of `rax`; equal, the source is stored; else `rax` becomes the value read (all of
+/// `rax`, zero-extended: herd writes the 64-bit register). The flags keep the comparison.
+fn cmpxchg(ops: &[Opnd], locked: bool, w: usize, text: &str) -> Result<Vec<Op>, InstrError> {
+    let [Opnd::Mem(a), Opnd::Reg(r)] = ops else { return Err(InstrError::unsupported(text)) };
+    let tags: Vec<Tag> = if locked { vec!["X".into()] } else { vec![] };
+    let mut out = match Part::from_width(w) {
+        Part::Quad => vec![Op::Mov { dst: "%acc".into(), src: Src::Reg("rax".into()) }],
+        p => read_part("%acc", "rax", p),
+    };
+    let (old, acc) = (Src::Reg("%old".into()), Src::Reg("%acc".into()));
+    let eq = Cond { op: BinOp::Eq, a: old.clone(), b: acc.clone() };
+    out.extend([
+        Op::Load { dst: "%old".into(), addr: a.clone(), tags: tags.clone() },
+        Op::Store { addr: a.clone(), src: Src::Reg(r.clone()), tags, when: Some(eq.clone()) },
+        Op::Select { dst: "rax".into(), cond: eq, a: Src::Reg("rax".into()), b: old.clone() },
+        Op::Mov { dst: FLAG_A.into(), src: old },
+        Op::Mov { dst: FLAG_B.into(), src: acc },
+    ]);
+    Ok(out)
 }
 
 /// Whether `ops` write register `t`.

@@ -98,6 +98,8 @@ fn part(name: &str) -> Option<(Reg, Part)> {
 
 /// The mnemonics herd's X86_64 parser gives a width suffix (X86_64Lexer.mll).
 const SIZED: &[&str] = &["mov", "add", "xor", "or", "cmp", "inc", "dec", "xchg", "cmpxchg"];
+/// Those herd takes a `lock` prefix on (X86_64Sem.ml `I_LOCK`).
+const LOCKABLE: &[&str] = &["xchg", "add", "xor", "inc", "dec", "cmpxchg"];
 /// Those it reads without one only.
 const UNSIZED: &[&str] = &["and", "shl"];
 
@@ -152,6 +154,9 @@ pub fn parse(text: &str) -> Result<Vec<Op>, InstrError> {
         return Err(InstrError::new(format!("unknown register '{o}'")));
     }
     let w = width(&m, suffix, &regs)?;
+    if locked && !LOCKABLE.contains(&base) {
+        return Err(InstrError::new(format!("Illegal lock prefix on instruction '{m}'")));
+    }
     let mut pre = vec![Op::Width(w)];
     let mut post = Vec::new();
     let mut ops = Vec::new();
@@ -269,6 +274,8 @@ mod tests {
         assert!(parse("movq (x),%eax").unwrap_err().message.contains("has 4"));
         assert!(parse("mov (x),%al").unwrap_err().message.contains("without a width suffix"));
         assert!(parse("xaddq %rax,(x)").unwrap_err().message.contains("'xaddq'"));
+        assert!(parse("lock movb $1,(x)").unwrap_err().message.contains("Illegal lock prefix"));
+        assert!(parse("lock xorw $1,(x)").is_ok());
         assert!(parse("mov\u{fffd} %al,(x)").is_err() && parse("\u{fffd}").is_err());
     }
 }

@@ -220,6 +220,7 @@ impl Events {
             widths: Vec::new(),
             cells: None,
             mixed_isa: isa.mixed_cells(),
+            rejects_mixed: isa.rejects_mixed(),
             widths_seen: BTreeMap::new(),
         }
     }
@@ -260,7 +261,7 @@ fn initial_writes(ev: &mut Events, test: &Test, src: &SourceRef<'_>, one: ValId)
     }
     if ev.cells.is_some() {
         ev.init_groups();
-    } else if ev.mixed_isa {
+    } else if ev.rejects_mixed {
         // herd's initial write is as wide as the declared type (not known here for a
         // pointer, `int *p = &x`, whose type the parser reads as `int`: left out).
         for it in test.init.iter().filter(|it| matches!(it.value, Val::Int(_))) {

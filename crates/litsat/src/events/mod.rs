@@ -245,6 +245,9 @@ pub struct Events {
     pub cells: Option<Cells>,
     /// Whether the architecture has herd's `-variant mixed` ([`Isa::mixed_cells`]).
     pub mixed_isa: bool,
+    /// Whether herd refuses accesses of two widths to one location outside the variant
+    /// ([`Isa::rejects_mixed`]).
+    pub rejects_mixed: bool,
     /// Outside `-variant mixed`, on such an architecture: the width of the accesses seen
     /// so far at each location, which herd requires to be one (its `check_sizes`).
     pub widths_seen: BTreeMap<usize, usize>,

@@ -365,6 +365,11 @@ pub trait Isa: Sync {
     fn mixed_cells(&self) -> bool {
         false
     }
+    /// Whether herd refuses, outside `-variant mixed`, a test that accesses one location
+    /// at two widths (its `reject_mixed`: AArch64 does, X86_64 does not).
+    fn rejects_mixed(&self) -> bool {
+        self.mixed_cells()
+    }
     /// Whether herd counts the access size of the instruction `text` when it picks the
     /// cell size of a mixed-size test (its `mem_access_size`, which leaves some out).
     fn sizes_cells(&self, _text: &str) -> bool {

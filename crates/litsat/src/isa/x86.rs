@@ -21,8 +21,9 @@ pub enum Opnd {
     Label(String),
 }
 
-const FLAG_A: &str = "%fa";
-const FLAG_B: &str = "%fb";
+/// The two values the last comparison compared, which a conditional branch compares again.
+pub const FLAG_A: &str = "%fa";
+pub const FLAG_B: &str = "%fb";
 
 fn src_of(o: &Opnd) -> Result<Src, InstrError> {
     match o {

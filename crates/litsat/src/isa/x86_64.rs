@@ -4,6 +4,8 @@
 use super::x86::{Opnd, SETS, imm_or_label, semantics, strip_lock};
 use super::*;
 
+mod sized;
+
 pub struct X86_64;
 
 const REGS: &[&str] = &[
@@ -104,6 +106,7 @@ fn operand(pre: &mut Vec<Op>, s: &str) -> Result<Opnd, InstrError> {
         }
         return Ok(Opnd::Mem(match reg(inner) {
             Some(r) => Addr::Reg(r, off),
+            None if inner.starts_with('%') => return Err(InstrError::new(format!("unknown register '{inner}'"))),
             None if off == 0 => Addr::Sym(inner.to_string()),
             None => return Err(InstrError::new(format!("unsupported: offset on '{inner}'"))),
         }));
@@ -125,7 +128,7 @@ fn base_mnemonic(m: &str) -> Result<&str, InstrError> {
         return Ok(m);
     }
     if m.ends_with(['b', 'w']) && base != "nop" {
-        return Err(InstrError::new(format!("unsupported: mixed-size access '{m}'")));
+        return Err(InstrError::new(format!("unsupported: mixed-size access '{m}' (herd runs it under `-variant mixed`)")));
     }
     Ok(base)
 }
@@ -152,6 +155,24 @@ impl Isa for X86_64 {
 
     fn rmw_sequential(&self) -> bool {
         false
+    }
+
+    fn mixed_cells(&self) -> bool {
+        true
+    }
+    fn rejects_mixed(&self) -> bool {
+        false
+    }
+
+    /// herd's `mem_access_size` has no size for a `lock`ed instruction.
+    fn sizes_cells(&self, text: &str) -> bool {
+        !strip_lock(text).0
+    }
+
+    /// Under `-variant mixed`, herd's widths and register parts ([`sized`]); otherwise
+    /// the 64-bit semantics, byte and word accesses refused.
+    fn parse_under(&self, text: &str, variants: &[String]) -> Result<Vec<Op>, InstrError> {
+        if crate::variant::holds(variants, "mixed") { sized::parse(text) } else { self.parse(text) }
     }
 
     fn parse(&self, text: &str) -> Result<Vec<Op>, InstrError> {

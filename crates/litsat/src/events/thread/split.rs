@@ -85,7 +85,16 @@ impl Thread<'_> {
         let (n, size) = (places.len() as i64, self.ev.cells.as_ref().map_or(8, |c| c.size));
         let mut ids = Vec::new();
         for (k, p) in places.into_iter().enumerate() {
-            let v = self.ev.cell_of(val, k as i64, n, size);
+            let v = match &self.ev.cells {
+                // One cell holds the access's bytes only, as every cell of a wider access
+                // does: a register wider than the access leaves its other bits out (herd
+                // reads `STR W0`'s register masked to the access, `read_reg_data_sz`).
+                Some(_) if n == 1 && size < 8 => {
+                    let mask = self.ev.constant(Value::Int((1i64 << (8 * size)) - 1));
+                    self.ev.bin(BinOp::And, val, mask)
+                }
+                _ => self.ev.cell_of(val, k as i64, n, size),
+            };
             let w = self.event(Kind::Write, slot, p, v, tags.to_vec(), guard);
             ids.push(self.write(w, &a.deps, vdeps));
         }
@@ -97,12 +106,12 @@ impl Thread<'_> {
 }
 
 impl Thread<'_> {
-    /// Outside `-variant mixed`, on an architecture that has it: every access to a
+    /// Outside `-variant mixed`, where herd refuses mixed sizes: every access to a
     /// location has one width, the declared type's where the initial state gives one, or
     /// the test is herd's "Illegal mixed-size test".
     pub(super) fn check_size(&mut self, v: ValId) -> Result<(), Diag> {
         let (VExpr::Const(Value::Addr(l)), Some(w)) = (&self.ev.vals[v], self.at.width) else { return Ok(()) };
-        if !self.ev.mixed_isa || self.ev.layout.is_code(*l) {
+        if !self.ev.rejects_mixed || self.ev.layout.is_code(*l) {
             return Ok(());
         }
         let l = *l;

@@ -67,8 +67,10 @@ fn rmw(addr: &Addr, locked: bool, compute: Op, result: Option<(Reg, &str)>) -> V
     ops
 }
 
-/// The semantics of one x86 instruction, operands in Intel order (destination first).
-pub fn semantics(m: &str, locked: bool, ops: &[Opnd], text: &str) -> Result<Vec<Op>, InstrError> {
+/// The semantics of one x86 instruction, operands in Intel order (destination first);
+/// `acc` names the accumulator that `cmpxchg` compares with and loads (`EAX` in X86,
+/// `rax` in X86_64, whose registers have other names).
+pub fn semantics(m: &str, locked: bool, ops: &[Opnd], text: &str, acc: &str) -> Result<Vec<Op>, InstrError> {
     let bad = || InstrError::unsupported(text);
     let old = || Src::Reg("%old".into());
     let cond_branch = |op: BinOp, l: &Opnd| -> Result<Vec<Op>, InstrError> {
@@ -105,11 +107,11 @@ pub fn semantics(m: &str, locked: bool, ops: &[Opnd], text: &str) -> Result<Vec<
         )),
         ("cmpxchg", [Opnd::Mem(a), Opnd::Reg(r)]) => {
             let tags: Vec<Tag> = if locked { vec!["X".into()] } else { vec![] };
-            let eq = Cond { op: BinOp::Eq, a: old(), b: Src::Reg("EAX".into()) };
+            let eq = Cond { op: BinOp::Eq, a: old(), b: Src::Reg(acc.into()) };
             Ok(vec![
                 Op::Load { dst: "%old".into(), addr: a.clone(), tags: tags.clone() },
                 Op::Store { addr: a.clone(), src: Src::Reg(r.clone()), tags, when: Some(eq) },
-                Op::Mov { dst: "EAX".into(), src: old() },
+                Op::Mov { dst: acc.into(), src: old() },
             ])
         }
         ("inc" | "dec", [Opnd::Mem(a)]) => {
@@ -231,6 +233,6 @@ impl Isa for X86 {
         let (locked, rest) = strip_lock(text);
         let (m, raw) = split_operands(rest);
         let ops = raw.iter().map(|o| operand(o)).collect::<Result<Vec<_>, _>>()?;
-        semantics(&m, locked, &ops, text)
+        semantics(&m, locked, &ops, text, "EAX")
     }
 }

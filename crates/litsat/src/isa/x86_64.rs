@@ -185,7 +185,7 @@ impl Isa for X86_64 {
         let mut pre: Vec<Op> = width(&m, base, &raw).map(Op::Width).into_iter().collect();
         let mut ops = raw.iter().map(|o| operand(&mut pre, o)).collect::<Result<Vec<_>, _>>()?;
         ops.reverse();
-        pre.extend(semantics(base, locked, &ops, text)?);
+        pre.extend(semantics(base, locked, &ops, text, "rax")?);
         Ok(pre)
     }
 }

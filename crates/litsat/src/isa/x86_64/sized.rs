@@ -173,7 +173,7 @@ pub fn parse(text: &str) -> Result<Vec<Op>, InstrError> {
         }
     }
     ops.reverse();
-    let body = if base == "cmpxchg" { cmpxchg(&ops, locked, w, text)? } else { semantics(base, locked, &ops, text)? };
+    let body = if base == "cmpxchg" { cmpxchg(&ops, locked, w, text)? } else { semantics(base, locked, &ops, text, "rax")? };
     let written: Vec<Op> =
         post.iter().filter(|(t, _, _)| writes(&body, t)).flat_map(|(t, r, p)| write_part(t, r, *p)).collect();
     pre.extend(body);

@@ -8,6 +8,7 @@
 
 mod chart;
 mod counting;
+mod locks;
 mod loops;
 mod rcu;
 
@@ -60,6 +61,18 @@ pub struct Args {
     /// Worker threads for the parallel corpus pass (default: all cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
+    /// Run only this section of the shared benchmark, under the LKMM beside the project.
+    #[arg(long, value_enum, value_name = "SECTION")]
+    pub only: Option<Section>,
+}
+
+/// A section `--only` runs by itself.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Section {
+    /// The kernel's RCU ring from `litsat gen rcu`, 10 to 19 processes.
+    Rcu,
+    /// The `lkmm/paulmck` tests herd did not answer in 25 s.
+    LkmmUnanswered,
 }
 
 /// How one answer ended.
@@ -549,6 +562,10 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
         load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
     );
 
+    if let Some(section) = args.only {
+        return only(out, section, args);
+    }
+
     // The baseline: SB (two threads) under sc, full logs, many repetitions.
     let sc = load_program("sc", &[])?;
     let sb2 = generate::sb(2).map_err(|m| Diag::file("litsat bench", m))?;
@@ -594,9 +611,11 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
             let cfg = cfg.to_string_lossy().to_string();
             corpora.push(corpus_in(&mut out, "lkmm/scale", &inputs, &cfg, std::slice::from_ref(&lkmm), args, &pool)?);
             if !args.fast {
-                let (agree, rows) = rcu::section(&mut out, &load_program(&cfg, &[lkmm])?, args.budget)?;
+                let prog = load_program(&cfg, &[lkmm])?;
+                let (agree, rows) = rcu::section(&mut out, &prog, args.budget)?;
                 ok &= agree;
                 rcu_rows = rows;
+                ok &= locks::section(&mut out, &project_path("../shared/corpus"), &prog, args.budget);
             }
         } else {
             let _ = writeln!(out, "\n(lkmm/scale or models/lkmm not found beside the project: skipped)");
@@ -683,6 +702,29 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
         }
     }
     let _ = writeln!(out, "\nBenchmark wall time: {:.1} s.", started.elapsed().as_secs_f64());
+    Ok((out, ok))
+}
+
+/// One section of the shared benchmark by itself (see [`Args::only`]).
+fn only(mut out: String, section: Section, args: &Args) -> Result<(String, bool), Diag> {
+    let lkmm = project_path("../shared/models/lkmm");
+    let cfg = lkmm.join("linux-kernel.cfg");
+    if !cfg.is_file() {
+        let _ = writeln!(out, "\n(models/lkmm not found beside the project: skipped)");
+        return Ok((out, true));
+    }
+    let prog = load_program(&cfg.to_string_lossy(), &[lkmm])?;
+    let ok = match section {
+        Section::Rcu => {
+            let (mut ok, rows) = rcu::section(&mut out, &prog, args.budget)?;
+            if !args.no_svg {
+                let path = rcu::plot_path(&args.svg);
+                ok &= plotted(&mut out, &path, rcu::plot(&path, &rows));
+            }
+            ok
+        }
+        Section::LkmmUnanswered => locks::section(&mut out, &project_path("../shared/corpus"), &prog, args.budget),
+    };
     Ok((out, ok))
 }
 

@@ -551,7 +551,16 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
     let mut out = String::new();
     let mut ok = true;
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let load = load.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
     let clock = if thread_cpu().is_some() { "thread CPU time" } else { "wall time" };
+    if let Some(section) = args.only {
+        let _ = writeln!(
+            out,
+            "# litsat bench --only\n\nModel linux-kernel.cfg; per-test times are {clock}, one run each; full logs stopped after {} s; load average {load}.",
+            args.budget
+        );
+        return only(out, section, args);
+    }
     let _ = writeln!(
         out,
         "# litsat bench\n\nModel {}; per-test times are {clock}, the median of {} run(s) for small tests; full logs stopped after {} s; {} worker thread(s) for the parallel pass; load average {}.",
@@ -559,12 +568,8 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
         reps,
         args.budget,
         threads,
-        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+        load
     );
-
-    if let Some(section) = args.only {
-        return only(out, section, args);
-    }
 
     // The baseline: SB (two threads) under sc, full logs, many repetitions.
     let sc = load_program("sc", &[])?;

@@ -121,6 +121,7 @@ fn bench_quick_runs() {
         reps: 2,
         budget: 5.0,
         jobs: Some(2),
+        only: None,
     };
     let (report, ok) = bench::run(&args).expect("bench runs");
     assert!(ok, "some answer was wrong:\n{report}");

@@ -8,6 +8,7 @@
 
 mod chart;
 mod counting;
+mod locks;
 mod loops;
 mod rcu;
 
@@ -60,6 +61,18 @@ pub struct Args {
     /// Worker threads for the parallel corpus pass (default: all cores).
     #[arg(short = 'j', long)]
     pub jobs: Option<usize>,
+    /// Run only this section of the shared benchmark, under the LKMM beside the project.
+    #[arg(long, value_enum, value_name = "SECTION")]
+    pub only: Option<Section>,
+}
+
+/// A section `--only` runs by itself.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Section {
+    /// The kernel's RCU ring from `litsat gen rcu`, 10 to 19 processes.
+    Rcu,
+    /// The `lkmm/paulmck` tests herd did not answer in 25 s.
+    LkmmUnanswered,
 }
 
 /// How one answer ended.
@@ -555,7 +568,16 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
     let mut out = String::new();
     let mut ok = true;
     let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let load = load.split_whitespace().take(3).collect::<Vec<_>>().join(" ");
     let clock = if thread_cpu().is_some() { "thread CPU time" } else { "wall time" };
+    if let Some(section) = args.only {
+        let _ = writeln!(
+            out,
+            "# litsat bench --only\n\nModel linux-kernel.cfg; per-test times are {clock}, one run each; full logs stopped after {} s; load average {load}.",
+            args.budget
+        );
+        return only(out, section, args);
+    }
     let _ = writeln!(
         out,
         "# litsat bench\n\nModel {}; per-test times are {clock}, the median of {} run(s) for small tests; full logs stopped after {} s; {} worker thread(s) for the parallel pass; load average {}.",
@@ -563,7 +585,7 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
         reps,
         args.budget,
         threads,
-        load.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+        load
     );
 
     // The baseline: SB (two threads) under sc, full logs, many repetitions.
@@ -619,9 +641,11 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
                 &pool,
             )?);
             if !args.fast {
-                let (agree, rows) = rcu::section(&mut out, &load_program(&cfg, &[lkmm])?, args.budget)?;
+                let prog = load_program(&cfg, &[lkmm])?;
+                let (agree, rows) = rcu::section(&mut out, &prog, args.budget)?;
                 ok &= agree;
                 rcu_rows = rows;
+                ok &= locks::section(&mut out, &project_path("../shared/corpus"), &prog, args.budget);
             }
         } else {
             let _ = writeln!(out, "\n(lkmm/scale or models/lkmm not found beside the project: skipped)");
@@ -708,6 +732,29 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
         }
     }
     let _ = writeln!(out, "\nBenchmark wall time: {:.1} s.", started.elapsed().as_secs_f64());
+    Ok((out, ok))
+}
+
+/// One section of the shared benchmark by itself (see [`Args::only`]).
+fn only(mut out: String, section: Section, args: &Args) -> Result<(String, bool), Diag> {
+    let lkmm = project_path("../shared/models/lkmm");
+    let cfg = lkmm.join("linux-kernel.cfg");
+    if !cfg.is_file() {
+        let _ = writeln!(out, "\n(models/lkmm not found beside the project: skipped)");
+        return Ok((out, true));
+    }
+    let prog = load_program(&cfg.to_string_lossy(), &[lkmm])?;
+    let ok = match section {
+        Section::Rcu => {
+            let (mut ok, rows) = rcu::section(&mut out, &prog, args.budget)?;
+            if !args.no_svg {
+                let path = rcu::plot_path(&args.svg);
+                ok &= plotted(&mut out, &path, rcu::plot(&path, &rows));
+            }
+            ok
+        }
+        Section::LkmmUnanswered => locks::section(&mut out, &project_path("../shared/corpus"), &prog, args.budget),
+    };
     Ok((out, ok))
 }
 

@@ -18,6 +18,7 @@ mod non_address;
 mod propagate;
 mod reads;
 mod sliced;
+mod symmetry;
 mod tally;
 
 /// How a test is answered: herd's switches (`-variant`, `-skipcheck`, `-unroll`,

@@ -9,7 +9,9 @@
 //! valuation. Flags and loops cost one solver call each, as under `--fast`.
 
 use super::{Found, Incremental, Outcome, View, record};
+use super::symmetry::PlaceMap;
 use crate::count::{Counter, Stop};
+use std::collections::HashMap;
 use crate::diag::{Deadline, Diag};
 use crate::logic::{B, Pruned};
 use varisat::{ExtendFormula, Lit, Var};
@@ -52,19 +54,22 @@ pub(super) fn tally(
     let projection: Vec<Var> = order.iter().map(|l| l.var()).collect();
     let mut counter = Counter::new(cone.cnf.var_count(), cone.cnf.iter(), &projection);
     let mut found = Found::default();
+    let mut orbits = Orbits { maps: super::symmetry::place_maps(&out.test, view), known: HashMap::new() };
     // A limit met from here on leaves the states found so far in the log.
-    let counted = states(out, &mut found, &mut ask, &mut counter, view, file, deadline);
+    let counted = states(out, &mut found, &mut ask, &mut counter, &mut orbits, view, file, deadline);
     out.keep_partial(counted)?;
     Ok(Some(found))
 }
 
 /// Each distinct valuation of the log's places: one solver call finds it, and the
 /// executions behind it are counted.
+#[allow(clippy::too_many_arguments)]
 fn states(
     out: &mut Outcome,
     found: &mut Found,
     ask: &mut Incremental,
     counter: &mut Counter,
+    orbits: &mut Orbits,
     view: &View,
     file: &str,
     deadline: Deadline,
@@ -75,11 +80,22 @@ fn states(
         let model = ask.solver.model().unwrap_or_default();
         ask.cone.fill_truth(&model, &mut truth);
         // The valuation: at each place, the value literal that holds.
+        let state: Vec<Option<usize>> =
+            view.places.iter().map(|(_, vals)| vals.iter().position(|v| v.1.value(&truth))).collect();
         let mut held: Vec<B> = vec![uncut];
-        held.extend(view.places.iter().filter_map(|(_, vals)| vals.iter().map(|v| v.1).find(|b| b.value(&truth))));
-        let assume = ask.lits(&held).unwrap_or_default();
+        held.extend(view.places.iter().zip(&state).filter_map(|((_, vals), v)| v.map(|v| vals[v].1)));
         let too_many = || Diag::file(file, "more than 2^128 executions");
-        let counted = counter.count(&assume, &mut || deadline.check(file).is_ok());
+        let counted = match orbits.known.get(&state) {
+            Some(&n) => Ok(n),
+            None => {
+                let assume = ask.lits(&held).unwrap_or_default();
+                let counted = counter.count(&assume, &mut || deadline.check(file).is_ok());
+                if let Ok(n) = counted {
+                    orbits.remember(state, n);
+                }
+                counted
+            }
+        };
         let weight = match counted {
             Ok(n) => n,
             Err(Stop::Interrupted) => 0,
@@ -101,6 +117,42 @@ fn states(
         ask.solver.add_clause(&block);
     }
     Ok(())
+}
+
+/// At most this many images of one state are remembered (a group of identical threads
+/// may have millions; any part of an orbit is still sound).
+const ORBIT_MAX: usize = 4096;
+
+/// The counts known by symmetry: each counted state's images under the test's symmetries
+/// ([`super::symmetry`]) have its count.
+struct Orbits {
+    maps: Vec<PlaceMap>,
+    known: HashMap<Vec<Option<usize>>, u128>,
+}
+
+impl Orbits {
+    /// Gives `state` and every image of it under the symmetries (and their compositions)
+    /// the count `n`.
+    fn remember(&mut self, state: Vec<Option<usize>>, n: u128) {
+        if self.maps.is_empty() {
+            return;
+        }
+        let mut todo = vec![state];
+        let mut budget = ORBIT_MAX;
+        while let Some(s) = todo.pop() {
+            budget -= 1;
+            if budget == 0 {
+                return;
+            }
+            for m in &self.maps {
+                let image = m.apply(&s);
+                if !self.known.contains_key(&image) {
+                    todo.push(image);
+                }
+            }
+            self.known.insert(s, n);
+        }
+    }
 }
 
 /// herd's `Loop` prefix: whether some execution went past the unrolling bound, and the

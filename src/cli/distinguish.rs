@@ -95,6 +95,9 @@ fn print(ans: &Answer, (a, b): (&str, &str), s: &Search) {
         ),
     };
     let proof = if ans.certified { ", certified" } else { "" };
+    if ans.refused > 0 {
+        println!("{} candidates refused by the ordinary check", ans.refused);
+    }
     if ans.found.is_empty() {
         let n = ans.complete_up_to;
         if ans.timed_out {

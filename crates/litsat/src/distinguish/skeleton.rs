@@ -245,6 +245,12 @@ fn link(lg: &mut Logic, sk: &Skeleton, first: Half, second: Half) -> Rel {
             lg.implies(r, sk.same_thread.get(a, b));
             lg.implies(r, sk.same_loc[a][b]);
             m.push(((a, b), r));
+            if first == Half::Read {
+                // One instruction: its write half is the row after its read half.
+                for k in (0..kinds.len()).filter(|&k| kinds[k].half == Half::Read) {
+                    lg.implies(sk.kind[i][k], sk.kind[i + 1][k + 1]);
+                }
+            }
         }
         if i > 0 {
             let prev = half(i - 1, first);

@@ -5,7 +5,8 @@
 pub use super::emit_asm::Asm;
 
 /// Where a kind sits in a read-modify-write instruction: its read comes in one slot and
-/// its write in the next, one instruction.
+/// its write in the next, one instruction. In a table, a `Read` row's `Write` row comes
+/// right after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Half {
     Whole,

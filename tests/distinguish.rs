@@ -157,7 +157,7 @@ fn ppc_model(extra: &str) -> String {
 
 #[test]
 fn ppc_ctrlisync_and_data_are_written_as_herd_does() {
-    let ctrlisync = "ctrlcfence(ctrl, ISYNC) & (R * R) | ";
+    let ctrlisync = "((ctrl & (_ * ISYNC)) ; po) & (R * R) | ";
     let (ans, a, b) = search_text(("plain.cat", &ppc_model("")), ("isync.cat", &ppc_model(ctrlisync)), "PPC", 6);
     confirmed_by(&ans, &a, &b);
     let text = &ans.found[0].text;

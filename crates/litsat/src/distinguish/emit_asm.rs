@@ -26,6 +26,9 @@ pub struct Asm {
     pub value_plus: &'static str,
     /// A branch on `{r}` to `{l}`, the label that follows it.
     pub branch: &'static [&'static str],
+    /// Instructions with an indexed form, which herd's tests use for an address
+    /// dependency (`{z}` the zero added to `{a}`): (template, indexed template).
+    pub indexed: &'static [(&'static str, &'static str)],
 }
 
 /// One thread's registers as they are handed out.
@@ -104,11 +107,17 @@ pub fn threads(
                 let base = regs.loc(l, &mut th)?;
                 let a = match regs.zero(asm, &into(&shape.addr, e.slot), &mut th)? {
                     None => base,
-                    Some(z) => {
-                        let d = regs.fresh()?;
-                        th.code.push(asm.add.replace("{d}", d).replace("{a}", z).replace("{b}", base));
-                        d
-                    }
+                    Some(z) => match asm.indexed.iter().find(|i| i.0 == line) {
+                        Some(i) => {
+                            line = i.1.replace("{z}", z);
+                            base
+                        }
+                        None => {
+                            let d = regs.fresh()?;
+                            th.code.push(asm.add.replace("{d}", d).replace("{a}", z).replace("{b}", base));
+                            d
+                        }
+                    },
                 };
                 line = line.replace("{a}", a);
             }

@@ -80,13 +80,15 @@ impl Shape {
         out
     }
 
-    /// How complex the test is, least first: its writes, its fences and read-modify-writes,
-    /// its threads.
+    /// How complex the test is, least first: its writes, its fences, read-modify-writes,
+    /// annotations and dependencies, its threads.
     pub fn score(&self, vocab: &super::vocab::Vocab) -> (usize, usize, usize) {
         let kinds = || self.threads.iter().flatten().map(|e| &vocab.kinds[e.kind]);
         let writes = kinds().filter(|k| k.write).count();
         let special = kinds().filter(|k| k.fence || k.half.paired()).count();
-        let special = special + self.addr.len() + self.data.len() + self.ctrl.len();
+        // Annotated accesses (`sw.rl`) and dependencies count as special too.
+        let annotated = kinds().filter(|k| !k.fence && !k.half.paired() && !k.tags.is_empty()).count();
+        let special = special + annotated + self.addr.len() + self.data.len() + self.ctrl.len();
         (writes, special, self.threads.len())
     }
 

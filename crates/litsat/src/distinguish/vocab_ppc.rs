@@ -17,8 +17,9 @@ pub const KINDS: &[EventKind] = &[
     kind("isync", F, &["ISYNC"], Half::Whole, "isync"),
 ];
 
-/// herd's Power idioms: `xor` of a read's register with itself for a dependency, `li` and
-/// `addi` for a value, `cmpw` and `beq` to the next label for a control dependency.
+/// herd's Power idioms: `xor` of a read's register with itself for a dependency (added
+/// as an index: `lwzx`, `stwx`), `li` and `addi` for a value, `cmpw` and `beq` to the
+/// next label for a control dependency.
 pub const ASM: Asm = Asm {
     regs: &[
         "r1", "r2", "r3", "r4", "r5", "r6", "r7", "r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15", "r16", "r17",
@@ -30,4 +31,5 @@ pub const ASM: Asm = Asm {
     value: "li {d},{n}",
     value_plus: "addi {d},{z},{n}",
     branch: &["cmpw {r},{r}", "beq {l}"],
+    indexed: &[("lwz {r},0({a})", "lwzx {r},{z},{a}"), ("stw {v},0({a})", "stwx {v},{z},{a}")],
 };

@@ -54,4 +54,5 @@ pub const ASM: Asm = Asm {
     value: "ori {d},x0,{n}",
     value_plus: "ori {d},{z},{n}",
     branch: &["bne {r},x0,{l}"],
+    indexed: &[],
 };

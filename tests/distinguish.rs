@@ -195,3 +195,22 @@ fn herd_riscv_and_rvwmo_agree_up_to_six_events() {
 fn herd_ppc_and_power_agree_up_to_six_events() {
     equal_up_to_six("ppc.cat", "power", "PPC");
 }
+
+#[test]
+fn riscv_atomics_are_written_as_one_instruction_or_a_pair() {
+    // rvwmo without its atomicity axiom allows a write between an atomic's read and
+    // write: an AMO, or an lr/sc pair whose sc succeeds.
+    let rvwmo = include_str!("../cat/rvwmo.cat");
+    let weak = rvwmo.replace("empty rmw & (fre ; coe) as atomicity", "");
+    assert_ne!(weak, rvwmo);
+    let (a, b) = (Model::from_text("weak.cat", &weak).unwrap(), Model::from_text("rvwmo.cat", rvwmo).unwrap());
+    for (kinds, shows) in [(&["lw", "sw", "amoswap"][..], "amoswap.w"), (&["lw", "sw", "lr", "sc"][..], "sc.w")] {
+        let mut s = Search::new("RISCV");
+        s.kinds = kinds.iter().map(|k| k.to_string()).collect();
+        let ans = distinguish(&a, &b, &s).unwrap();
+        confirmed_by(&ans, &a, &b);
+        assert_eq!(ans.found[0].events, 3, "{}", ans.found[0].text);
+        assert!(ans.found[0].text.contains(shows), "{}", ans.found[0].text);
+        assert_eq!(ans.found[0].forbidden_by, ["atomicity"]);
+    }
+}

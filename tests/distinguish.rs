@@ -1,6 +1,8 @@
 //! `litsat distinguish` (issue #40): each acceptance row's answer, not its time, and every
 //! emitted test run again through the ordinary check (A allows it, B forbids it).
 
+mod common;
+
 use litsat::distinguish::{Answer, Search, distinguish};
 use litsat::{Model, Observation, Options, Test, check};
 
@@ -97,4 +99,118 @@ fn bad_input_is_named() {
     let unbound = Model::from_text("unbound.cat", "acyclic [ACQ] ; po as x\n").unwrap();
     let err = distinguish(&unbound, &a, &Search::new("X86")).unwrap_err();
     assert!(err.message.contains("unbound name `ACQ`"), "{}", err.message);
+}
+
+/// Searches between two models given as text, on `arch`.
+fn search_text(a: (&str, &str), b: (&str, &str), arch: &str, max: usize) -> (Answer, Model, Model) {
+    let (ma, mb) = (Model::from_text(a.0, a.1).unwrap(), Model::from_text(b.0, b.1).unwrap());
+    let mut s = Search::new(arch);
+    s.max_events = max;
+    (distinguish(&ma, &mb, &s).unwrap(), ma, mb)
+}
+
+/// Each test found is allowed by `a` and forbidden by `b` under the ordinary check.
+fn confirmed_by(ans: &Answer, a: &Model, b: &Model) {
+    assert!(!ans.found.is_empty());
+    for f in &ans.found {
+        let t = Test::parse(&f.text, &format!("{}.litmus", f.name)).unwrap();
+        assert_ne!(check(&t, a, &Options::new()).unwrap().observation(), Observation::Never, "{}", f.text);
+        assert_eq!(check(&t, b, &Options::new()).unwrap().observation(), Observation::Never, "{}", f.text);
+    }
+}
+
+/// A RISC-V model that orders loads by `extra` (and stores after anything, and fences).
+fn riscv_model(extra: &str) -> String {
+    format!(
+        "RISCV \"deps\"\nlet ppo = {extra}[M];po;[W] | fencerel(Fence.rw.rw)\n\
+         acyclic po-loc | rf | co | fr as coherence\nacyclic ppo | rfe | co | fr as model\n"
+    )
+}
+
+#[test]
+fn riscv_addr_is_written_as_a_dependency() {
+    // Only an address dependency tells the two apart: the test found must carry one that
+    // the ordinary check (the ISA's own dependencies) sees.
+    let (with, without) = (riscv_model("[M];addr;[M] | "), riscv_model(""));
+    let (ans, a, b) = search_text(("noaddr.cat", &without), ("addr.cat", &with), "RISCV", 5);
+    confirmed_by(&ans, &a, &b);
+    let text = &ans.found[0].text;
+    assert!(text.contains("xor") && text.contains("add "), "{text}");
+}
+
+#[test]
+fn riscv_ctrl_is_a_branch_to_the_next_label() {
+    let (with, without) = (riscv_model("[R];ctrl;[R] | "), riscv_model(""));
+    let (ans, a, b) = search_text(("noctrl.cat", &without), ("ctrl.cat", &with), "RISCV", 5);
+    confirmed_by(&ans, &a, &b);
+    let text = &ans.found[0].text;
+    assert!(text.contains("bne ") && text.contains("LC00:"), "{text}");
+}
+
+/// A Power model that orders what `extra` says (and stores after anything).
+fn ppc_model(extra: &str) -> String {
+    format!(
+        "PPC \"deps\"\nlet ppo = {extra}[M];po;[W] | fencerel(SYNC)\n\
+         acyclic po-loc | rf | co | fr as coherence\nacyclic ppo | rfe | co | fr as model\n"
+    )
+}
+
+#[test]
+fn ppc_ctrlisync_and_data_are_written_as_herd_does() {
+    let ctrlisync = "((ctrl & (_ * ISYNC)) ; po) & (R * R) | ";
+    let (ans, a, b) = search_text(("plain.cat", &ppc_model("")), ("isync.cat", &ppc_model(ctrlisync)), "PPC", 6);
+    confirmed_by(&ans, &a, &b);
+    let text = &ans.found[0].text;
+    assert!(text.contains("cmpw") && text.contains("beq") && text.contains("isync"), "{text}");
+    // data: only a data dependency into a store orders it (stores no longer follow anything).
+    let model = |extra: &str| ppc_model(extra).replace("[M];po;[W] | ", "[R];po;[R] | ");
+    let (ans, a, b) = search_text(("nodata.cat", &model("")), ("data.cat", &model("data | ")), "PPC", 6);
+    confirmed_by(&ans, &a, &b);
+    assert!(ans.found[0].text.contains("addi"), "{}", ans.found[0].text);
+}
+
+/// herd's model file from the shared folder, or `None` (the test then says it skipped).
+fn herd_model(file: &str) -> Option<Model> {
+    let shared = common::shared_or_skip(&format!("distinguish against herd's {file}"))?;
+    Some(Model::from_file(shared.join("models/herd").join(file), &[]).unwrap())
+}
+
+/// herd's model and the bundled one allow the same tests of up to 6 events, both ways.
+fn equal_up_to_six(file: &str, bundled: &str, arch: &str) {
+    let Some(herd) = herd_model(file) else { return };
+    let ours = Model::bundled(bundled).unwrap();
+    for (a, b) in [(&herd, &ours), (&ours, &herd)] {
+        let ans = distinguish(a, b, &Search::new(arch)).unwrap();
+        assert!(ans.found.is_empty(), "{}", ans.found[0].text);
+        assert_eq!(ans.complete_up_to, 6);
+    }
+}
+
+#[test]
+fn herd_riscv_and_rvwmo_agree_up_to_six_events() {
+    equal_up_to_six("riscv.cat", "rvwmo", "RISCV");
+}
+
+#[test]
+fn herd_ppc_and_power_agree_up_to_six_events() {
+    equal_up_to_six("ppc.cat", "power", "PPC");
+}
+
+#[test]
+fn riscv_atomics_are_written_as_one_instruction_or_a_pair() {
+    // rvwmo without its atomicity axiom allows a write between an atomic's read and
+    // write: an AMO, or an lr/sc pair whose sc succeeds.
+    let rvwmo = include_str!("../cat/rvwmo.cat");
+    let weak = rvwmo.replace("empty rmw & (fre ; coe) as atomicity", "");
+    assert_ne!(weak, rvwmo);
+    let (a, b) = (Model::from_text("weak.cat", &weak).unwrap(), Model::from_text("rvwmo.cat", rvwmo).unwrap());
+    for (kinds, shows) in [(&["lw", "sw", "amoswap"][..], "amoswap.w"), (&["lw", "sw", "lr", "sc"][..], "sc.w")] {
+        let mut s = Search::new("RISCV");
+        s.kinds = kinds.iter().map(|k| k.to_string()).collect();
+        let ans = distinguish(&a, &b, &s).unwrap();
+        confirmed_by(&ans, &a, &b);
+        assert_eq!(ans.found[0].events, 3, "{}", ans.found[0].text);
+        assert!(ans.found[0].text.contains(shows), "{}", ans.found[0].text);
+        assert_eq!(ans.found[0].forbidden_by, ["atomicity"]);
+    }
 }

@@ -12,7 +12,7 @@ use std::time::Duration;
 pub struct Args {
     #[command(flatten)]
     pub two: super::args::TwoModels,
-    /// The architecture whose instructions the tests use (X86).
+    /// The architecture whose instructions the tests use (X86, C, RISCV, PPC).
     #[arg(long, default_value = "X86")]
     pub arch: String,
     /// Search tests of up to this many events.
@@ -36,7 +36,8 @@ pub struct Args {
     /// Let executions that raise a flag (a data race, `undefined_unless`) be candidates.
     #[arg(long)]
     pub flags: bool,
-    /// Only these kinds of event, comma-separated (X86: R, W, MFENCE, XCHG).
+    /// Only these kinds of event, comma-separated (X86: R, W, MFENCE, XCHG; RISCV: lw, sw,
+    /// fence, amoswap, lr, sc; PPC: lwz, stw, sync, lwsync, eieio, isync).
     #[arg(long, value_delimiter = ',')]
     pub kinds: Vec<String>,
     /// Stop after this many seconds, reporting the largest N finished.
@@ -95,6 +96,9 @@ fn print(ans: &Answer, (a, b): (&str, &str), s: &Search) {
         ),
     };
     let proof = if ans.certified { ", certified" } else { "" };
+    if ans.refused > 0 {
+        println!("{} candidates refused by the ordinary check", ans.refused);
+    }
     if ans.found.is_empty() {
         let n = ans.complete_up_to;
         if ans.timed_out {

@@ -16,7 +16,7 @@ pub fn builtins(sk: &Skeleton, lg: &mut Logic, known: &[&str]) -> Builtins {
     let universe = Set(vec![B::T; n]);
     let mut env: Vec<(Name, V)> = Vec::with_capacity(96);
     let set = |env: &mut Vec<(Name, V)>, name: &str, s: Set| env.push((Name::new(name), V::Set(Rc::new(s))));
-    let r = Set(sk.read.clone());
+    let r = reads(sk, lg);
     let w = Set(sk.write.clone());
     let m = r.union(&w, lg);
     let init = Set((0..n).map(|e| B::from_bool(e < sk.locs)).collect());
@@ -27,7 +27,11 @@ pub fn builtins(sk: &Skeleton, lg: &mut Logic, known: &[&str]) -> Builtins {
     {
         set(&mut env, name, s.clone());
     }
+    let tagged = |name: &str| known.contains(&name) || sk.vocab.kinds.iter().any(|k| k.tags.contains(&name));
     for name in ["B", "BCC", "NExp", "ADDR", "DATA", "Rreg", "Wreg", "SPEC", "SPURIOUS", "PRED", "EX"] {
+        if tagged(name) {
+            continue;
+        }
         set(&mut env, name, Set::empty(n));
     }
     for role in LockRole::ALL {
@@ -45,6 +49,18 @@ pub fn builtins(sk: &Skeleton, lg: &mut Logic, known: &[&str]) -> Builtins {
     relations(sk, lg, &mut env, &loc);
     let vals = values(sk, lg);
     Builtins { env, universe, co: sk.co.clone(), loc, ww_loc, vals }
+}
+
+/// herd's `R`: the reads, and where the ISA's atomics are one memory operation
+/// (`Isa::amo_is_one_operation`, RISC-V), an AMO's write too.
+fn reads(sk: &Skeleton, lg: &mut Logic) -> Set {
+    let mut r = Set(sk.read.clone());
+    if crate::isa::for_arch(sk.vocab.arch).is_some_and(|i| i.amo_is_one_operation()) {
+        for ((_, w), b) in sk.pair.iter() {
+            r.0[w] = lg.or2(r.0[w], b);
+        }
+    }
+    r
 }
 
 /// The events of the kinds carrying `tag`.
@@ -108,6 +124,7 @@ fn relations(sk: &Skeleton, lg: &mut Logic, env: &mut Vec<(Name, V)>, loc: &Rel)
     let not_final = w.diff(&fw, lg);
     let co0 = Rel::product(&init, &non_init_w, lg).union(&Rel::product(&not_final, &fw, lg), lg).inter(loc, lg);
     let empty = Rel::empty(n);
+    let rmw = sk.pair.union(&sk.lxsx, lg);
     let part = |a: &Rel, b: &Rel, lg: &mut Logic| a.inter(b, lg);
     let bound: Vec<(&str, Rel)> = vec![
         ("po-loc", part(&sk.po, loc, lg)),
@@ -127,18 +144,18 @@ fn relations(sk: &Skeleton, lg: &mut Logic, env: &mut Vec<(Name, V)>, loc: &Rel)
         ("rf", sk.rf.clone()),
         ("co", sk.co.clone()),
         ("fr", fr),
-        ("addr", empty.clone()),
-        ("data", empty.clone()),
-        ("ctrl", empty.clone()),
+        ("addr", sk.addr.clone()),
+        ("data", sk.data.clone()),
+        ("ctrl", sk.ctrl.clone()),
         ("same-instance", same_instr.clone()),
         ("same-instr", same_instr),
         ("iico_data", empty.clone()),
         ("iico_ctrl", empty.clone()),
-        ("iico_order", empty.clone()),
+        ("iico_order", empty),
         ("co0", co0),
         ("amo", sk.pair.clone()),
-        ("lxsx", empty),
-        ("rmw", sk.pair.clone()),
+        ("lxsx", sk.lxsx.clone()),
+        ("rmw", rmw),
     ];
     env.extend(bound.into_iter().map(|(name, r)| (Name::new(name), V::Rel(Rc::new(r)))));
 }

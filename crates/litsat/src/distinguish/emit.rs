@@ -8,24 +8,39 @@ use super::shape::Shape;
 use super::vocab::{Half, Style, Vocab};
 
 /// Location names, in order of first use.
-const LOCS: [&str; 8] = ["x", "y", "z", "a", "b", "c", "d", "e"];
+pub(super) const LOCS: [&str; 8] = ["x", "y", "z", "a", "b", "c", "d", "e"];
 
 /// One thread's instructions and the registers it sets up.
 #[derive(Default)]
-struct Thread {
-    code: Vec<String>,
-    /// Registers given an initial value (`0:EAX=1`).
-    init: Vec<(String, i64)>,
+pub(super) struct Thread {
+    pub(super) code: Vec<String>,
+    /// Registers given an initial value (`0:EAX=1`, `0:x6=x`).
+    pub(super) init: Vec<(String, String)>,
     /// What the condition asks of its registers.
-    cond: Vec<(String, i64)>,
+    pub(super) cond: Vec<(String, i64)>,
     /// The locations it touches, and whether it touches them atomically (C's types).
-    uses: Vec<(usize, bool)>,
+    pub(super) uses: Vec<(usize, bool)>,
 }
 
 /// The test, or why this shape cannot be written (too many registers).
 pub fn litmus(shape: &Shape, vocab: &Vocab, name: &str, doc: &str) -> Result<String, String> {
     let value = values(shape, vocab);
     let read_value = |slot: usize| shape.rf[slot].map_or(0, |w| if w < shape.locs { 0 } else { value[w - shape.locs] });
+    let mut threads = match vocab.style.asm() {
+        Some(asm) => super::emit_asm::threads(shape, vocab, asm, &value, &read_value)?,
+        None => direct(shape, vocab, &value, &read_value)?,
+    };
+    let finals = observers(shape, vocab, &value, &mut threads);
+    Ok(render(vocab, name, doc, shape.used_locs(), &threads, &finals))
+}
+
+/// The threads, each kind's template filled in place (X86, C).
+fn direct(
+    shape: &Shape,
+    vocab: &Vocab,
+    value: &[i64],
+    read_value: &dyn Fn(usize) -> i64,
+) -> Result<Vec<Thread>, String> {
     let mut threads = Vec::new();
     for t in &shape.threads {
         let mut th = Thread::default();
@@ -48,7 +63,7 @@ pub fn litmus(shape: &Shape, vocab: &Vocab, name: &str, doc: &str) -> Result<Str
                 if line.contains("{v}") || k.half != Half::Read {
                     line = line.replace("{v}", &written.to_string());
                 } else {
-                    th.init.push((r.to_string(), written));
+                    th.init.push((r.to_string(), written.to_string()));
                 }
                 th.cond.push((r.to_string(), read_value(e.slot)));
             }
@@ -56,6 +71,12 @@ pub fn litmus(shape: &Shape, vocab: &Vocab, name: &str, doc: &str) -> Result<Str
         }
         threads.push(th);
     }
+    Ok(threads)
+}
+
+/// Each location's final value, and an observer thread for each location with more than
+/// two writes.
+fn observers(shape: &Shape, vocab: &Vocab, value: &[i64], threads: &mut Vec<Thread>) -> Vec<String> {
     let mut finals = Vec::new();
     for (l, (co, name)) in shape.co.iter().zip(LOCS).take(shape.used_locs()).enumerate() {
         if let Some(&last) = co.last() {
@@ -63,15 +84,21 @@ pub fn litmus(shape: &Shape, vocab: &Vocab, name: &str, doc: &str) -> Result<Str
         }
         if co.len() > 2 {
             let mut th = Thread::default();
-            for (&w, r) in co[..co.len() - 1].iter().zip(vocab.style.regs()) {
-                th.code.push(vocab.style.observe().replace("{r}", r).replace("{x}", name));
+            let regs = vocab.style.regs();
+            // A register machine reads through a register holding the address: the last.
+            let a = regs.last().copied().unwrap_or_default();
+            if vocab.style.observe().contains("{a}") {
+                th.init.push((a.to_string(), name.to_string()));
+            }
+            for (&w, r) in co[..co.len() - 1].iter().zip(regs) {
+                th.code.push(vocab.style.observe().replace("{r}", r).replace("{x}", name).replace("{a}", a));
                 th.cond.push((r.to_string(), value[w]));
                 th.uses.push((l, true));
             }
             threads.push(th);
         }
     }
-    Ok(render(vocab, name, doc, shape.used_locs(), &threads, &finals))
+    finals
 }
 
 /// Per slot, the value its write writes: per location 1, 2, … in slot order.
@@ -93,7 +120,7 @@ fn values(shape: &Shape, vocab: &Vocab) -> Vec<i64> {
 fn render(vocab: &Vocab, name: &str, doc: &str, locs: usize, threads: &[Thread], finals: &[String]) -> String {
     let mut out = format!("{} {name}\n\"{doc}\"\n", vocab.arch);
     match vocab.style {
-        Style::X86 => columns(&mut out, locs, threads),
+        Style::X86 | Style::RiscV | Style::Ppc => columns(&mut out, locs, threads),
         Style::C => functions(&mut out, locs, threads),
     }
     let mut atoms: Vec<String> = Vec::new();

@@ -10,10 +10,14 @@
 //! and the search goes on.
 
 mod builtins;
+mod deps;
 mod emit;
+mod emit_asm;
 mod shape;
 mod skeleton;
 mod vocab;
+mod vocab_ppc;
+mod vocab_riscv;
 
 use crate::api::{Model, Test, check, explain};
 use crate::cat::{Models, Program};

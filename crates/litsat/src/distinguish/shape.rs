@@ -23,6 +23,10 @@ pub struct Shape {
     pub rf: Vec<Option<usize>>,
     /// Per location, its non-initial writes in co order (as slots).
     pub co: Vec<Vec<usize>>,
+    /// Dependencies as (read, later event) slot pairs.
+    pub addr: Vec<(usize, usize)>,
+    pub data: Vec<(usize, usize)>,
+    pub ctrl: Vec<(usize, usize)>,
 }
 
 fn holding(bs: &[B], truth: &[bool]) -> Option<usize> {
@@ -56,15 +60,35 @@ impl Shape {
             ws.sort_by_key(|&i| before(i));
             *writes = ws;
         }
-        Shape { locs: sk.locs, threads, rf, co }
+        let pairs = |r: &crate::rel::Rel| -> Vec<(usize, usize)> {
+            r.iter().filter(|(_, b)| b.value(truth)).map(|((a, b), _)| (a - sk.locs, b - sk.locs)).collect()
+        };
+        let (addr, data, ctrl) = (pairs(&sk.addr), pairs(&sk.data), pairs(&sk.ctrl));
+        Shape { locs: sk.locs, threads, rf, co, addr, data, ctrl }
     }
 
-    /// How complex the test is, least first: its writes, its fences and read-modify-writes,
-    /// its threads.
+    /// The reads whose control dependency starts at `slot` (their branch comes just
+    /// before it): the first slot each controls.
+    pub fn ctrl_starts(&self, slot: usize) -> Vec<usize> {
+        let mut out: Vec<usize> = self
+            .ctrl
+            .iter()
+            .filter(|&&(r, e)| e == slot && !self.ctrl.iter().any(|&(r2, e2)| r2 == r && e2 < e))
+            .map(|d| d.0)
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    /// How complex the test is, least first: its writes, its fences, read-modify-writes,
+    /// annotations and dependencies, its threads.
     pub fn score(&self, vocab: &super::vocab::Vocab) -> (usize, usize, usize) {
         let kinds = || self.threads.iter().flatten().map(|e| &vocab.kinds[e.kind]);
         let writes = kinds().filter(|k| k.write).count();
-        let special = kinds().filter(|k| k.fence || k.half != super::vocab::Half::Whole).count();
+        let special = kinds().filter(|k| k.fence || k.half.paired()).count();
+        // Annotated accesses (`sw.rl`) and dependencies count as special too.
+        let annotated = kinds().filter(|k| !k.fence && !k.half.paired() && !k.tags.is_empty()).count();
+        let special = special + annotated + self.addr.len() + self.data.len() + self.ctrl.len();
         (writes, special, self.threads.len())
     }
 
@@ -117,6 +141,11 @@ impl Shape {
         for (k, &l) in locs.iter().enumerate() {
             let ws: Vec<Option<usize>> = self.co[l].iter().map(|&s| pos(s)).collect();
             out.push_str(&format!("/{k}:{ws:?}"));
+        }
+        for (name, deps) in [("a", &self.addr), ("d", &self.data), ("c", &self.ctrl)] {
+            let mut ds: Vec<(Option<usize>, Option<usize>)> = deps.iter().map(|&(r, e)| (pos(r), pos(e))).collect();
+            ds.sort_unstable();
+            out.push_str(&format!("/{name}{ds:?}"));
         }
         out
     }

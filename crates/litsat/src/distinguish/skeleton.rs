@@ -31,9 +31,16 @@ pub struct Skeleton<'v> {
     pub same_thread: Rel,
     /// A read-modify-write's read and write.
     pub pair: Rel,
+    /// A load-reserve and its store-conditional (two instructions, in po).
+    pub lxsx: Rel,
     pub po: Rel,
     pub rf: Rel,
     pub co: Rel,
+    /// Dependencies from a read to a po-later event of its thread (`deps.rs`), empty
+    /// where the vocabulary has none.
+    pub addr: Rel,
+    pub data: Rel,
+    pub ctrl: Rel,
 }
 
 impl Skeleton<'_> {
@@ -53,6 +60,9 @@ impl Skeleton<'_> {
         let mut out: Vec<B> = self.th.iter().chain(&self.kind).chain(&self.loc).flatten().copied().collect();
         out.extend(self.rf.values());
         out.extend(self.co.values());
+        for d in [&self.addr, &self.data, &self.ctrl] {
+            out.extend(d.values());
+        }
         out.retain(|b| matches!(b, B::L(_)));
         out
     }
@@ -75,9 +85,13 @@ pub fn build<'v>(lg: &mut Logic, vocab: &'v Vocab, slots: usize, threads: usize,
         same_loc: Vec::new(),
         same_thread: Rel::empty(0),
         pair: Rel::empty(0),
+        lxsx: Rel::empty(0),
         po: Rel::empty(0),
         rf: Rel::empty(0),
         co: Rel::empty(0),
+        addr: Rel::empty(0),
+        data: Rel::empty(0),
+        ctrl: Rel::empty(0),
     };
     threads_of(lg, &mut sk);
     kinds_of(lg, &mut sk);
@@ -86,6 +100,7 @@ pub fn build<'v>(lg: &mut Logic, vocab: &'v Vocab, slots: usize, threads: usize,
     rf_of(lg, &mut sk);
     co_of(lg, &mut sk);
     observed_co(lg, &sk);
+    super::deps::deps_of(lg, &mut sk);
     sk
 }
 
@@ -193,14 +208,28 @@ fn locations_of(lg: &mut Logic, sk: &mut Skeleton) {
 
 /// Read-modify-writes: a read half is followed by its write half, in its thread, at its
 /// location; po orders the slots of a thread but not the two halves of one instruction.
+/// A load-reserve is followed by its store-conditional the same way, in po.
 fn pairs_of(lg: &mut Logic, sk: &mut Skeleton) {
+    sk.pair = link(lg, sk, Half::Read, Half::Write);
+    sk.lxsx = link(lg, sk, Half::LinkRead, Half::LinkWrite);
+    let mut po = Vec::new();
+    for ((a, b), s) in sk.same_thread.iter() {
+        let p = lg.and2(s, sk.pair.get(a, b).negate());
+        po.push(((a, b), p));
+    }
+    sk.po = Rel::collect_sorted(sk.n(), po.len(), po);
+}
+
+/// The pairs of a `first` kind and the `second` kind in the next slot, which must follow
+/// it (and only it), in its thread, at its location.
+fn link(lg: &mut Logic, sk: &Skeleton, first: Half, second: Half) -> Rel {
     let kinds = &sk.vocab.kinds;
     let half = |i: usize, h: Half| -> Vec<B> {
         (0..kinds.len()).filter(|&k| kinds[k].half == h).map(|k| sk.kind[i][k]).collect()
     };
     let (n, mut m) = (sk.n(), Vec::new());
     for i in 0..sk.slots {
-        let (r, w) = (half(i, Half::Read), half(i, Half::Write));
+        let (r, w) = (half(i, first), half(i, second));
         let (r, w) = (lg.or(&r), lg.or(&w));
         if i + 1 == sk.slots {
             lg.assert(r.negate());
@@ -210,26 +239,26 @@ fn pairs_of(lg: &mut Logic, sk: &mut Skeleton) {
         }
         if i + 1 < sk.slots {
             let (a, b) = (sk.ev(i), sk.ev(i + 1));
-            let next = half(i + 1, Half::Write);
+            let next = half(i + 1, second);
             let next = lg.or(&next);
             lg.implies(r, next);
             lg.implies(r, sk.same_thread.get(a, b));
             lg.implies(r, sk.same_loc[a][b]);
             m.push(((a, b), r));
+            if first == Half::Read {
+                // One instruction: its write half is the row after its read half.
+                for k in (0..kinds.len()).filter(|&k| kinds[k].half == Half::Read) {
+                    lg.implies(sk.kind[i][k], sk.kind[i + 1][k + 1]);
+                }
+            }
         }
         if i > 0 {
-            let prev = half(i - 1, Half::Read);
+            let prev = half(i - 1, first);
             let prev = lg.or(&prev);
             lg.implies(w, prev);
         }
     }
-    sk.pair = Rel::collect_sorted(n, m.len(), m);
-    let mut po = Vec::new();
-    for ((a, b), s) in sk.same_thread.iter() {
-        let p = lg.and2(s, sk.pair.get(a, b).negate());
-        po.push(((a, b), p));
-    }
-    sk.po = Rel::collect_sorted(n, po.len(), po);
+    Rel::collect_sorted(n, m.len(), m)
 }
 
 /// rf: each read reads one write of its location, never its own instruction's.

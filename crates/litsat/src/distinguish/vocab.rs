@@ -2,8 +2,11 @@
 //! may be (a row per kind), and how a kind is written as an instruction. An architecture
 //! is a row of [`VOCABS`]; the search reads only the table.
 
+pub use super::emit_asm::Asm;
+
 /// Where a kind sits in a read-modify-write instruction: its read comes in one slot and
-/// its write in the next, one instruction.
+/// its write in the next, one instruction. In a table, a `Read` row's `Write` row comes
+/// right after it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Half {
     Whole,
@@ -11,6 +14,17 @@ pub enum Half {
     Read,
     /// The write of a read-modify-write (its read is in the slot before).
     Write,
+    /// A load-reserve, its own instruction: its store-conditional follows in the next slot.
+    LinkRead,
+    /// A store-conditional that succeeds, paired with the load-reserve in the slot before.
+    LinkWrite,
+}
+
+impl Half {
+    /// Whether the kind is one of two slots that the skeleton keeps together.
+    pub fn paired(self) -> bool {
+        self != Half::Whole
+    }
 }
 
 /// One kind of event: its class, the sets it belongs to, and its instruction.
@@ -36,6 +50,10 @@ pub enum Style {
     X86,
     /// One C function per thread, taking the locations as pointers.
     C,
+    /// Columns of RISC-V instructions over registers (`vocab_riscv.rs`).
+    RiscV,
+    /// Columns of Power instructions over registers (`vocab_ppc.rs`).
+    Ppc,
 }
 
 impl Style {
@@ -44,6 +62,7 @@ impl Style {
         match self {
             Style::X86 => &["EAX", "EBX", "ECX", "EDX", "ESI", "EDI"],
             Style::C => &["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7"],
+            Style::RiscV | Style::Ppc => self.asm().map_or(&[], |a| a.regs),
         }
     }
 
@@ -52,11 +71,26 @@ impl Style {
         match self {
             Style::X86 => "MOV {r},[{x}]",
             Style::C => "int {r} = atomic_load_explicit({x}, memory_order_relaxed);",
+            Style::RiscV | Style::Ppc => self.asm().map_or("", |a| a.observe),
         }
+    }
+
+    /// The syntax of a register machine's tests, whose dependencies the search chooses.
+    pub fn asm(self) -> Option<&'static Asm> {
+        match self {
+            Style::RiscV => Some(&super::vocab_riscv::ASM),
+            Style::Ppc => Some(&super::vocab_ppc::ASM),
+            Style::X86 | Style::C => None,
+        }
+    }
+
+    /// Whether tests of this style carry addr, data and ctrl dependencies (solver variables).
+    pub fn deps(self) -> bool {
+        self.asm().is_some()
     }
 }
 
-const fn kind(
+pub(super) const fn kind(
     name: &'static str,
     rw: (bool, bool),
     tags: &'static [&'static str],
@@ -69,9 +103,9 @@ const fn kind(
 /// A C11 read-modify-write: one event, both read and write.
 const RW: (bool, bool) = (true, true);
 
-const R: (bool, bool) = (true, false);
-const W: (bool, bool) = (false, true);
-const F: (bool, bool) = (false, false);
+pub(super) const R: (bool, bool) = (true, false);
+pub(super) const W: (bool, bool) = (false, true);
+pub(super) const F: (bool, bool) = (false, false);
 
 /// An architecture's vocabulary (or the part of it a search keeps).
 #[derive(Clone, Debug)]
@@ -134,7 +168,12 @@ const C11: &[EventKind] = &[
 ];
 
 /// Every vocabulary, by architecture.
-pub const VOCABS: &[(&str, &[EventKind], Style, bool)] = &[("X86", X86, Style::X86, false), ("C", C11, Style::C, true)];
+pub const VOCABS: &[(&str, &[EventKind], Style, bool)] = &[
+    ("X86", X86, Style::X86, false),
+    ("C", C11, Style::C, true),
+    ("RISCV", super::vocab_riscv::KINDS, Style::RiscV, true),
+    ("PPC", super::vocab_ppc::KINDS, Style::Ppc, false),
+];
 
 /// The vocabulary of `arch` (as a test's header or `--arch` names it), with only the
 /// kinds `keep` names where it names some (a read-modify-write's two halves go together).

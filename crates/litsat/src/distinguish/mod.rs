@@ -14,6 +14,7 @@ mod emit;
 mod shape;
 mod skeleton;
 mod vocab;
+mod vocab_lkmm;
 
 use crate::api::{Model, Test, check, explain};
 use crate::cat::{Models, Program};

@@ -191,16 +191,18 @@ fn locations_of(lg: &mut Logic, sk: &mut Skeleton) {
         .collect();
 }
 
-/// Read-modify-writes: a read half is followed by its write half, in its thread, at its
-/// location; po orders the slots of a thread but not the two halves of one instruction.
+/// Read-modify-writes: a read half is followed by its own write half (its next row in the
+/// vocabulary), in its thread, at its location. po orders the slots of a thread, and the
+/// two halves of one instruction only where the ISA puts them in po (C's, herd's
+/// `rmw_in_po`).
 fn pairs_of(lg: &mut Logic, sk: &mut Skeleton) {
     let kinds = &sk.vocab.kinds;
-    let half = |i: usize, h: Half| -> Vec<B> {
-        (0..kinds.len()).filter(|&k| kinds[k].half == h).map(|k| sk.kind[i][k]).collect()
-    };
+    let reads: Vec<usize> = (0..kinds.len()).filter(|&k| kinds[k].half == Half::Read).collect();
     let (n, mut m) = (sk.n(), Vec::new());
     for i in 0..sk.slots {
-        let (r, w) = (half(i, Half::Read), half(i, Half::Write));
+        let half =
+            |h: Half| -> Vec<B> { (0..kinds.len()).filter(|&k| kinds[k].half == h).map(|k| sk.kind[i][k]).collect() };
+        let (r, w) = (half(Half::Read), half(Half::Write));
         let (r, w) = (lg.or(&r), lg.or(&w));
         if i + 1 == sk.slots {
             lg.assert(r.negate());
@@ -210,23 +212,25 @@ fn pairs_of(lg: &mut Logic, sk: &mut Skeleton) {
         }
         if i + 1 < sk.slots {
             let (a, b) = (sk.ev(i), sk.ev(i + 1));
-            let next = half(i + 1, Half::Write);
-            let next = lg.or(&next);
-            lg.implies(r, next);
+            for &k in &reads {
+                lg.implies(sk.kind[i][k], sk.kind[i + 1][k + 1]);
+            }
             lg.implies(r, sk.same_thread.get(a, b));
             lg.implies(r, sk.same_loc[a][b]);
             m.push(((a, b), r));
         }
         if i > 0 {
-            let prev = half(i - 1, Half::Read);
+            let prev = (0..kinds.len()).filter(|&k| kinds[k].half == Half::Read).map(|k| sk.kind[i - 1][k]);
+            let prev: Vec<B> = prev.collect();
             let prev = lg.or(&prev);
             lg.implies(w, prev);
         }
     }
     sk.pair = Rel::collect_sorted(n, m.len(), m);
+    let in_po = crate::isa::for_arch(sk.vocab.arch).is_some_and(|i| i.rmw_in_po());
     let mut po = Vec::new();
     for ((a, b), s) in sk.same_thread.iter() {
-        let p = lg.and2(s, sk.pair.get(a, b).negate());
+        let p = if in_po { s } else { lg.and2(s, sk.pair.get(a, b).negate()) };
         po.push(((a, b), p));
     }
     sk.po = Rel::collect_sorted(n, po.len(), po);

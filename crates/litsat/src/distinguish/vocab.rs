@@ -3,7 +3,8 @@
 //! is a row of [`VOCABS`]; the search reads only the table.
 
 /// Where a kind sits in a read-modify-write instruction: its read comes in one slot and
-/// its write in the next, one instruction.
+/// its write in the next, one instruction; in a table, a read half's row is followed by
+/// its write half's.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Half {
     Whole,
@@ -36,6 +37,9 @@ pub enum Style {
     X86,
     /// One C function per thread, taking the locations as pointers.
     C,
+    /// The kernel's litmus style: C functions over `int *` locations, an empty init block
+    /// (every location starts at 0), observers reading with `READ_ONCE`.
+    Kernel,
 }
 
 impl Style {
@@ -43,7 +47,7 @@ impl Style {
     pub fn regs(self) -> &'static [&'static str] {
         match self {
             Style::X86 => &["EAX", "EBX", "ECX", "EDX", "ESI", "EDI"],
-            Style::C => &["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7"],
+            Style::C | Style::Kernel => &["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7"],
         }
     }
 
@@ -52,11 +56,12 @@ impl Style {
         match self {
             Style::X86 => "MOV {r},[{x}]",
             Style::C => "int {r} = atomic_load_explicit({x}, memory_order_relaxed);",
+            Style::Kernel => "int {r} = READ_ONCE(*{x});",
         }
     }
 }
 
-const fn kind(
+pub(super) const fn kind(
     name: &'static str,
     rw: (bool, bool),
     tags: &'static [&'static str],
@@ -69,9 +74,9 @@ const fn kind(
 /// A C11 read-modify-write: one event, both read and write.
 const RW: (bool, bool) = (true, true);
 
-const R: (bool, bool) = (true, false);
-const W: (bool, bool) = (false, true);
-const F: (bool, bool) = (false, false);
+pub(super) const R: (bool, bool) = (true, false);
+pub(super) const W: (bool, bool) = (false, true);
+pub(super) const F: (bool, bool) = (false, false);
 
 /// An architecture's vocabulary (or the part of it a search keeps).
 #[derive(Clone, Debug)]
@@ -139,8 +144,17 @@ pub const VOCABS: &[(&str, &[EventKind], Style, bool)] = &[("X86", X86, Style::X
 /// The vocabulary of `arch` (as a test's header or `--arch` names it), with only the
 /// kinds `keep` names where it names some (a read-modify-write's two halves go together).
 pub fn for_arch(arch: &str, keep: &[String]) -> Result<Vocab, String> {
-    let Some(&(arch, kinds, style, rmw_ordered)) = VOCABS.iter().find(|v| v.0.eq_ignore_ascii_case(arch)) else {
-        let known: Vec<&str> = VOCABS.iter().map(|v| v.0).collect();
+    let lkmm = arch.eq_ignore_ascii_case(super::vocab_lkmm::NAME).then_some((
+        "C",
+        super::vocab_lkmm::KINDS,
+        Style::Kernel,
+        true,
+    ));
+    let Some((arch, kinds, style, rmw_ordered)) =
+        lkmm.or_else(|| VOCABS.iter().find(|v| v.0.eq_ignore_ascii_case(arch)).copied())
+    else {
+        let mut known: Vec<&str> = VOCABS.iter().map(|v| v.0).collect();
+        known.push(super::vocab_lkmm::NAME);
         return Err(format!("no vocabulary for architecture {arch} (known: {})", known.join(", ")));
     };
     let family = |k: &EventKind| k.name.split('.').next().unwrap_or(k.name).to_string();

@@ -12,7 +12,8 @@ use std::time::Duration;
 pub struct Args {
     #[command(flatten)]
     pub two: super::args::TwoModels,
-    /// The architecture whose instructions the tests use (X86).
+    /// The vocabulary the tests use: X86, C (C11's atomics), or LKMM (C tests in the
+    /// kernel's style: READ_ONCE, WRITE_ONCE, smp_*, xchg; for `-m lkmm` and its variants).
     #[arg(long, default_value = "X86")]
     pub arch: String,
     /// Search tests of up to this many events.
@@ -36,7 +37,8 @@ pub struct Args {
     /// Let executions that raise a flag (a data race, `undefined_unless`) be candidates.
     #[arg(long)]
     pub flags: bool,
-    /// Only these kinds of event, comma-separated (X86: R, W, MFENCE, XCHG).
+    /// Only these kinds of event, comma-separated, by family or name (X86: R, W, MFENCE,
+    /// XCHG; LKMM: R, W, F, XCHG, …, or R.once, W.release, F.mb, …).
     #[arg(long, value_delimiter = ',')]
     pub kinds: Vec<String>,
     /// Stop after this many seconds, reporting the largest N finished.

@@ -28,7 +28,8 @@ use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
 /// The search's bounds and switches.
 #[derive(Clone, Debug)]
 pub struct Search {
-    /// The architecture whose vocabulary the tests use.
+    /// The architecture whose vocabulary the tests use (`LKMM`: C tests in the kernel's
+    /// style, see `vocab_lkmm.rs`).
     pub arch: String,
     /// The largest number of events searched.
     pub max_events: usize,

@@ -100,6 +100,10 @@ fn bad_input_is_named() {
     let unbound = Model::from_text("unbound.cat", "acyclic [ACQ] ; po as x\n").unwrap();
     let err = distinguish(&unbound, &a, &Search::new("X86")).unwrap_err();
     assert!(err.message.contains("unbound name `ACQ`"), "{}", err.message);
+    // The LKMM's vocabulary binds C's sets and the kernel's annotations, not x86's.
+    let x86 = Model::from_text("x86.cat", "acyclic [MFENCE] ; po as x\n").unwrap();
+    let err = distinguish(&x86, &a, &Search::new("LKMM")).unwrap_err();
+    assert!(err.message.contains("unbound name `MFENCE`"), "{}", err.message);
 }
 
 /// The kernel's model minus the axiom `acyclic REL as NAME`, written as a cat file and a

@@ -196,7 +196,7 @@ fn solution(solver: &mut Solver, sk: &skeleton::Skeleton, vars: usize) -> Result
 const PREFER_CAP: usize = 64;
 
 /// A test's complexity, least first (see [`Shape::score`]).
-type Score = (usize, usize, usize);
+type Score = (usize, usize, usize, usize);
 
 /// The literal saying: A's checks pass, one of B's fails, and (unless `flags`) neither
 /// raises a flag.

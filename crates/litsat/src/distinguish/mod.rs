@@ -145,7 +145,7 @@ pub fn distinguish(a: &Model, b: &Model, s: &Search) -> Result<Answer, Diag> {
                 continue;
             }
             seen.push(key);
-            let score = shape.score(vocab);
+            let score = (shape.score(vocab), shape.rows());
             if s.all == 1 && best.as_ref().is_some_and(|b: &(Score, Found)| b.0 <= score) {
                 tried += 1;
                 if tried >= PREFER_CAP {
@@ -195,8 +195,9 @@ fn solution(solver: &mut Solver, sk: &skeleton::Skeleton, vars: usize) -> Result
 /// simpler test (fewer writes, fences and threads: SB before R).
 const PREFER_CAP: usize = 64;
 
-/// A test's complexity, least first (see [`Shape::score`]).
-type Score = (usize, usize, usize, usize);
+/// A test's complexity, least first (see [`Shape::score`]), then the weakness of its
+/// kinds ([`Shape::rows`]).
+type Score = ((usize, usize, usize), usize);
 
 /// The literal saying: A's checks pass, one of B's fails, and (unless `flags`) neither
 /// raises a flag.

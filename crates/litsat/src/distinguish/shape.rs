@@ -60,14 +60,18 @@ impl Shape {
     }
 
     /// How complex the test is, least first: its writes, its fences and read-modify-writes,
-    /// its threads, then its kinds' rows (a table lists each class's kinds weakest first,
-    /// so that `READ_ONCE` comes before `smp_load_acquire` where either shows the difference).
-    pub fn score(&self, vocab: &super::vocab::Vocab) -> (usize, usize, usize, usize) {
+    /// its threads.
+    pub fn score(&self, vocab: &super::vocab::Vocab) -> (usize, usize, usize) {
         let kinds = || self.threads.iter().flatten().map(|e| &vocab.kinds[e.kind]);
         let writes = kinds().filter(|k| k.write).count();
         let special = kinds().filter(|k| k.fence || k.half != super::vocab::Half::Whole).count();
-        let rows = self.threads.iter().flatten().map(|e| e.kind).sum();
-        (writes, special, self.threads.len(), rows)
+        (writes, special, self.threads.len())
+    }
+
+    /// Its kinds' rows summed: a table lists each class's kinds weakest first, so that
+    /// among equally complex tests this prefers `READ_ONCE` to `smp_load_acquire`.
+    pub fn rows(&self) -> usize {
+        self.threads.iter().flatten().map(|e| e.kind).sum()
     }
 
     /// The number of events.

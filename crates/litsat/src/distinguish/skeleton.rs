@@ -83,6 +83,7 @@ pub fn build<'v>(lg: &mut Logic, vocab: &'v Vocab, slots: usize, threads: usize,
     kinds_of(lg, &mut sk);
     locations_of(lg, &mut sk);
     pairs_of(lg, &mut sk);
+    halves_match(lg, &sk);
     rf_of(lg, &mut sk);
     co_of(lg, &mut sk);
     observed_co(lg, &sk);
@@ -191,18 +192,17 @@ fn locations_of(lg: &mut Logic, sk: &mut Skeleton) {
         .collect();
 }
 
-/// Read-modify-writes: a read half is followed by its own write half (its next row in the
-/// vocabulary), in its thread, at its location. po orders the slots of a thread, and the
-/// two halves of one instruction only where the ISA puts them in po (C's, herd's
-/// `rmw_in_po`).
+/// Read-modify-writes: a read half is followed by its write half, in its thread, at its
+/// location; po orders the slots of a thread, and the two halves of one instruction only
+/// where the ISA puts them in po (C's, herd's `rmw_in_po`).
 fn pairs_of(lg: &mut Logic, sk: &mut Skeleton) {
     let kinds = &sk.vocab.kinds;
-    let reads: Vec<usize> = (0..kinds.len()).filter(|&k| kinds[k].half == Half::Read).collect();
+    let half = |i: usize, h: Half| -> Vec<B> {
+        (0..kinds.len()).filter(|&k| kinds[k].half == h).map(|k| sk.kind[i][k]).collect()
+    };
     let (n, mut m) = (sk.n(), Vec::new());
     for i in 0..sk.slots {
-        let half =
-            |h: Half| -> Vec<B> { (0..kinds.len()).filter(|&k| kinds[k].half == h).map(|k| sk.kind[i][k]).collect() };
-        let (r, w) = (half(Half::Read), half(Half::Write));
+        let (r, w) = (half(i, Half::Read), half(i, Half::Write));
         let (r, w) = (lg.or(&r), lg.or(&w));
         if i + 1 == sk.slots {
             lg.assert(r.negate());
@@ -212,16 +212,15 @@ fn pairs_of(lg: &mut Logic, sk: &mut Skeleton) {
         }
         if i + 1 < sk.slots {
             let (a, b) = (sk.ev(i), sk.ev(i + 1));
-            for &k in &reads {
-                lg.implies(sk.kind[i][k], sk.kind[i + 1][k + 1]);
-            }
+            let next = half(i + 1, Half::Write);
+            let next = lg.or(&next);
+            lg.implies(r, next);
             lg.implies(r, sk.same_thread.get(a, b));
             lg.implies(r, sk.same_loc[a][b]);
             m.push(((a, b), r));
         }
         if i > 0 {
-            let prev = (0..kinds.len()).filter(|&k| kinds[k].half == Half::Read).map(|k| sk.kind[i - 1][k]);
-            let prev: Vec<B> = prev.collect();
+            let prev = half(i - 1, Half::Read);
             let prev = lg.or(&prev);
             lg.implies(w, prev);
         }
@@ -234,6 +233,17 @@ fn pairs_of(lg: &mut Logic, sk: &mut Skeleton) {
         po.push(((a, b), p));
     }
     sk.po = Rel::collect_sorted(n, po.len(), po);
+}
+
+/// A read half's write half is its own instruction's: the row after it in the
+/// vocabulary, so that both events carry the instruction's annotations.
+fn halves_match(lg: &mut Logic, sk: &Skeleton) {
+    let kinds = &sk.vocab.kinds;
+    for k in (0..kinds.len()).filter(|&k| kinds[k].half == Half::Read) {
+        for i in 1..sk.slots {
+            lg.implies(sk.kind[i - 1][k], sk.kind[i][k + 1]);
+        }
+    }
 }
 
 /// rf: each read reads one write of its location, never its own instruction's.

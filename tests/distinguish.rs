@@ -156,6 +156,11 @@ fn lkmm_without_happens_before_allows_mp_with_release_and_acquire() {
     for call in ["WRITE_ONCE(", "smp_store_release(", "smp_load_acquire(", "READ_ONCE("] {
         assert_eq!(text.matches(call).count(), 1, "{text}");
     }
+    // `--arch C` with the kernel's macros is the kernel's vocabulary.
+    let (a, b, _) = lkmm_without("happens-before").unwrap();
+    let mut s = Search::new("C");
+    s.max_events = 5;
+    assert_eq!(distinguish(&a, &b, &s).unwrap().found[0].text, text);
 }
 
 #[test]

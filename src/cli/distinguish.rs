@@ -13,7 +13,8 @@ pub struct Args {
     #[command(flatten)]
     pub two: super::args::TwoModels,
     /// The vocabulary the tests use: X86, C (C11's atomics), or LKMM (C tests in the
-    /// kernel's style: READ_ONCE, WRITE_ONCE, smp_*, xchg; for `-m lkmm` and its variants).
+    /// kernel's style: READ_ONCE, WRITE_ONCE, smp_*, xchg; for `-m lkmm` and its variants,
+    /// which C also picks where a model's macros are the kernel's).
     #[arg(long, default_value = "X86")]
     pub arch: String,
     /// Search tests of up to this many events.

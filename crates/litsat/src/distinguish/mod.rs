@@ -111,10 +111,11 @@ fn program(m: &Model) -> Result<&Program, Diag> {
 
 /// Searches for tests of `s.arch` that `a` allows and `b` forbids.
 pub fn distinguish(a: &Model, b: &Model, s: &Search) -> Result<Answer, Diag> {
-    let vocab = vocab::for_arch(&s.arch, &s.kinds).map_err(|e| Diag::file("distinguish", e))?;
+    let (pa, pb) = (program(a)?, program(b)?);
+    let arch = vocab_name(&s.arch, [pa, pb]);
+    let vocab = vocab::for_arch(arch, &s.kinds).map_err(|e| Diag::file("distinguish", e))?;
     let vocab = &vocab;
     let known = crate::isa::for_arch(vocab.arch).map_or(&[][..], |i| i.known_sets());
-    let (pa, pb) = (program(a)?, program(b)?);
     let start = Instant::now();
     let mut ans = Answer { certified: s.certify, ..Answer::default() };
     let mut seen: Vec<String> = Vec::new();
@@ -176,6 +177,15 @@ pub fn distinguish(a: &Model, b: &Model, s: &Search) -> Result<Answer, Diag> {
         ans.complete_up_to = n;
     }
     Ok(ans)
+}
+
+/// The vocabulary `arch` names; for `C`, the kernel's where a model's macros are the
+/// kernel's (they define `READ_ONCE`): to such a model, C11's atomics are plain accesses.
+fn vocab_name<'a>(arch: &'a str, models: [&Program; 2]) -> &'a str {
+    let kernel = |p: &Program| {
+        p.macros.as_ref().is_some_and(|m| m.text.lines().any(|l| l.trim_start().starts_with("READ_ONCE(")))
+    };
+    if arch.eq_ignore_ascii_case("C") && models.into_iter().any(kernel) { vocab_lkmm::NAME } else { arch }
 }
 
 /// The solver's next solution as a shape, with the clause that blocks it; `None` once

@@ -4,7 +4,8 @@
 mod common;
 
 use litsat::distinguish::{Answer, Search, distinguish};
-use litsat::{Model, Observation, Options, Test, check};
+use litsat::{Model, Observation, Options, Test, check, explain};
+use std::path::PathBuf;
 
 fn search(a: &str, b: &str, arch: &str, max: usize, tune: impl FnOnce(&mut Search)) -> Answer {
     let mut s = Search::new(arch);
@@ -99,6 +100,94 @@ fn bad_input_is_named() {
     let unbound = Model::from_text("unbound.cat", "acyclic [ACQ] ; po as x\n").unwrap();
     let err = distinguish(&unbound, &a, &Search::new("X86")).unwrap_err();
     assert!(err.message.contains("unbound name `ACQ`"), "{}", err.message);
+    // The LKMM's vocabulary binds C's sets and the kernel's annotations, not x86's.
+    let x86 = Model::from_text("x86.cat", "acyclic [MFENCE] ; po as x\n").unwrap();
+    let err = distinguish(&x86, &a, &Search::new("LKMM")).unwrap_err();
+    assert!(err.message.contains("unbound name `MFENCE`"), "{}", err.message);
+}
+
+/// The kernel's model minus the axiom (a check, not a flag) `NAME`, written as a cat file and a
+/// cfg (the kernel's bell and macros) into a fresh folder: the reduced model, the full
+/// one, and the folders both are found in. `None` (having said so) without the shared
+/// folder.
+fn lkmm_without(axiom: &str) -> Option<(Model, Model, Vec<PathBuf>)> {
+    let sh = common::shared_or_skip("the LKMM against the LKMM minus an axiom")?;
+    let lkmm = sh.join("models/lkmm");
+    let full = std::fs::read_to_string(lkmm.join("linux-kernel.cat")).unwrap();
+    let is_axiom = |l: &str| !l.starts_with("flag") && l.trim_end().ends_with(&format!(" as {axiom}"));
+    assert_eq!(full.lines().filter(|l| is_axiom(l)).count(), 1, "one axiom {axiom} in linux-kernel.cat");
+    let reduced: String = full.split_inclusive('\n').filter(|l| !is_axiom(l)).collect();
+    let dir = std::env::temp_dir().join(format!("litsat-lkmm-{axiom}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(format!("no-{axiom}.cat")), reduced).unwrap();
+    let cfg = format!("macros linux-kernel.def\nbell linux-kernel.bell\nmodel no-{axiom}.cat\nvariant lkmmv2\n");
+    std::fs::write(dir.join(format!("no-{axiom}.cfg")), cfg).unwrap();
+    let inc = vec![dir.clone(), lkmm.clone()];
+    let a = Model::from_file(dir.join(format!("no-{axiom}.cfg")), &inc).unwrap();
+    let b = Model::from_file(lkmm.join("linux-kernel.cfg"), &inc).unwrap();
+    Some((a, b, inc))
+}
+
+/// The reduced LKMM against the full one finds a test of `events` events in the kernel's
+/// style, which the ordinary engine allows under the reduced model and forbids under the
+/// full one, where explain names the removed axiom alone.
+fn lkmm_axiom_is_needed(axiom: &str, max: usize, events: usize) -> Option<String> {
+    let (a, b, _) = lkmm_without(axiom)?;
+    let mut s = Search::new("LKMM");
+    s.max_events = max;
+    let ans = distinguish(&a, &b, &s).unwrap();
+    let f = &ans.found[0];
+    assert_eq!((f.events, f.threads), (events, 2), "{}", f.text);
+    assert_eq!(f.forbidden_by, [axiom], "{}", f.text);
+    assert!(f.text.starts_with("C ") && f.text.contains("\n{}\nP0(int *x, int *y) {\n"), "{}", f.text);
+    let t = Test::parse(&f.text, &format!("{}.litmus", f.name)).unwrap();
+    let under = |m: &Model| check(&t, m, &Options::new()).unwrap().observation();
+    assert_eq!(under(&a), Observation::Sometimes, "{}", f.text);
+    assert_eq!(under(&b), Observation::Never, "{}", f.text);
+    let why = explain(&t, &b, &Options::new()).unwrap().to_string();
+    assert!(why.contains(&format!("Forbidden by: {axiom} ")), "{why}");
+    Some(f.text.clone())
+}
+
+#[test]
+fn lkmm_without_happens_before_allows_mp_with_release_and_acquire() {
+    // MP+pooncerelease+poacquireonce: the weakest kinds that show it are preferred.
+    let Some(text) = lkmm_axiom_is_needed("happens-before", 5, 4) else { return };
+    for call in ["WRITE_ONCE(", "smp_store_release(", "smp_load_acquire(", "READ_ONCE("] {
+        assert_eq!(text.matches(call).count(), 1, "{text}");
+    }
+    // `--arch C` with the kernel's macros is the kernel's vocabulary.
+    let (a, b, _) = lkmm_without("happens-before").unwrap();
+    let mut s = Search::new("C");
+    s.max_events = 5;
+    assert_eq!(distinguish(&a, &b, &s).unwrap().found[0].text, text);
+}
+
+#[test]
+fn lkmm_without_propagation_allows_sb_with_full_barriers() {
+    // SB with a full barrier between each thread's write and read: pb's strong fence.
+    let Some(text) = lkmm_axiom_is_needed("propagation", 6, 6) else { return };
+    assert_eq!((text.matches("smp_mb();").count(), text.matches("READ_ONCE(").count()), (2, 2), "{text}");
+}
+
+#[test]
+fn lkmm_without_plain_coherence_allows_lb_with_plain_accesses() {
+    // LB whose reads and writes of x are plain, ordered by release and acquire on y.
+    let Some(text) = lkmm_axiom_is_needed("plain-coherence", 5, 4) else { return };
+    assert!(text.contains("int r0 = *x;") && text.contains("*x = 1;"), "{text}");
+}
+
+#[test]
+fn lkmm_exchanges_are_full_barriers() {
+    // Without fences, SB needs its writes to be xchg()s, which act as smp_mb(): two events
+    // each, in po, tagged MB.
+    let Some((a, b, _)) = lkmm_without("propagation") else { return };
+    let mut s = Search::new("lkmm");
+    s.kinds = vec!["R.once".into(), "W.once".into(), "XCHG".into()];
+    let ans = distinguish(&a, &b, &s).unwrap();
+    let f = &ans.found[0];
+    assert_eq!((f.events, f.forbidden_by.as_slice()), (6, &["propagation".to_string()][..]), "{}", f.text);
+    assert_eq!(f.text.matches("= xchg(").count(), 2, "{}", f.text);
 }
 
 /// Searches between two models given as text, on `arch`.

@@ -12,7 +12,9 @@ use std::time::Duration;
 pub struct Args {
     #[command(flatten)]
     pub two: super::args::TwoModels,
-    /// The architecture whose instructions the tests use (X86, C, RISCV, PPC).
+    /// The vocabulary the tests use: X86, RISCV, PPC, C (C11's atomics), or LKMM (C tests
+    /// in the kernel's style: READ_ONCE, WRITE_ONCE, smp_*, xchg; for `-m lkmm` and its
+    /// variants, which C also picks where a model's macros are the kernel's).
     #[arg(long, default_value = "X86")]
     pub arch: String,
     /// Search tests of up to this many events.
@@ -36,8 +38,9 @@ pub struct Args {
     /// Let executions that raise a flag (a data race, `undefined_unless`) be candidates.
     #[arg(long)]
     pub flags: bool,
-    /// Only these kinds of event, comma-separated (X86: R, W, MFENCE, XCHG; RISCV: lw, sw,
-    /// fence, amoswap, lr, sc; PPC: lwz, stw, sync, lwsync, eieio, isync).
+    /// Only these kinds of event, comma-separated, by family or name (X86: R, W, MFENCE,
+    /// XCHG; RISCV: lw, sw, fence, amoswap, lr, sc; PPC: lwz, stw, sync, lwsync, eieio,
+    /// isync; LKMM: R, W, F, XCHG, …, or R.once, W.release, F.mb, …).
     #[arg(long, value_delimiter = ',')]
     pub kinds: Vec<String>,
     /// Stop after this many seconds, reporting the largest N finished.

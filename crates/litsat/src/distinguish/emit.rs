@@ -121,7 +121,7 @@ fn render(vocab: &Vocab, name: &str, doc: &str, locs: usize, threads: &[Thread],
     let mut out = format!("{} {name}\n\"{doc}\"\n", vocab.arch);
     match vocab.style {
         Style::X86 | Style::RiscV | Style::Ppc => columns(&mut out, locs, threads),
-        Style::C => functions(&mut out, locs, threads),
+        Style::C | Style::Kernel => functions(&mut out, vocab.style, locs, threads),
     }
     let mut atoms: Vec<String> = Vec::new();
     for (t, th) in threads.iter().enumerate() {
@@ -152,18 +152,26 @@ fn columns(out: &mut String, locs: usize, threads: &[Thread]) {
     }
 }
 
-/// The init block and one C function per thread, taking the locations it uses.
-fn functions(out: &mut String, locs: usize, threads: &[Thread]) {
-    let init: Vec<String> = LOCS[..locs].iter().map(|l| format!("[{l}] = 0;")).collect();
-    out.push_str(&format!("{{ {} }}\n", init.join(" ")));
+/// The init block and one C function per thread, taking the locations it uses: C11's as
+/// `atomic_int*` where it touches them atomically, the kernel's as `int *` and every
+/// location 0 by default (the kernel's `{}`).
+fn functions(out: &mut String, style: Style, locs: usize, threads: &[Thread]) {
+    let kernel = style == Style::Kernel;
+    let init: Vec<String> =
+        if kernel { Vec::new() } else { LOCS[..locs].iter().map(|l| format!("[{l}] = 0;")).collect() };
+    out.push_str(&if init.is_empty() { "{}\n".to_string() } else { format!("{{ {} }}\n", init.join(" ")) });
     for (t, th) in threads.iter().enumerate() {
         let mut params: Vec<usize> = th.uses.iter().map(|u| u.0).collect();
         params.sort_unstable();
         params.dedup();
-        let atomic = |l: usize| th.uses.iter().any(|&(m, a)| m == l && a);
-        let params: Vec<String> =
-            params.iter().map(|&l| format!("{}* {}", if atomic(l) { "atomic_int" } else { "int" }, LOCS[l])).collect();
-        out.push_str(&format!("P{t} ({}) {{\n", params.join(", ")));
+        let atomic = |l: usize| !kernel && th.uses.iter().any(|&(m, a)| m == l && a);
+        let param = |l: usize| match (kernel, atomic(l)) {
+            (true, _) => format!("int *{}", LOCS[l]),
+            (false, a) => format!("{}* {}", if a { "atomic_int" } else { "int" }, LOCS[l]),
+        };
+        let params: Vec<String> = params.iter().map(|&l| param(l)).collect();
+        let gap = if kernel { "" } else { " " };
+        out.push_str(&format!("P{t}{gap}({}) {{\n", params.join(", ")));
         for line in &th.code {
             out.push_str(&format!("  {line}\n"));
         }

@@ -16,6 +16,7 @@ mod emit_asm;
 mod shape;
 mod skeleton;
 mod vocab;
+mod vocab_lkmm;
 mod vocab_ppc;
 mod vocab_riscv;
 
@@ -31,7 +32,8 @@ use varisat::{CnfFormula, ExtendFormula, Lit, Solver};
 /// The search's bounds and switches.
 #[derive(Clone, Debug)]
 pub struct Search {
-    /// The architecture whose vocabulary the tests use.
+    /// The architecture whose vocabulary the tests use (`LKMM`: C tests in the kernel's
+    /// style, see `vocab_lkmm.rs`).
     pub arch: String,
     /// The largest number of events searched.
     pub max_events: usize,
@@ -113,10 +115,11 @@ fn program(m: &Model) -> Result<&Program, Diag> {
 
 /// Searches for tests of `s.arch` that `a` allows and `b` forbids.
 pub fn distinguish(a: &Model, b: &Model, s: &Search) -> Result<Answer, Diag> {
-    let vocab = vocab::for_arch(&s.arch, &s.kinds).map_err(|e| Diag::file("distinguish", e))?;
+    let (pa, pb) = (program(a)?, program(b)?);
+    let arch = vocab_name(&s.arch, [pa, pb]);
+    let vocab = vocab::for_arch(arch, &s.kinds).map_err(|e| Diag::file("distinguish", e))?;
     let vocab = &vocab;
     let known = crate::isa::for_arch(vocab.arch).map_or(&[][..], |i| i.known_sets());
-    let (pa, pb) = (program(a)?, program(b)?);
     let start = Instant::now();
     let mut ans = Answer { certified: s.certify, ..Answer::default() };
     let mut seen: Vec<String> = Vec::new();
@@ -147,7 +150,7 @@ pub fn distinguish(a: &Model, b: &Model, s: &Search) -> Result<Answer, Diag> {
                 continue;
             }
             seen.push(key);
-            let score = shape.score(vocab);
+            let score = (shape.score(vocab), shape.rows());
             if s.all == 1 && best.as_ref().is_some_and(|b: &(Score, Found)| b.0 <= score) {
                 tried += 1;
                 if tried >= PREFER_CAP {
@@ -180,6 +183,15 @@ pub fn distinguish(a: &Model, b: &Model, s: &Search) -> Result<Answer, Diag> {
     Ok(ans)
 }
 
+/// The vocabulary `arch` names; for `C`, the kernel's where a model's macros are the
+/// kernel's (they define `READ_ONCE`): to such a model, C11's atomics are plain accesses.
+fn vocab_name<'a>(arch: &'a str, models: [&Program; 2]) -> &'a str {
+    let kernel = |p: &Program| {
+        p.macros.as_ref().is_some_and(|m| m.text.lines().any(|l| l.trim_start().starts_with("READ_ONCE(")))
+    };
+    if arch.eq_ignore_ascii_case("C") && models.into_iter().any(kernel) { vocab_lkmm::NAME } else { arch }
+}
+
 /// The solver's next solution as a shape, with the clause that blocks it; `None` once
 /// there is none.
 fn solution(solver: &mut Solver, sk: &skeleton::Skeleton, vars: usize) -> Result<Option<(Shape, Vec<Lit>)>, Diag> {
@@ -197,8 +209,9 @@ fn solution(solver: &mut Solver, sk: &skeleton::Skeleton, vars: usize) -> Result
 /// simpler test (fewer writes, fences and threads: SB before R).
 const PREFER_CAP: usize = 64;
 
-/// A test's complexity, least first (see [`Shape::score`]).
-type Score = (usize, usize, usize);
+/// A test's complexity, least first (see [`Shape::score`]), then the weakness of its
+/// kinds ([`Shape::rows`]).
+type Score = ((usize, usize, usize), usize);
 
 /// The literal saying: A's checks pass, one of B's fails, and (unless `flags`) neither
 /// raises a flag.

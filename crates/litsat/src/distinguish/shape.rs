@@ -92,6 +92,12 @@ impl Shape {
         (writes, special, self.threads.len())
     }
 
+    /// Its kinds' rows summed: a table lists each class's kinds weakest first, so that
+    /// among equally complex tests this prefers `READ_ONCE` to `smp_load_acquire`.
+    pub fn rows(&self) -> usize {
+        self.threads.iter().flatten().map(|e| e.kind).sum()
+    }
+
     /// The number of events.
     pub fn len(&self) -> usize {
         self.threads.iter().map(Vec::len).sum()

@@ -212,9 +212,10 @@ fn locations_of(lg: &mut Logic, sk: &mut Skeleton) {
 fn pairs_of(lg: &mut Logic, sk: &mut Skeleton) {
     sk.pair = link(lg, sk, Half::Read, Half::Write);
     sk.lxsx = link(lg, sk, Half::LinkRead, Half::LinkWrite);
+    let in_po = crate::isa::for_arch(sk.vocab.arch).is_some_and(|i| i.rmw_in_po());
     let mut po = Vec::new();
     for ((a, b), s) in sk.same_thread.iter() {
-        let p = lg.and2(s, sk.pair.get(a, b).negate());
+        let p = if in_po { s } else { lg.and2(s, sk.pair.get(a, b).negate()) };
         po.push(((a, b), p));
     }
     sk.po = Rel::collect_sorted(sk.n(), po.len(), po);

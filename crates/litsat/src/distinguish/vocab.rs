@@ -50,6 +50,9 @@ pub enum Style {
     X86,
     /// One C function per thread, taking the locations as pointers.
     C,
+    /// The kernel's litmus style: C functions over `int *` locations, an empty init block
+    /// (every location starts at 0), observers reading with `READ_ONCE`.
+    Kernel,
     /// Columns of RISC-V instructions over registers (`vocab_riscv.rs`).
     RiscV,
     /// Columns of Power instructions over registers (`vocab_ppc.rs`).
@@ -61,7 +64,7 @@ impl Style {
     pub fn regs(self) -> &'static [&'static str] {
         match self {
             Style::X86 => &["EAX", "EBX", "ECX", "EDX", "ESI", "EDI"],
-            Style::C => &["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7"],
+            Style::C | Style::Kernel => &["r0", "r1", "r2", "r3", "r4", "r5", "r6", "r7"],
             Style::RiscV | Style::Ppc => self.asm().map_or(&[], |a| a.regs),
         }
     }
@@ -71,6 +74,7 @@ impl Style {
         match self {
             Style::X86 => "MOV {r},[{x}]",
             Style::C => "int {r} = atomic_load_explicit({x}, memory_order_relaxed);",
+            Style::Kernel => "int {r} = READ_ONCE(*{x});",
             Style::RiscV | Style::Ppc => self.asm().map_or("", |a| a.observe),
         }
     }
@@ -80,7 +84,7 @@ impl Style {
         match self {
             Style::RiscV => Some(&super::vocab_riscv::ASM),
             Style::Ppc => Some(&super::vocab_ppc::ASM),
-            Style::X86 | Style::C => None,
+            Style::X86 | Style::C | Style::Kernel => None,
         }
     }
 
@@ -178,8 +182,17 @@ pub const VOCABS: &[(&str, &[EventKind], Style, bool)] = &[
 /// The vocabulary of `arch` (as a test's header or `--arch` names it), with only the
 /// kinds `keep` names where it names some (a read-modify-write's two halves go together).
 pub fn for_arch(arch: &str, keep: &[String]) -> Result<Vocab, String> {
-    let Some(&(arch, kinds, style, rmw_ordered)) = VOCABS.iter().find(|v| v.0.eq_ignore_ascii_case(arch)) else {
-        let known: Vec<&str> = VOCABS.iter().map(|v| v.0).collect();
+    let lkmm = arch.eq_ignore_ascii_case(super::vocab_lkmm::NAME).then_some((
+        "C",
+        super::vocab_lkmm::KINDS,
+        Style::Kernel,
+        true,
+    ));
+    let Some((arch, kinds, style, rmw_ordered)) =
+        lkmm.or_else(|| VOCABS.iter().find(|v| v.0.eq_ignore_ascii_case(arch)).copied())
+    else {
+        let mut known: Vec<&str> = VOCABS.iter().map(|v| v.0).collect();
+        known.push(super::vocab_lkmm::NAME);
         return Err(format!("no vocabulary for architecture {arch} (known: {})", known.join(", ")));
     };
     let family = |k: &EventKind| k.name.split('.').next().unwrap_or(k.name).to_string();

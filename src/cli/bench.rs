@@ -184,13 +184,18 @@ fn build(name: &str, text: &str, prog: &Program, opts: &Options) -> Result<(usiz
 }
 
 fn build_cnf(name: &str, text: &str, prog: &Program, opts: &Options) -> Result<(usize, usize, usize), Diag> {
-    let test = parse_test(name, text)?;
-    let (_, _, ev) = query::prepare(test, name, text)?;
+    let mut test = parse_test(name, text)?;
+    // The events as the query builds them: under the variants, with the model's macros
+    // and its register events.
+    let mut variants = prog.variants_with(&opts.variants);
+    variants.extend(test.variants.iter().filter(|v| !litsat::variant::holds(&prog.variants, v)).cloned());
+    test.variants = variants.clone();
+    let ev_opts = (prog.macro_file(), opts.unroll_bound(), prog.catdep);
+    let (_, _, ev) = query::prepare_until(test, name, text, ev_opts, Deadline::NONE)?;
     let mut lg = Logic::new();
     let x = exec::encode(&ev, &mut lg).map_err(|m| Diag::file(name, m))?;
     let b = exec::builtins(&ev, &x, &mut lg);
-    let checks =
-        compile_model_with(prog, &mut lg, b, &prog.variants_with(&opts.variants), true, Deadline::NONE)?.checks;
+    let checks = compile_model_with(prog, &mut lg, b, &variants, true, Deadline::NONE)?.checks;
     for c in &checks {
         if !c.flag {
             lg.assert(c.ok);

@@ -377,6 +377,11 @@ fn cat_assert_against_oracle() {
                         failures.push(format!("{name} under {model}:{diff}"));
                     }
                 }
+                // Where the engine cannot fold the assert to a constant it refuses the
+                // test; the oracle, which evaluates it only on the candidates that pass
+                // the checks before it, may find it holds on all of them (a mixed-size
+                // test's rf from the initial cells, which uniproc rules out).
+                (Ok(_), Err(m)) if m.contains("depends on the execution") => engine_refused += 1,
                 (Ok(_), Err(m)) if m.contains("assert") => {
                     failures.push(format!("{name}: the engine stopped on an assertion, the oracle answered: {m}"))
                 }

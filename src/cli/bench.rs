@@ -8,6 +8,7 @@
 
 mod chart;
 mod counting;
+mod distinguish;
 mod locks;
 mod loops;
 mod rcu;
@@ -77,6 +78,8 @@ pub enum Section {
     /// Dat3M's AArch64 tests under herd's `aarch64.cat`, ordinary and mixed-size, beside
     /// herd's own time for them.
     Aarch64,
+    /// `litsat distinguish`'s acceptance rows (issue #40).
+    Distinguish,
 }
 
 /// How one answer ended.
@@ -748,6 +751,7 @@ pub fn run(args: &Args) -> Result<(String, bool), Diag> {
 fn only(mut out: String, section: Section, args: &Args, pool: &rayon::ThreadPool) -> Result<(String, bool), Diag> {
     let ok = match section {
         Section::Aarch64 => aarch64_section(&mut out, args, pool)?,
+        Section::Distinguish => distinguish::section(&mut out)?,
         Section::Rcu | Section::LkmmUnanswered => lkmm_section(&mut out, section, args)?,
     };
     Ok((out, ok))

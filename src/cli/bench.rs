@@ -190,8 +190,7 @@ fn build_cnf(name: &str, text: &str, prog: &Program, opts: &Options) -> Result<(
     let mut test = parse_test(name, text)?;
     // The events as the query builds them: under the variants, with the model's macros
     // and its register events.
-    let mut variants = prog.variants_with(&opts.variants);
-    variants.extend(test.variants.iter().filter(|v| !litsat::variant::holds(&prog.variants, v)).cloned());
+    let variants = query::variants_of(prog, opts, &test);
     test.variants = variants.clone();
     let ev_opts = (prog.macro_file(), opts.unroll_bound(), prog.catdep);
     let (_, _, ev) = query::prepare_until(test, name, text, ev_opts, Deadline::NONE)?;

@@ -820,7 +820,7 @@ fn prepared(mut test: Test, file: &str, text: &str, prog: &Program, opts: &Optio
 
 /// The variants a test runs under: the cfg's, the command line's, then the test's own
 /// metadata's, as herd adds them up.
-fn variants_of(prog: &Program, opts: &Options, test: &Test) -> Vec<String> {
+pub fn variants_of(prog: &Program, opts: &Options, test: &Test) -> Vec<String> {
     let mut v = prog.variants_with(&opts.variants);
     v.extend(test.variants.iter().filter(|x| !crate::variant::holds(&v, x)).cloned().collect::<Vec<_>>());
     v

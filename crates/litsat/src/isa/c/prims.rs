@@ -70,22 +70,31 @@ fn read_then_write(addr: Addr, (read, write): (Vec<Tag>, Vec<Tag>), old: &Reg, b
 struct LkmmRmw {
     read: Vec<Tag>,
     write: Vec<Tag>,
+    /// Tags the read takes only where the primitive succeeds, and only where it fails
+    /// (a compare-exchange's `acquire` under the first semantics: a failed one is `once`).
+    read_if: Option<(Vec<Tag>, Vec<Tag>)>,
     fenced: bool,
 }
 
 impl LkmmRmw {
     fn of(l: &Lower<'_>, c: &Call) -> LkmmRmw {
         if !l.lkmm_v1 {
-            return LkmmRmw { read: rmw_tags(c), write: rmw_tags(c), fenced: false };
+            return LkmmRmw { read: rmw_tags(c), write: rmw_tags(c), read_if: None, fenced: false };
         }
-        let keep = |t: &str| with_rmw(if c.tag.as_deref() == Some(t) { tags(c) } else { vec!["once".into()] });
-        let (read, fenced) = match c.name {
-            "__atomic_op" => (with_rmw(vec!["noreturn".into()]), false),
-            "__atomic_add_unless" => (keep(""), true),
-            _ => (keep("acquire"), c.tag.as_deref() == Some("mb")),
-        };
-        let write = if c.name == "__atomic_add_unless" { keep("") } else { keep("release") };
-        LkmmRmw { read, write, fenced }
+        let is = |t: &str| c.tag.as_deref() == Some(t);
+        let once = || with_rmw(vec!["once".into()]);
+        let keep = |t: &str| if is(t) { rmw_tags(c) } else { once() };
+        match c.name {
+            "__atomic_op" => LkmmRmw { read: with_rmw(vec!["noreturn".into()]), write: once(), read_if: None, fenced: false },
+            "__atomic_add_unless" => LkmmRmw { read: once(), write: once(), read_if: None, fenced: true },
+            "__cmpxchg" if is("acquire") => LkmmRmw {
+                read: with_rmw(Vec::new()),
+                write: once(),
+                read_if: Some((tags(c), vec!["once".into()])),
+                fenced: false,
+            },
+            _ => LkmmRmw { read: keep("acquire"), write: keep("release"), read_if: None, fenced: is("mb") },
+        }
     }
 
     /// `ops` between the fences that wrap it, where they do (guarded by `when` where
@@ -223,12 +232,9 @@ fn prim_cmpxchg(l: &mut Lower<'_>, c: &Call, text: String) -> Lowered {
     let k = LkmmRmw::of(l, c);
     let equal = Cond { op: BinOp::Eq, a: Src::Reg(old.clone()), b: expected };
     let mut ops = vec![Op::Load { dst: old.clone(), addr: addr.clone(), tags: k.read.clone() }];
-    if l.lkmm_v1 && c.tag.as_deref() == Some("acquire") {
-        // Under herd's first LKMM semantics a failed one reads `once`, not `acquire`.
-        ops[0] = Op::Load { dst: old.clone(), addr: addr.clone(), tags: with_rmw(Vec::new()) };
-        let failed = Cond { op: BinOp::Ne, ..equal.clone() };
-        ops.push(Op::TagIf { tags: tags(c), when: equal.clone() });
-        ops.push(Op::TagIf { tags: vec!["once".into()], when: failed });
+    if let Some((succeeded, failed)) = &k.read_if {
+        ops.push(Op::TagIf { tags: succeeded.clone(), when: equal.clone() });
+        ops.push(Op::TagIf { tags: failed.clone(), when: Cond { op: BinOp::Ne, ..equal.clone() } });
     }
     ops.push(Op::Store { addr, src: new, tags: k.write.clone(), when: Some(equal.clone()) });
     l.push(k.wrap(ops, Some(&equal)), text);

@@ -140,6 +140,18 @@ fn fencerel_from_the_bundled_stdlib() {
     assert_eq!(probe("", "fenced(MFENCE, W, R)"), pairs(&[(2, 4), (5, 7)]));
 }
 
+/// The rest of herd's stdlib names, for models written against herd's library: each
+/// against the relation it stands for on SBF.
+#[test]
+fn herd_stdlib_names_from_the_bundled_stdlib() {
+    assert_eq!(probe("", "toid(W) \\ [IW]"), pairs(&[(2, 2), (5, 5)]));
+    assert_eq!(probe("", "[imply(W, IW)] \\ [F]"), pairs(&[(0, 0), (1, 1), (4, 4), (7, 7)]));
+    assert_eq!(probe("", "nodetour(po, po, po)"), pairs(&[(2, 3), (3, 4), (5, 6), (6, 7)]));
+    assert_eq!(probe("", "[udr(po & (W * F))]"), pairs(&[(2, 2), (3, 3), (5, 5), (6, 6)]));
+    assert_eq!(probe("", "ctrlcfence(po & (W * _), F) & (_ * R)"), pairs(&[(2, 4), (5, 7)]));
+    assert_eq!(probe("", "[PTE] | [PoD] | [BR] | inv-field"), pairs(&[]));
+}
+
 /// The stdlib's `map` applies a function to each member of a set of values.
 #[test]
 fn map_from_the_bundled_stdlib() {

@@ -19,6 +19,7 @@ const ALIASES: &[(&str, &str)] = &[
     ("x0", "specialx0"),
     ("scdepend", "fullscdepend"),
     ("cu", "constrainedunpredictable"),
+    ("notweakpred", "notweakpredicated"),
     ("back", "backcompat"),
 ];
 
@@ -64,6 +65,8 @@ const NOT_BUILT: &[(&str, Reach, &str)] = &[
     ("lrscdiffok", Reach::Only(&["RISCV"]), "lr/sc pairs to different addresses that may succeed"),
     ("constrainedunpredictable", Reach::Only(&["AArch64"]), "exclusives of different sizes or addresses that may succeed"),
     ("shadowstack", Reach::Only(&["AArch64"]), "the guarded control stack"),
+    ("asl", Reach::Only(&["AArch64"]), "instructions run through Arm's ASL pseudocode"),
+    ("notweakpredicated", Reach::Only(&["AArch64"]), "CSEL reading both sources, its write not predicated"),
     ("normw", Reach::Only(&["C"]), "C11 read-modify-writes as a read and a write"),
     ("backcompat", Reach::Only(&["LISA"]), "old LISA: `deref` loads followed by an rb_dep fence, `assign` stores as releases"),
 ];
@@ -155,6 +158,9 @@ mod tests {
         let e = check_built(&["SplittedRMW".into()], "t", "RISCV").unwrap_err();
         assert_eq!(e.message, "unsupported: variant `SplittedRMW` (AMOs as a separate read and write)");
         assert!(check_built(&["success".into()], "t", "AArch64").is_err());
+        let e = check_built(&["NotWeakPred".into()], "t", "AArch64").unwrap_err();
+        assert_eq!(e.message, "unsupported: variant `NotWeakPred` (CSEL reading both sources, its write not predicated)");
+        assert!(check_built(&["asl".into()], "t", "AArch64").is_err() && check_built(&["asl".into()], "t", "C").is_ok());
         assert!(check_built(&["deps".into()], "t", "PPC").is_err() && check_built(&["normw".into()], "t", "C").is_err());
     }
 

@@ -14,6 +14,7 @@ use varisat::Solver;
 mod checks;
 mod enumerate;
 mod herdsym;
+mod listing;
 mod non_address;
 mod propagate;
 mod reads;
@@ -1067,7 +1068,6 @@ fn run_with(
         .iter()
         .map(|l| PrintCast::of(init_of(&test.init, l).and_then(|i| i.ty.as_deref())))
         .collect();
-    let err = |m: String| Diag::file(file, m);
     let vars = lg.num_vars();
     let clauses = lg.num_clauses();
 
@@ -1118,85 +1118,15 @@ fn run_with(
         let r = checks::relevant(&out.test, &places, &ev, &mut lg);
         lg.assert(r);
     }
-    let mut roots: Vec<B> = x.primaries.iter().map(|&l| B::L(l)).collect();
-    roots.push(exact);
-    roots.push(cut);
-    roots.extend(loops.iter().map(|l| l.1));
-    roots.extend(flag_lits.iter().map(|f| f.1));
-    roots.extend(places.iter().flat_map(|(_, v)| v.iter().map(|p| p.1)));
-    if herd.is_some() {
-        // Naming an unsolved value reads the execution's paths, rf and values.
-        roots.extend(x.exists.iter().copied());
-        roots.extend(x.rf.m.values().copied());
-        roots.extend(x.val.iter().flatten().map(|p| p.1));
-    }
+    let roots = listing::roots(&view, exact);
     deadline.check(file)?;
     if lg.is_sliced() {
         out.states = sliced::list(&mut out, &lg, &view, &roots).states(&shown);
         return Ok(Tried::Answered(out));
     }
-    let cone = lg.pruned(&roots);
-    // What an execution's log reads: the roots past the primaries (all of the model where
-    // unsolved values are named, which reads rf and values too).
-    let read: Option<Vec<usize>> = herd.is_none().then(|| {
-        let lits = roots[x.primaries.len()..].iter().filter_map(|b| match b {
-            B::L(l) => Some(cone.lit(*l).var().index()),
-            _ => None,
-        });
-        let mut v: Vec<usize> = lits.collect();
-        v.sort_unstable();
-        v.dedup();
-        v
-    });
-    // Executions are assignments to the primaries (each once, in the pruned numbering).
-    let mut seen = vec![false; cone.cnf.var_count()];
-    let order: Vec<varisat::Lit> =
-        x.primaries.iter().map(|&p| cone.lit(p)).filter(|p| !std::mem::replace(&mut seen[p.var().index()], true)).collect();
-    let mut truth = vec![false; vars.max(1)];
-    let mut inexact = false;
-    let sources: Vec<Vec<varisat::Lit>> = x.sources.iter().map(|g| g.iter().map(|&l| cone.lit(l)).collect()).collect();
-    let mut lister = enumerate::Lister::new(&cone.cnf, order, &sources);
-    let tick = || deadline.check(file);
-    let mut found = Found::default();
-    // Where the executions outnumber their states, past a number of them, the rest are
-    // counted rather than listed; not where a state names unsolved values, which needs
-    // each execution (see `herdsym`).
-    let countable = view.herd.is_none();
-    let mut listed = 0;
-    let mut counting = false;
-    let listing = lister.run(
-        tick,
-        |model| {
-            listed += 1;
-            let pays = || opts.count_after.is_some() || tally::worth_counting(listed, found.rows.len());
-            if countable && listed == opts.count_after.unwrap_or(tally::LIST_FIRST).saturating_add(1) && pays() {
-                counting = true;
-                return Ok(false);
-            }
-            match &read {
-                Some(vars) => cone.fill_truth_of(model, &mut truth, vars),
-                None => cone.fill_truth(model, &mut truth),
-            }
-            if !exact.value(&truth) {
-                inexact = true;
-                return Ok(false);
-            }
-            record(&mut out, &mut found, &truth, &view, 1);
-            Ok(true)
-        },
-        err,
-    );
-    out.keep_partial(listing)?;
-    if counting {
-        out.forget_executions();
-        match tally::tally(&mut out, &cone, lister.order(), &view, exact, file, deadline)? {
-            Some(counted) => found = counted,
-            None => inexact = true,
-        }
-    }
-    if inexact {
+    let Some(found) = listing::executions(&mut out, &mut lg, &roots, &view, exact, opts, file, deadline)? else {
         return Ok(Tried::Again(Prepared { test: out.test, isa, ev }));
-    }
+    };
     out.states = found.states(&shown);
     if out.incomplete.is_some() {
         return Ok(Tried::Answered(out));

@@ -494,7 +494,7 @@ pub fn prepare_until(
         it.loc = canonical_loc(isa, &it.loc).map_err(|m| Diag::at(file, text, it.pos, m))?;
     }
     let init = test.init.clone();
-    if isa.scalar_bits() == 32 {
+    if isa.scalar_bits(&test.variants) == 32 {
         // herd reads these architectures' constants as 32-bit values, and echoes them so.
         map_constants(&mut test.cond.prop, &|_, v| v as i32 as i64);
     }

@@ -30,6 +30,7 @@ pub(super) fn interpret(
         None => Layout::of(test, &ev, src)?,
     };
     ev.cells = cells;
+    ev.layout.words = isa.scalar_bits(&test.variants) == 32;
     for l in &places {
         let Loc::Mem(x) = *l else { continue };
         // An array named bare in `locations` is shown whole: every element.

@@ -21,6 +21,8 @@ pub struct Layout {
     /// extension keeps them (herd's 64-bit PPC loads a stored instruction with `lwz`),
     /// where on an address it is arithmetic that herd refuses.
     code: HashSet<usize>,
+    /// Whether values are herd's 32-bit ones (X86, ARM, C): arithmetic wraps there.
+    pub words: bool,
 }
 
 /// Why an address plus an offset names no location.
@@ -181,6 +183,11 @@ impl Layout {
     /// subtracts them.
     pub fn apply(&self, op: BinOp, x: Value, y: Value, names: &[String]) -> Option<Value> {
         let addr = |v: Value| matches!(v, Value::Addr(_) | Value::Off(..));
+        if self.words
+            && let (Value::Int(a), Value::Int(b)) = (x, y)
+        {
+            return word_op(op, a, b);
+        }
         match (op, x, y) {
             (BinOp::Sext | BinOp::Zext, Value::Addr(l), Value::Int(c)) if c >= 32 && self.is_code(l) => {
                 Some(Value::Addr(l))
@@ -207,4 +214,38 @@ impl Layout {
 /// (`instr:"add r1,r1,r1"`, or herd's `NOP`) or a thread's label (`P0:foo`).
 fn is_code_value(v: &str) -> bool {
     v.starts_with("instr:") || v == "NOP" || code_label(v).is_some()
+}
+
+/// [`apply`] on herd's 32-bit values (sign-extended in an `i64`): the result wraps to 32
+/// bits, and a logical right shift sees the 32-bit pattern, as herd's `Int32` scalars
+/// compute. Comparisons and extensions of sign-extended words need nothing more.
+fn word_op(op: BinOp, a: i64, b: i64) -> Option<Value> {
+    let wrap = |v: i64| Value::Int(v as i32 as i64);
+    match op {
+        BinOp::Shr => Some(wrap(((a as u32).wrapping_shr(b as u32)) as i64)),
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Shl => match apply(op, Value::Int(a), Value::Int(b))? {
+            Value::Int(v) => Some(wrap(v)),
+            v => Some(v),
+        },
+        _ => apply(op, Value::Int(a), Value::Int(b)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_wrap_as_herds_int32() {
+        let int = |v: i64| Some(Value::Int(v));
+        assert_eq!(word_op(BinOp::Add, i32::MAX as i64, 1), int(i32::MIN as i64));
+        assert_eq!(word_op(BinOp::Mul, 65536, 65536), int(0));
+        assert_eq!(word_op(BinOp::Div, i32::MIN as i64, -1), int(i32::MIN as i64));
+        // A logical shift sees the 32-bit pattern of -1, not 64 bits of it.
+        assert_eq!(word_op(BinOp::Shr, -1, 1), int(i32::MAX as i64));
+        assert_eq!(word_op(BinOp::Gt, i32::MIN as i64, 0), int(0));
+        let words = Layout { words: true, ..Layout::default() };
+        assert_eq!(words.apply(BinOp::Add, Value::Int(-1), Value::Int(1), &[]), int(0));
+        assert_eq!(Layout::default().apply(BinOp::Add, Value::Int(i32::MAX as i64), Value::Int(1), &[]), int(1 << 31));
+    }
 }

@@ -348,10 +348,11 @@ pub trait Isa: Sync {
     fn zero_reg(&self) -> Option<&'static str> {
         None
     }
-    /// The width of herd's values for this architecture (its `Int32Value` or
-    /// `Int64Value`): a test's constants are read modulo it, and the `Condition` line
-    /// echoes them so (ARM's `0xBEF00000` is -1091633152, AArch64's `0xFAA99887` stays).
-    fn scalar_bits(&self) -> u32 {
+    /// The width of herd's values for this architecture under `variants` (its
+    /// `Int32Value` or `Int64Value`): a test's constants are read modulo it, and the
+    /// `Condition` line echoes them so (ARM's `0xBEF00000` is -1091633152, AArch64's
+    /// `0xFAA99887` stays); arithmetic wraps at it ([`crate::events::Layout::apply`]).
+    fn scalar_bits(&self, _variants: &[String]) -> u32 {
         64
     }
     /// Whether a load narrower than a register masks the value it reads to its width, as

@@ -209,7 +209,7 @@ impl Isa for X86 {
     fn name(&self) -> &'static str {
         "X86"
     }
-    fn scalar_bits(&self) -> u32 {
+    fn scalar_bits(&self, _variants: &[String]) -> u32 {
         32
     }
 

@@ -216,7 +216,7 @@ impl Isa for Arm {
     fn name(&self) -> &'static str {
         "ARM"
     }
-    fn scalar_bits(&self) -> u32 {
+    fn scalar_bits(&self, _variants: &[String]) -> u32 {
         32
     }
 

@@ -30,6 +30,11 @@ const SETS: &[&str] = &[
 ];
 
 impl Isa for C {
+    /// herd's C values are 32-bit (`Int32Value`), 128-bit under `-variant S128`, where
+    /// litsat keeps its 64 bits.
+    fn scalar_bits(&self, variants: &[String]) -> u32 {
+        if crate::variant::holds(variants, "s128") { 64 } else { 32 }
+    }
     /// herd's default for C is `c11_partialSC.cat`, which the bundled `c11` restates.
     fn default_model(&self) -> Option<&'static str> {
         Some("c11")

@@ -866,8 +866,9 @@ impl<'a> Thread<'a> {
     /// Where an access of the current instruction goes.
     fn access(&mut self, a: &Addr) -> Result<Access, Diag> {
         let (val, deps, src) = self.address(a)?;
-        if self.ev.cells.is_some() {
-            // Every width is a number of cells, checked as it is cut (`split.rs`).
+        if self.ev.cells.is_some() || self.isa.whole_locations() {
+            // Every width is a number of cells, checked as it is cut (`split.rs`), or none
+            // matters (the whole location is accessed).
             return Ok(Access { val, place: self.ev.place(val), deps, src });
         }
         self.check_width(val)?;

@@ -376,6 +376,12 @@ pub trait Isa: Sync {
     fn capabilities(&self) -> bool {
         false
     }
+    /// Whether, outside `-variant mixed`, an access of any width is an access to the whole
+    /// location its address names, as in herd's X86_64 (no `check_sizes`, memory by
+    /// location): no width is then checked against an array's elements.
+    fn whole_locations(&self) -> bool {
+        false
+    }
     /// Whether herd refuses, outside `-variant mixed`, a test that accesses one location
     /// at two widths (its `reject_mixed`: AArch64 does, X86_64 does not).
     fn rejects_mixed(&self) -> bool {

@@ -28,8 +28,8 @@ fn herds_values_outside_the_mixed_variant() {
         // Unsuffixed: nothing cut, and all of rax becomes the value loaded.
         ("MOV+al", "0:rax=4294967301;"),
         ("MOVL+cut", "0:rbx=5; 0:rcx=4294967301;"),
-        // %ah: 5 << 8 | 0x12; %bl: 6, the rest of rbx gone.
-        ("MOVB+ah", "0:rax=1298; 0:rbx=6;"),
+        // %ah: 5 << 8 | 0x12, and 5 read back; %bl: 6, the rest of rbx gone.
+        ("MOVB+ah", "0:rax=1298; 0:rbx=6; [x]=5;"),
         // 0x100000005 in an untyped register prints as an int.
         ("PRINT+untyped", "0:rax=5;"),
     ];

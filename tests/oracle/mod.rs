@@ -1617,14 +1617,13 @@ impl From<NoValue> for Drop {
     }
 }
 
-/// A value as herd prints it in a state: an integer cut to its place's C type, read
-/// signed or unsigned by that type (`int` when the test gives none); pointers and symbols
-/// print as they are.
-fn typed(v: &Val, ty: Option<&str>) -> String {
-    let Val::Int(i) = v else { return v.to_string() };
+/// An integer as herd sees it at a place of C type `ty` (`int` when the test gives
+/// none): cut to the type's width, sign-extended when signed; and whether it prints as
+/// an unsigned 64-bit number. `None` for a pointer, left as it is.
+fn cast(i: i64, ty: Option<&str>) -> Option<(i64, bool)> {
     let ty = ty.unwrap_or("int");
     if ty.contains('*') {
-        return i.to_string();
+        return None;
     }
     let unsigned = ty.starts_with('u') || ty.starts_with("unsigned") || ty == "size_t";
     let bits = if ["64", "long", "size_t", "intptr_t"].iter().any(|w| ty.contains(w)) {
@@ -1636,12 +1635,31 @@ fn typed(v: &Val, ty: Option<&str>) -> String {
     } else {
         32
     };
-    let low = if bits == 64 { *i as u64 } else { (*i as u64) & ((1u64 << bits) - 1) };
-    if unsigned {
-        low.to_string()
-    } else {
-        let shift = 64 - bits;
-        (((low << shift) as i64) >> shift).to_string()
+    if bits == 64 {
+        return Some((i, unsigned));
+    }
+    let low = (i as u64) & ((1u64 << bits) - 1);
+    let shift = 64 - bits;
+    Some((if unsigned { low as i64 } else { ((low << shift) as i64) >> shift }, false))
+}
+
+/// A value as herd prints it in a state: an integer cut to its place's C type, read
+/// signed or unsigned by that type; pointers and symbols print as they are.
+fn typed(v: &Val, ty: Option<&str>) -> String {
+    let Val::Int(i) = v else { return v.to_string() };
+    match cast(*i, ty) {
+        None => i.to_string(),
+        Some((c, true)) => (c as u64).to_string(),
+        Some((c, false)) => c.to_string(),
+    }
+}
+
+/// A value as herd compares it with a condition's constant (herd's constraints cast
+/// both to the place's type; the front end has cast the constants).
+fn compared(v: &Val, ty: Option<&str>) -> Val {
+    match v {
+        Val::Int(i) => Val::Int(cast(*i, ty).map_or(*i, |c| c.0)),
+        v => v.clone(),
     }
 }
 
@@ -2031,7 +2049,7 @@ impl<'a> Search<'a> {
             };
             values.insert(place.clone(), ev.show_value(v));
         }
-        let get = |l: &Loc| values.get(l).cloned();
+        let get = |l: &Loc| values.get(l).map(|v| compared(v, self.type_of(l)));
         let mut cut = false;
         for &(g, _) in &ev.cuts {
             cut |= vals.get(g)? == Value::Int(1);

@@ -912,7 +912,7 @@ fn final_writes_choose(x: &mut exec::Exec) {
 pub fn run(test: Test, file: &str, text: &str, prog: &Program, opts: &Options) -> Result<Outcome, Diag> {
     // The digest reads the test as written, before anything rewrites it; it costs a few
     // MD5 blocks.
-    let hash = crate::litmus::hash::herd_hash(text, &test);
+    let hash = crate::litmus::hash::herd_hash_under(text, &test, &variants_of(prog, opts, &test));
     let mut out = run_unhashed(test, file, text, prog, opts)?;
     out.hash = hash;
     Ok(out)

@@ -123,16 +123,20 @@ pub fn holds(set: &[String], v: &str) -> bool {
 
 /// Refuses the first variant of `set` that changes herd's semantics beyond what litsat
 /// builds for architecture `arch`, naming it and what it is. `mixed` is built where the
-/// architecture's plug-in cuts memory into cells ([`crate::isa::Isa::mixed_cells`]).
+/// architecture's plug-in cuts memory into cells ([`crate::isa::Isa::mixed_cells`]),
+/// `morello` where it has capabilities ([`crate::isa::Isa::capabilities`]; what it does
+/// not build of them, it refuses instruction by instruction).
 pub fn check_built(set: &[String], file: &str, arch: &str) -> Result<(), Diag> {
-    let cells = crate::isa::for_arch(arch).is_some_and(|i| i.mixed_cells());
+    let isa = crate::isa::for_arch(arch);
+    let cells = isa.is_some_and(|i| i.mixed_cells());
+    let capabilities = isa.is_some_and(|i| i.capabilities());
     let reaches = |r: &Reach| match r {
         Reach::All => true,
         Reach::Only(archs) => archs.iter().any(|a| a.eq_ignore_ascii_case(arch)),
     };
     for v in set {
         let c = canonical(v);
-        if c == "mixed" && cells {
+        if (c == "mixed" && cells) || (c == "morello" && capabilities) {
             continue;
         }
         if let Some((_, _, what)) = NOT_BUILT.iter().find(|(n, r, _)| *n == c && reaches(r)) {

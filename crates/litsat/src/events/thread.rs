@@ -392,7 +392,7 @@ impl<'a> Thread<'a> {
             }
             // Joined with the other paths at the thread's end.
             Op::Exit => self.leave_for(EXIT),
-            Op::Fault { ftype, tags, labels } => self.fault(ftype, tags, labels),
+            Op::Fault { ftype, tags, labels, at } => self.fault(ftype, tags, labels, at.as_ref())?,
             Op::TagIf { tags, when } => self.tag_if(tags, when)?,
             Op::OneEvent => self.one_event(),
             Op::Cut(name) => {
@@ -449,10 +449,19 @@ impl<'a> Thread<'a> {
     }
 
     /// A fault ([`Op::Fault`]): its event, and the thread's fault register naming the
-    /// site (numbered once per thread, label and type, herd's identity of a fault).
-    fn fault(&mut self, ftype: &str, tags: &[Tag], labels: &[String]) {
-        let e = self.event(Kind::Fault, 0, (None, None), self.zero, tags.to_vec(), self.cur.guard);
-        self.push(e);
+    /// site (numbered once per thread, label and type, herd's identity of a fault). A
+    /// fault `at` an address comes after the predicated commit of the check that failed.
+    fn fault(&mut self, ftype: &str, tags: &[Tag], labels: &[String], at: Option<&Addr>) -> Result<(), Diag> {
+        let (place, commit) = match at {
+            Some(a) => {
+                let (l, commit) = self.checked_place(a)?;
+                ((Some(l), None), commit)
+            }
+            None => ((None, None), None),
+        };
+        let e = self.event(Kind::Fault, 0, place, self.zero, tags.to_vec(), self.cur.guard);
+        let f = self.push(e);
+        self.ev.iico_ctrl.extend(commit.map(|p| (p, f)));
         let site = crate::litmus::FaultSite { thread: self.id, labels: labels.to_vec(), ftype: ftype.to_string() };
         let sites = &mut self.ev.fault_sites;
         let k = sites.iter().position(|s| *s == site).unwrap_or_else(|| {
@@ -462,6 +471,22 @@ impl<'a> Thread<'a> {
         let v = self.ev.constant(Value::Int(k as i64 + 1));
         let n = self.regs.number(crate::litmus::FAULT_REG);
         put(&mut self.cur.regs, n, Content::of(v));
+        Ok(())
+    }
+
+    /// Where a failed access check faults: the address's location (read with port
+    /// `ADDR`), and the predicated commit it feeds (with register events). herd locates
+    /// the fault at the address; one that is no location of the test is refused.
+    fn checked_place(&mut self, a: &Addr) -> Result<(usize, Option<Eid>), Diag> {
+        let (val, _, src) = self.address(a)?;
+        let (Some(l), _) = self.ev.place(val) else {
+            return Err(self.err("unsupported: a capability check on an address that is no location of the test"));
+        };
+        let commit = self.predicate(&src);
+        if let Some(p) = commit {
+            self.iico_in(&src, p, "ADDR");
+        }
+        Ok((l, commit))
     }
 
     /// A C operator's operands begin, follow one another or end: events in different
@@ -841,8 +866,9 @@ impl<'a> Thread<'a> {
     /// Where an access of the current instruction goes.
     fn access(&mut self, a: &Addr) -> Result<Access, Diag> {
         let (val, deps, src) = self.address(a)?;
-        if self.ev.cells.is_some() {
-            // Every width is a number of cells, checked as it is cut (`split.rs`).
+        if self.ev.cells.is_some() || self.isa.whole_locations() {
+            // Every width is a number of cells, checked as it is cut (`split.rs`), or none
+            // matters (the whole location is accessed).
             return Ok(Access { val, place: self.ev.place(val), deps, src });
         }
         self.check_width(val)?;

@@ -226,10 +226,15 @@ pub enum Op {
     /// this fault site, of type `ftype` at the instruction's `labels` (filled in from the
     /// source when the code is read, before any layout renames labels). An `Exit` after it
     /// ends the thread, as herd's default (`fatal`) fault handling does.
+    ///
+    /// `at`: the fault of an access whose check failed before it was made (herd's Morello
+    /// capability check): the address is read (port `ADDR`) into a predicated commit that
+    /// controls the fault, and the fault is located at that address, as herd's is.
     Fault {
         ftype: String,
         tags: Vec<Tag>,
         labels: Vec<String>,
+        at: Option<Addr>,
     },
     /// `dst` keeps its value and also comes from `src`: an intra-instruction data edge
     /// without arithmetic (herd's post-indexed store updates its base once the data
@@ -364,6 +369,18 @@ pub trait Isa: Sync {
     /// Whether herd's `-variant mixed` (memory as cells, accesses of several sizes to one
     /// location) runs on this architecture.
     fn mixed_cells(&self) -> bool {
+        false
+    }
+    /// Whether herd's `-variant morello` (capabilities) runs on this architecture as far
+    /// as litsat builds it: AArch64's accesses through untagged capabilities, which fault
+    /// (`aarch64/morello.rs`); anything else under the variant is refused there.
+    fn capabilities(&self) -> bool {
+        false
+    }
+    /// Whether, outside `-variant mixed`, an access of any width is an access to the whole
+    /// location its address names, as in herd's X86_64 (no `check_sizes`, memory by
+    /// location): no width is then checked against an array's elements.
+    fn whole_locations(&self) -> bool {
         false
     }
     /// Whether herd refuses, outside `-variant mixed`, a test that accesses one location

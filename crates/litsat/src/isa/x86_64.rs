@@ -1,5 +1,6 @@
-//! X86_64 in AT&T syntax, as in herd's `X86_64` tests. The semantics are X86's; this
-//! module only reads AT&T operands (source first) and names registers as herd does.
+//! X86_64 in AT&T syntax, as in herd's `X86_64` tests: AT&T operands (source first),
+//! registers named as herd names them, and herd's widths and register parts ([`sized`]),
+//! over the semantics shared with X86.
 
 use super::x86::{Opnd, SETS, imm_or_label, semantics, strip_lock};
 use super::*;
@@ -59,28 +60,6 @@ fn indexed(pre: &mut Vec<Op>, inner: &str, whole: &str) -> Result<Reg, InstrErro
     Ok("%ea".into())
 }
 
-/// The width in bytes of an instruction's accesses: from the mnemonic's suffix (`movq`,
-/// `movl`), or else from a register operand's name (`%rax`, `%eax`, `%r8d`).
-fn width(m: &str, base: &str, raw: &[String]) -> Option<usize> {
-    if m != base {
-        return match m.as_bytes().last() {
-            Some(b'q') => Some(8),
-            Some(b'l') => Some(4),
-            _ => None,
-        };
-    }
-    raw.iter().find_map(|o| {
-        let r = o.trim().strip_prefix('%')?.to_ascii_lowercase();
-        if r.starts_with('e') || r.starts_with('r') && r.ends_with('d') {
-            Some(4)
-        } else if r.starts_with('r') && !r.ends_with(['w', 'b']) && r != "rip" {
-            Some(8)
-        } else {
-            None
-        }
-    })
-}
-
 fn operand(pre: &mut Vec<Op>, s: &str) -> Result<Opnd, InstrError> {
     let s = s.trim();
     if let Some(i) = s.strip_prefix('$') {
@@ -114,23 +93,31 @@ fn operand(pre: &mut Vec<Op>, s: &str) -> Result<Opnd, InstrError> {
     imm_or_label(s)
 }
 
-/// Drops AT&T's width suffix (`movl` → `mov`); byte and word accesses are mixed-size.
-fn base_mnemonic(m: &str) -> Result<&str, InstrError> {
-    const BASES: &[&str] = &[
-        "mov", "xchg", "add", "sub", "xor", "and", "or", "inc", "dec", "xadd", "cmpxchg", "cmp", "shl", "shr", "sal",
-        "nop",
-    ];
-    if BASES.contains(&m) || !m.ends_with(['b', 'w', 'l', 'q']) {
-        return Ok(m);
+/// Drops AT&T's width suffix (`subl` → `sub`) of the instructions litsat reads beyond
+/// herd's sized families ([`plain`]).
+fn base_mnemonic(m: &str) -> &str {
+    const BASES: &[&str] = &["sub", "xadd", "shr", "sal", "nop"];
+    match m.strip_suffix(['b', 'w', 'l', 'q']) {
+        Some(base) if !BASES.contains(&m) && BASES.contains(&base) => base,
+        _ => m,
     }
-    let base = &m[..m.len() - 1];
-    if !BASES.contains(&base) {
-        return Ok(m);
+}
+
+/// An instruction outside herd's sized families ([`sized`]): fences, branches, `ret`,
+/// `nop`s, and register arithmetic herd's parser lacks (`sub`, `xadd`, `shr`, `sal`), on
+/// whole 64-bit registers.
+fn plain(text: &str) -> Result<Vec<Op>, InstrError> {
+    let (locked, rest) = strip_lock(text);
+    let (m, raw) = split_att(rest);
+    let base = base_mnemonic(&m);
+    if base.starts_with("nop") {
+        return Ok(vec![]);
     }
-    if m.ends_with(['b', 'w']) && base != "nop" {
-        return Err(InstrError::new(format!("unsupported: mixed-size access '{m}' (herd runs it under `-variant mixed`)")));
-    }
-    Ok(base)
+    let mut pre = Vec::new();
+    let mut ops = raw.iter().map(|o| operand(&mut pre, o)).collect::<Result<Vec<_>, _>>()?;
+    ops.reverse();
+    pre.extend(semantics(base, locked, &ops, text, "rax")?);
+    Ok(pre)
 }
 
 impl Isa for X86_64 {
@@ -169,24 +156,15 @@ impl Isa for X86_64 {
         !strip_lock(text).0
     }
 
-    /// Under `-variant mixed`, herd's widths and register parts ([`sized`]); otherwise
-    /// the 64-bit semantics, byte and word accesses refused.
-    fn parse_under(&self, text: &str, variants: &[String]) -> Result<Vec<Op>, InstrError> {
-        if crate::variant::holds(variants, "mixed") { sized::parse(text) } else { self.parse(text) }
+    /// Outside `-variant mixed`, an access of any width is to a whole location (herd
+    /// checks no sizes on X86_64).
+    fn whole_locations(&self) -> bool {
+        true
     }
 
+    /// herd's widths and register parts ([`sized`]), under `-variant mixed` or not.
     fn parse(&self, text: &str) -> Result<Vec<Op>, InstrError> {
-        let (locked, rest) = strip_lock(text);
-        let (m, raw) = split_att(rest);
-        let base = base_mnemonic(&m)?;
-        if base.starts_with("nop") {
-            return Ok(vec![]);
-        }
-        let mut pre: Vec<Op> = width(&m, base, &raw).map(Op::Width).into_iter().collect();
-        let mut ops = raw.iter().map(|o| operand(&mut pre, o)).collect::<Result<Vec<_>, _>>()?;
-        ops.reverse();
-        pre.extend(semantics(base, locked, &ops, text, "rax")?);
-        Ok(pre)
+        sized::parse(text)
     }
 }
 

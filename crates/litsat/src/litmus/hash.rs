@@ -156,6 +156,13 @@ fn info_part(meta: &str) -> Vec<u8> {
 /// prints no such line (a metadata key `hash` not spelled `Hash`) or where this module
 /// cannot reproduce it.
 pub fn herd_hash(source: &str, test: &Test) -> Option<String> {
+    herd_hash_under(source, test, &test.variants)
+}
+
+/// [`herd_hash`] under the variants the test runs under (herd prints some instructions
+/// otherwise under `morello`).
+pub fn herd_hash_under(source: &str, test: &Test, variants: &[String]) -> Option<String> {
+    let morello = crate::variant::holds(variants, "morello");
     let is_c = test.arch == "C";
     let blanked = if is_c { super::c_split::blank_comments(source) } else { super::parse::blank_comments(source) };
     let s = sections(&blanked)?;
@@ -163,7 +170,7 @@ pub fn herd_hash(source: &str, test: &Test) -> Option<String> {
     if let Some((k, v)) = meta_lines(s.meta).find(|(k, _)| k.eq_ignore_ascii_case("Hash")) {
         return (k == "Hash").then(|| v.to_string());
     }
-    let code = if is_c { c::digest_text(s.code)? } else { code::digest_text(&test.arch, &test.threads)? };
+    let code = if is_c { c::digest_text(s.code)? } else { code::digest_text(&test.arch, &test.threads, morello)? };
     let init = state::init(s.init)?;
     let locs = state::observed(s.post)?;
     let mut all = info_part(s.meta);
@@ -184,7 +191,8 @@ pub fn parts(source: &str, test: &Test) -> Option<[String; 3]> {
     let is_c = test.arch == "C";
     let blanked = if is_c { super::c_split::blank_comments(source) } else { super::parse::blank_comments(source) };
     let s = sections(&blanked)?;
-    let code = if is_c { c::digest_text(s.code) } else { code::digest_text(&test.arch, &test.threads) };
+    let morello = crate::variant::holds(&test.variants, "morello");
+    let code = if is_c { c::digest_text(s.code) } else { code::digest_text(&test.arch, &test.threads, morello) };
     Some([
         state::init(s.init).unwrap_or_else(|| "?".into()),
         code.unwrap_or_else(|| "?".into()),

@@ -468,6 +468,11 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<(Vec<InitItem>, Vec<ArrayD
             None => Val::Int(0),
             Some(v) => match prop::value.parse(v) {
                 Ok((r, val)) if r.trim().is_empty() => val,
+                // herd's `x:red` (an MTE colour) and `x:1`, `0x…:x:1` (a Morello capability).
+                _ if v.contains(':') => {
+                    let msg = format!("unsupported: `{v}`, an address with a tag or capability bits (herd's variants memtag and morello)");
+                    return Err(cur.err(atom.trim_start(), msg));
+                }
                 _ => {
                     return Err(cur.err(atom.trim_start(), format!("expected a value, found `{v}`")));
                 }

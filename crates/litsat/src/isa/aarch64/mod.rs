@@ -13,6 +13,7 @@
 
 mod alu;
 mod mem;
+mod morello;
 mod operand;
 mod pair;
 mod sys;
@@ -75,6 +76,9 @@ impl Isa for AArch64 {
         true
     }
     fn mixed_cells(&self) -> bool {
+        true
+    }
+    fn capabilities(&self) -> bool {
         true
     }
     /// herd's `mem_access_size` has no size for `I_LDAR` (`LDAR`, `LDAPR` and the
@@ -162,8 +166,12 @@ impl Isa for AArch64 {
 
     /// herd's `telechat` variant (code compiled by a C compiler): a `RET` without a
     /// register ends the thread instead of jumping to X30. Under `NV2`, `ELR_EL1`,
-    /// `ESR_EL1` and `VNCR_EL2` live in memory at `VNCR_EL2` ([`sys::under_nv2`]).
+    /// `ESR_EL1` and `VNCR_EL2` live in memory at `VNCR_EL2` ([`sys::under_nv2`]). Under
+    /// `morello`, capabilities ([`morello`]).
     fn parse_under(&self, text: &str, variants: &[String]) -> Result<Vec<Op>, InstrError> {
+        if crate::variant::holds(variants, "morello") {
+            return morello::parse(text);
+        }
         if text.trim().eq_ignore_ascii_case("RET") && crate::variant::holds(variants, "telechat") {
             return Ok(vec![Op::Exit]);
         }

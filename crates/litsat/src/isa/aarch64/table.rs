@@ -208,7 +208,7 @@ fn udf(ins: &Ins) -> Res {
     imm_in(k, 0, 0xffff)?;
     let tags = vec!["FAULT".into(), "FAULT-RD".into(), "EXC-ENTRY".into(), "UndefinedInstruction".into()];
     Ok(vec![
-        Op::Fault { ftype: "UndefinedInstruction".into(), tags, labels: Vec::new() },
+        Op::Fault { ftype: "UndefinedInstruction".into(), tags, labels: Vec::new(), at: None },
         Op::LabelOf { dst: "ELR_EL1".into(), label: ".+0".into() },
         Op::Exit,
     ])
@@ -222,7 +222,7 @@ fn svc(ins: &Ins) -> Res {
     let k = imm_in(k, 0, 0xffff)?;
     let tags = vec!["FAULT".into(), "FAULT-RD".into(), "EXC-ENTRY".into(), "SVC".into()];
     Ok(vec![
-        Op::Fault { ftype: "SupervisorCall".into(), tags, labels: Vec::new() },
+        Op::Fault { ftype: "SupervisorCall".into(), tags, labels: Vec::new(), at: None },
         Op::Link("ELR_EL1".into()),
         Op::Mov { dst: "ESR_EL1".into(), src: Src::Imm((0b010_1011 << 25) | k) },
         Op::Exit,

@@ -1,17 +1,18 @@
-//! X86_64 under herd's `-variant mixed` (X86_64Sem.ml): every access has herd's width,
-//! and a register operand is the part of its 64-bit register its name says.
+//! herd's X86_64 semantics (X86_64Sem.ml), under `-variant mixed` and without it alike:
+//! every access has herd's width, and a register operand is the part of its 64-bit
+//! register its name says. Only memory differs between the two: cells under the
+//! variant, whole locations outside it.
 //!
 //! herd's widths: the suffix's (`b` 1, `w` 2, `l` 4, `q` 8 bytes), and 4 bytes for an
 //! unsuffixed instruction whatever its registers (X86_64Arch_herd.ml maps `INSb` to
-//! `Word`). Reading `%al`, `%ah`, `%ax` or `%eax` reads those bits of `rax`; writing
-//! `%al`, `%ah` or `%ax` replaces those bits and keeps the others, writing `%eax` or
-//! `%rax` replaces the whole register (X86_64Sem.ml `write_reg`, after Intel's manual).
-//! herd never checks a suffix against a register's size; an assembler does, and so does
-//! litsat: `movb %rax,(x)` is an error, and an unsuffixed instruction on a byte or word
-//! register (whose memory access herd makes 4 bytes wide) is refused by name.
+//! `Word`). Every value an instruction reads, from memory or a register operand, is cut
+//! to the suffix's size (`b`, `w`, `l`; `q` and no suffix keep all 64 bits); an
+//! immediate is not. Reading `%al`, `%ah`, `%ax` or `%eax` reads those bits of `rax`;
+//! writing a register leaves it as herd's `write_reg` does ([`write_part`]). herd never
+//! checks a suffix against a register's size, and neither does litsat: `movb %rax,(x)`
+//! stores `rax`'s low byte, `mov (x),%al` loads 4 bytes.
 
 use super::super::x86::{FLAG_A, FLAG_B, Opnd, semantics, strip_lock};
-use crate::isa::Isa;
 use super::{operand, split_att};
 use crate::isa::{BinOp, Cond, InstrError, Op, Reg, Src, Tag};
 
@@ -26,14 +27,6 @@ enum Part {
 }
 
 impl Part {
-    fn bytes(self) -> usize {
-        match self {
-            Part::Low8 | Part::High8 => 1,
-            Part::Word => 2,
-            Part::Dword => 4,
-            Part::Quad => 8,
-        }
-    }
     /// The part's bits as a mask, before any shift (`None`: the whole register).
     fn mask(self) -> Option<i64> {
         match self {
@@ -116,56 +109,39 @@ fn mnemonic(m: &str) -> Result<(&str, Option<usize>), InstrError> {
 }
 
 fn unsupported(m: &str) -> InstrError {
-    InstrError::new(format!("unsupported under `-variant mixed`: instruction '{m}'"))
+    InstrError::new(format!("unsupported: instruction '{m}' on memory (none of herd's X86_64 instructions)"))
 }
 
-/// The instruction's width: its suffix's, checked against its register operands, or
-/// herd's 4 bytes where it has none.
-fn width(m: &str, suffix: Option<usize>, regs: &[(Reg, Part, &str)]) -> Result<usize, InstrError> {
-    for (_, p, name) in regs {
-        match suffix {
-            Some(w) if p.bytes() != w => {
-                return Err(InstrError::new(format!(
-                    "'{m}' accesses {w} byte(s), but register '{name}' has {}",
-                    p.bytes()
-                )));
-            }
-            None if p.bytes() < 4 => {
-                return Err(InstrError::new(format!(
-                    "unsupported: '{m}' on the {}-byte register '{name}' without a width suffix \
-                     (herd makes it a 4-byte access); write it with `b` or `w`",
-                    p.bytes()
-                )));
-            }
-            _ => {}
-        }
-    }
-    Ok(suffix.unwrap_or(4))
+/// The bits of a value an instruction of this suffix keeps (herd's `read_loc_gen`
+/// masks every value it reads, from memory or a register, to the instruction's size;
+/// `q` and no suffix, `INSb`, keep all 64): `None` for all of them.
+fn kept(suffix: Option<usize>) -> Option<i64> {
+    suffix.and_then(|w| Part::from_width(w).mask())
 }
 
-/// The ops of one instruction under `-variant mixed`.
+/// The ops of one instruction, herd's X86_64 semantics under `-variant mixed` and
+/// without it alike (only memory differs: cells under the variant, whole locations
+/// outside it, [`crate::isa::Isa::whole_locations`]).
 pub fn parse(text: &str) -> Result<Vec<Op>, InstrError> {
     let (locked, rest) = strip_lock(text);
     let (m, raw) = split_att(rest);
     let Ok((base, suffix)) = mnemonic(&m) else { return widthless(&m, text) };
-    let regs: Vec<(Reg, Part, &str)> =
-        raw.iter().filter_map(|o| part(o).map(|(r, p)| (r, p, o.as_str()))).collect();
     if let Some(o) = raw.iter().find(|o| o.trim().starts_with('%') && part(o).is_none()) {
         return Err(InstrError::new(format!("unknown register '{o}'")));
     }
-    let w = width(&m, suffix, &regs)?;
     if locked && !LOCKABLE.contains(&base) {
         return Err(InstrError::new(format!("Illegal lock prefix on instruction '{m}'")));
     }
+    let (w, keep) = (suffix.unwrap_or(4), kept(suffix));
     let mut pre = vec![Op::Width(w)];
     let mut post = Vec::new();
     let mut ops = Vec::new();
     for (k, o) in raw.iter().enumerate() {
         match part(o) {
-            Some((r, Part::Quad)) => ops.push(Opnd::Reg(r)),
+            Some((r, Part::Quad)) if keep.is_none() => ops.push(Opnd::Reg(r)),
             Some((r, p)) => {
                 let t = format!("%p{k}");
-                pre.extend(read_part(&t, &r, p));
+                pre.extend(read_part(&t, &r, p, keep));
                 post.push((t.clone(), r, p));
                 ops.push(Opnd::Reg(t));
             }
@@ -173,33 +149,49 @@ pub fn parse(text: &str) -> Result<Vec<Op>, InstrError> {
         }
     }
     ops.reverse();
-    let body = if base == "cmpxchg" { cmpxchg(&ops, locked, w, text)? } else { semantics(base, locked, &ops, text, "rax")? };
+    let body = if base == "cmpxchg" { cmpxchg(&ops, locked, keep, text)? } else { semantics(base, locked, &ops, text, "rax")? };
     let written: Vec<Op> =
         post.iter().filter(|(t, _, _)| writes(&body, t)).flat_map(|(t, r, p)| write_part(t, r, *p)).collect();
-    pre.extend(body);
+    pre.extend(masked_loads(body, keep));
     pre.extend(written);
     Ok(pre)
 }
 
-/// An instruction of no width (fences, branches, `nop`s, `ret`): as outside the variant.
-/// One that accesses memory or has a width is none of herd's sized families here.
-fn widthless(m: &str, text: &str) -> Result<Vec<Op>, InstrError> {
-    let ops = super::X86_64.parse(text).map_err(|_| unsupported(m))?;
-    if ops.iter().any(|o| matches!(o, Op::Load { .. } | Op::Store { .. } | Op::Width(_))) {
-        return Err(unsupported(m));
+/// `ops` with each value loaded cut to the bits the instruction keeps.
+fn masked_loads(ops: Vec<Op>, keep: Option<i64>) -> Vec<Op> {
+    let Some(mask) = keep else { return ops };
+    let mut out = Vec::with_capacity(ops.len() + 1);
+    for op in ops {
+        let dst = if let Op::Load { dst, .. } = &op { Some(dst.clone()) } else { None };
+        out.push(op);
+        if let Some(d) = dst {
+            out.push(Op::Bin { dst: d.clone(), op: BinOp::And, a: Src::Reg(d), b: Src::Imm(mask) });
+        }
     }
-    Ok(ops)
+    out
 }
 
-/// herd's `cmpxchg` (X86_64Sem.ml): the memory operand's `w` bytes compared with as many
-/// of `rax`; equal, the source is stored; else `rax` becomes the value read (all of
-/// `rax`, zero-extended: herd writes the 64-bit register). The flags keep the comparison.
-fn cmpxchg(ops: &[Opnd], locked: bool, w: usize, text: &str) -> Result<Vec<Op>, InstrError> {
+/// An instruction of no width (fences, branches, `nop`s, `ret`, and litsat's register
+/// arithmetic that herd's parser lacks: `sub`, `shr`, …), by [`super::plain`]. One that
+/// accesses memory is none of herd's sized families, and refused.
+fn widthless(m: &str, text: &str) -> Result<Vec<Op>, InstrError> {
+    let ops = super::plain(text)?;
+    if ops.iter().any(|o| matches!(o, Op::Load { .. } | Op::Store { .. })) {
+        return Err(unsupported(m));
+    }
+    Ok(ops.into_iter().filter(|o| !matches!(o, Op::Width(_))).collect())
+}
+
+/// herd's `cmpxchg` (X86_64Sem.ml): the memory operand's value compared with `rax`,
+/// both cut to the bits the instruction keeps (`keep`: all for `q` and no suffix);
+/// equal, the source is stored; else `rax` becomes the value read (herd writes the
+/// 64-bit register). The flags keep the comparison.
+fn cmpxchg(ops: &[Opnd], locked: bool, keep: Option<i64>, text: &str) -> Result<Vec<Op>, InstrError> {
     let [Opnd::Mem(a), Opnd::Reg(r)] = ops else { return Err(InstrError::unsupported(text)) };
     let tags: Vec<Tag> = if locked { vec!["X".into()] } else { vec![] };
-    let mut out = match Part::from_width(w) {
-        Part::Quad => vec![Op::Mov { dst: "%acc".into(), src: Src::Reg("rax".into()) }],
-        p => read_part("%acc", "rax", p),
+    let mut out = match keep {
+        None => vec![Op::Mov { dst: "%acc".into(), src: Src::Reg("rax".into()) }],
+        k => read_part("%acc", "rax", Part::Quad, k),
     };
     let (old, acc) = (Src::Reg("%old".into()), Src::Reg("%acc".into()));
     let eq = Cond { op: BinOp::Eq, a: old.clone(), b: acc.clone() };
@@ -218,33 +210,33 @@ fn writes(ops: &[Op], t: &str) -> bool {
     ops.iter().any(|op| matches!(op, Op::Load { dst, .. } | Op::Mov { dst, .. } | Op::Bin { dst, .. } if dst == t))
 }
 
-/// `t` = part `p` of register `r` (herd's `read_reg`: shifted down and masked).
-fn read_part(t: &str, r: &str, p: Part) -> Vec<Op> {
+/// `t` = part `p` of register `r` (herd's `read_reg`: shifted down and masked), cut to
+/// the bits the instruction keeps (`keep`, herd's `read_loc_gen`).
+fn read_part(t: &str, r: &str, p: Part, keep: Option<i64>) -> Vec<Op> {
     let mut out = Vec::new();
     let mut from = Src::Reg(r.to_string());
     if p.shift() > 0 {
         out.push(Op::Bin { dst: t.into(), op: BinOp::Shr, a: from, b: Src::Imm(p.shift()) });
         from = Src::Reg(t.into());
     }
-    let mask = p.mask().unwrap_or(-1);
+    let mask = p.mask().unwrap_or(-1) & keep.unwrap_or(-1);
     out.push(Op::Bin { dst: t.into(), op: BinOp::And, a: from, b: Src::Imm(mask) });
     out
 }
 
-/// Register `r` after `t` is written to its part `p` (herd's `write_reg`): a byte or
-/// word keeps the other bits, a doubleword replaces the whole register.
+/// Register `r` after `t` is written to its part `p`, as herd's `write_reg` computes it:
+/// it reads the part (masked, [`read_part`]), clears the part's bits in that and ors in
+/// the value, so that a write to `%al`, `%ax`, `%eax` or `%rax` leaves the whole register
+/// the value written (not Intel's merge, which the function's comment describes), and
+/// one to `%ah` leaves it the value shifted up by 8, or'ed with the old `%ah` as the low
+/// byte.
 fn write_part(t: &str, r: &str, p: Part) -> Vec<Op> {
-    if p == Part::Dword {
+    if p != Part::High8 {
         return vec![Op::Mov { dst: r.into(), src: Src::Reg(t.into()) }];
     }
-    let keep = !(p.mask().unwrap_or(-1) << p.shift());
-    let mut out = vec![Op::Bin { dst: "%keep".into(), op: BinOp::And, a: Src::Reg(r.into()), b: Src::Imm(keep) }];
-    let mut v = Src::Reg(t.into());
-    if p.shift() > 0 {
-        out.push(Op::Bin { dst: t.into(), op: BinOp::Shl, a: v, b: Src::Imm(p.shift()) });
-        v = Src::Reg(t.into());
-    }
-    out.push(Op::Bin { dst: r.into(), op: BinOp::Or, a: Src::Reg("%keep".into()), b: v });
+    let mut out = read_part("%keep", r, p, None);
+    out.push(Op::Bin { dst: t.into(), op: BinOp::Shl, a: Src::Reg(t.into()), b: Src::Imm(8) });
+    out.push(Op::Bin { dst: r.into(), op: BinOp::Or, a: Src::Reg("%keep".into()), b: Src::Reg(t.into()) });
     out
 }
 
@@ -270,12 +262,40 @@ mod tests {
         assert!(matches!(parse("movb %al,(x)").unwrap()[0], Op::Width(1)));
         assert!(matches!(parse("mov %rax,(x)").unwrap()[0], Op::Width(4)));
         assert!(matches!(parse("xchgw %ax,(x)").unwrap()[0], Op::Width(2)));
-        assert!(parse("movb %rax,(x)").unwrap_err().message.contains("register '%rax' has 8"));
-        assert!(parse("movq (x),%eax").unwrap_err().message.contains("has 4"));
-        assert!(parse("mov (x),%al").unwrap_err().message.contains("without a width suffix"));
+        // herd checks no suffix against a register: these are its semantics, not errors.
+        assert!(matches!(parse("movb %rax,(x)").unwrap()[0], Op::Width(1)));
+        assert!(matches!(parse("movq (x),%eax").unwrap()[0], Op::Width(8)));
+        assert!(matches!(parse("mov (x),%al").unwrap()[0], Op::Width(4)));
         assert!(parse("xaddq %rax,(x)").unwrap_err().message.contains("'xaddq'"));
         assert!(parse("lock movb $1,(x)").unwrap_err().message.contains("Illegal lock prefix"));
         assert!(parse("lock xorw $1,(x)").is_ok());
         assert!(parse("mov\u{fffd} %al,(x)").is_err() && parse("\u{fffd}").is_err());
+    }
+
+    #[test]
+    fn values_read_are_cut_to_the_suffix() {
+        // `movb %rax,(x)`: rax's low byte is stored.
+        let ops = parse("movb %rax,(x)").unwrap();
+        assert!(ops.contains(&Op::Bin { dst: "%p0".into(), op: BinOp::And, a: Src::Reg("rax".into()), b: Src::Imm(0xff) }));
+        // `movl (x),%rbx`: the value loaded is cut to 32 bits, then is all of rbx.
+        let ops = parse("movl (x),%rbx").unwrap();
+        let cut = Op::Bin { dst: "%p1".into(), op: BinOp::And, a: Src::Reg("%p1".into()), b: Src::Imm(0xffff_ffff) };
+        assert!(ops.contains(&cut), "{ops:?}");
+        assert_eq!(ops.last(), Some(&Op::Mov { dst: "rbx".into(), src: Src::Reg("%p1".into()) }));
+        // Unsuffixed, nothing is cut.
+        assert!(!parse("mov (x),%rbx").unwrap().iter().any(|o| matches!(o, Op::Bin { op: BinOp::And, .. })));
+    }
+
+    #[test]
+    fn register_writes_as_herds_write_reg_leaves_them() {
+        // `%al`: the whole register is the value written.
+        let ops = parse("movb $5,%al").unwrap();
+        assert_eq!(ops.last(), Some(&Op::Mov { dst: "rax".into(), src: Src::Reg("%p1".into()) }));
+        // `%ah`: the value shifted up, or'ed with the old `%ah` as the low byte.
+        let ops = parse("movb $5,%ah").unwrap();
+        assert_eq!(
+            ops.last(),
+            Some(&Op::Bin { dst: "rax".into(), op: BinOp::Or, a: Src::Reg("%keep".into()), b: Src::Reg("%p1".into()) })
+        );
     }
 }

@@ -95,7 +95,7 @@ fn memory(m: &str, post: Option<&str>, pair: bool) -> Option<String> {
     let pre = m.ends_with('!');
     let inner = m.trim_end_matches('!').trim().strip_prefix('[')?.strip_suffix(']')?;
     let parts = operands(inner);
-    let base = reg(parts.first()?)?;
+    let base = parts.first().and_then(|p| reg(p).or_else(|| capability(p)))?;
     if let Some(p) = post {
         let k = imm(p)?;
         return Some(format!("{}[{base}]#{k}", if pair { " " } else { "" }));
@@ -117,6 +117,27 @@ fn memory(m: &str, post: Option<&str>, pair: bool) -> Option<String> {
         _ => return None,
     };
     (!pre).then_some(out)
+}
+
+/// A capability register `Cn` as a base (herd's variant morello): the register `Xn`.
+fn capability(s: &str) -> Option<String> {
+    let n = s.trim().strip_prefix(['C', 'c'])?;
+    let k: u32 = n.parse().ok().filter(|_| n.bytes().all(|b| b.is_ascii_digit()))?;
+    (k <= 30).then(|| format!("X{k}"))
+}
+
+/// Prints one AArch64 instruction as herd's hash does under variant morello, where the
+/// base of a load or store without offset prints as a capability register (`[C1]`,
+/// herd's `pp_ra`; with an offset it stays `[X1,#4]`, and `LDUR`'s always does).
+pub fn print_morello(ins: &str, label: &mut dyn FnMut(&str) -> String) -> Option<String> {
+    let out = print(ins, label)?;
+    let plain = out.starts_with("LDR") || out.starts_with("STR");
+    match out.split_once(",[X") {
+        Some((head, tail)) if plain && tail.ends_with(']') && tail[..tail.len() - 1].bytes().all(|b| b.is_ascii_digit()) => {
+            Some(format!("{head},[C{tail}"))
+        }
+        _ => Some(out),
+    }
 }
 
 /// Prints one AArch64 instruction as herd's hash does.

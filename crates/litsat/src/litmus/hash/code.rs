@@ -39,9 +39,10 @@ fn split_labels(cell: &str) -> (Vec<&str>, &str) {
     }
 }
 
-/// The code as herd's hash prints it, before its digest.
-pub fn digest_text(arch: &str, threads: &[ThreadCode]) -> Option<String> {
-    let print = printer(arch)?;
+/// The code as herd's hash prints it, before its digest; `morello`: under herd's variant
+/// of that name, which prints some AArch64 bases as capability registers.
+pub fn digest_text(arch: &str, threads: &[ThreadCode], morello: bool) -> Option<String> {
+    let print: Printer = if morello && arch == "AArch64" { aarch64::print_morello } else { printer(arch)? };
     // First pass: every label, defined or named, in herd's order (by name).
     let mut names: BTreeMap<String, String> = BTreeMap::new();
     for th in threads {

@@ -51,3 +51,22 @@ fn an_unsuffixed_access_is_4_bytes_wide_and_checks_no_array() {
         .unwrap_or_else(|e| panic!("{}", e.render()));
     assert_eq!(o.observation().word(), "Always", "{}", o.log());
 }
+
+/// herd runs X86_64's `ret` only under `telechat`, as the thread's end, and X86 has no
+/// `ret` at all: elsewhere litsat refuses it at its column rather than answering.
+#[test]
+fn ret_only_under_telechat() {
+    let model = Model::bundled("tso").expect("tso");
+    let run = |text: &str| {
+        let test = Test::parse(text, "ret.litmus").map_err(|e| e.render())?;
+        check(&test, &model, &Options::new()).map(|o| o.counts()).map_err(|e| e.render())
+    };
+    let x86_64 = |meta: &str| {
+        format!("X86_64 R\n{meta}{{ x=0; }}\n P0 ;\n movl $1,(x) ;\n ret ;\n movl $2,(x) ;\nexists ([x]=1)\n")
+    };
+    assert_eq!(run(&x86_64("Variant=telechat\n")), Ok((1, 0)));
+    let e = run(&x86_64("")).unwrap_err();
+    assert!(e.contains("ret.litmus:5:2") && e.contains("telechat"), "{e}");
+    let e = run("X86 R\n{ x=0; }\n P0 ;\n MOV [x],$1 ;\n RET ;\nexists ([x]=1)\n").unwrap_err();
+    assert!(e.contains("ret.litmus:5:2") && e.contains("RET"), "{e}");
+}

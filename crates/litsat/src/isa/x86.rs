@@ -232,6 +232,10 @@ impl Isa for X86 {
     fn parse(&self, text: &str) -> Result<Vec<Op>, InstrError> {
         let (locked, rest) = strip_lock(text);
         let (m, raw) = split_operands(rest);
+        if m.eq_ignore_ascii_case("ret") {
+            // X86_64's `ret` (under telechat) shares the semantics; herd's X86 has none.
+            return Err(InstrError::unsupported(text));
+        }
         let ops = raw.iter().map(|o| operand(o)).collect::<Result<Vec<_>, _>>()?;
         semantics(&m, locked, &ops, text, "EAX")
     }

@@ -166,6 +166,15 @@ impl Isa for X86_64 {
     fn parse(&self, text: &str) -> Result<Vec<Op>, InstrError> {
         sized::parse(text)
     }
+
+    /// herd parses `ret` but runs it only under `telechat` (code from a C compiler), as
+    /// the thread's end; elsewhere it stops with "not implemented".
+    fn parse_under(&self, text: &str, variants: &[String]) -> Result<Vec<Op>, InstrError> {
+        if text.trim().eq_ignore_ascii_case("ret") && !crate::variant::holds(variants, "telechat") {
+            return Err(InstrError::new("unsupported: `ret` outside herd's variant telechat, where herd does not implement it"));
+        }
+        self.parse(text)
+    }
 }
 
 /// Like [`split_operands`], but commas inside `( … )` belong to one operand.

@@ -153,9 +153,10 @@ impl Layout<'_> {
                 Op::Branch { cond, target } => {
                     Op::Branch { cond: cond.clone(), target: self.target(target, j, k, counts) }
                 }
-                Op::Decode { src, cases, other } => Op::Decode {
+                Op::Decode { src, cases, refused, other } => Op::Decode {
                     src: src.clone(),
                     cases: cases.iter().map(|(v, t)| (v.clone(), self.target(t, j, k, counts))).collect(),
+                    refused: refused.clone(),
                     other: self.target(other, j, k, counts),
                 },
                 op => op.clone(),

@@ -51,6 +51,9 @@ pub enum Failure {
     /// A load this many bytes wide read an address, which herd cannot mask to that width
     /// ("Illegal operation mask32 on x").
     Narrowed(usize),
+    /// A fetched instruction decoded as one herd cannot run there: the `k`-th of
+    /// [`Events::unrunnable`] (its decode commit happens).
+    Unrunnable(usize),
 }
 
 /// The locations an access may touch, under the current domains (in increasing order for
@@ -364,6 +367,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
     let exists: Vec<B> = ev.events.iter().map(|e| lit_of(&val, e.guard, Value::Int(1))).collect();
     let (locs, mut failures) = access_locations(ev, &val, &exists, lg);
     failures.extend(narrowed(ev, &val, &exists, lg));
+    failures.extend(ev.unrunnable.iter().enumerate().map(|(k, &(e, _))| (e, exists[e], Failure::Unrunnable(k))));
     let (rf, co, fw) = (Rel::empty(n), Rel::empty(n), Set::empty(n));
     let sources = Vec::new();
     let mut x = Exec { n, locs, exists, rf, co, co_vars: Vec::new(), fw, domains, val, primaries, sources, failures };

@@ -253,8 +253,15 @@ fn site_blocks(
     let own = value_name(&instr_text(instrs, k, tid));
     let next = next_label(instrs, th, k);
     let mut cases: Vec<(String, Vec<Op>, String)> = vec![(own.clone(), instrs[k].ops.clone(), instrs[k].text.clone())];
+    let mut refused = Vec::new();
     for v in others.iter().filter(|v| **v != own) {
-        let text = at_address(instruction_of(v).unwrap_or(v), instrs, th, k)?;
+        let text = match at_address(instruction_of(v).unwrap_or(v), instrs, th, k) {
+            Ok(text) => text,
+            Err(why) => {
+                refused.push((v.clone(), format!("runs {v} at {loc}, which {why}")));
+                continue;
+            }
+        };
         let ops = isa
             .parse_under(&text, &test.variants)
             .map_err(|e| format!("unsupported: the instruction value {v} overwriting this one: {}", e.message))?;
@@ -263,7 +270,7 @@ fn site_blocks(
     let label = |i: &dyn std::fmt::Display| format!("%if{th}.{k}.{i}");
     let mut code = Vec::with_capacity(cases.len() + 2);
     let targets: Vec<(String, String)> = cases.iter().enumerate().map(|(i, c)| (c.0.clone(), label(&i))).collect();
-    let decode = Op::Decode { src: FETCH_REG.into(), cases: targets, other: label(&"x") };
+    let decode = Op::Decode { src: FETCH_REG.into(), cases: targets, refused, other: label(&"x") };
     let fetch = Op::Fetch { dst: FETCH_REG.into(), loc: loc.clone() };
     code.push(Instr { label: instrs[k].label.clone(), ops: vec![fetch, decode], text: instrs[k].text.clone(), pos });
     for (i, (_, mut ops, text)) in cases.into_iter().enumerate() {
@@ -317,16 +324,38 @@ fn next_label(instrs: &mut Vec<Instr>, th: usize, k: usize) -> String {
 }
 
 /// A candidate's text with its offsets (`B .+8`, `ADR X3,.+4`) made the labels they
-/// name from the address of instruction `k`, where it runs (one made where there is
-/// none).
+/// name from the address of instruction `k`, where it runs: for a branch, one made where
+/// there is none; `ADR` needs one of the test's. `Err` with why herd cannot run it
+/// there.
 fn at_address(text: &str, instrs: &mut Vec<Instr>, th: usize, k: usize) -> Result<String, String> {
     let (m, args) = split_grouped(text);
     let mut out = Vec::with_capacity(args.len());
     for a in args {
         let a = a.trim();
-        out.push(if super::code::offset(a).is_some() { super::code::offset_label(instrs, th, k, a)? } else { a.to_string() });
+        let Some(off) = super::code::offset(a) else {
+            out.push(a.to_string());
+            continue;
+        };
+        let outside = "branches out of the code (herd stops on it: \"Segmentation fault\")";
+        if m.eq_ignore_ascii_case("ADR") {
+            let to = herd_label_at(instrs, k, off);
+            out.push(to.ok_or("takes the address of an instruction without a label (herd stops on it: \"Overwriting with ADR, cannot handle\")")?);
+        } else {
+            out.push(super::code::offset_label(instrs, th, k, a).map_err(|_| outside)?);
+        }
     }
     Ok(if out.is_empty() { m } else { format!("{m} {}", out.join(",")) })
+}
+
+/// The least of the test's own labels on the instruction `off` bytes from instruction
+/// `k`, if any.
+fn herd_label_at(instrs: &[Instr], k: usize, off: i64) -> Option<String> {
+    let real: Vec<usize> = (0..instrs.len()).filter(|&j| !instrs[j].text.is_empty()).collect();
+    let here = real.iter().position(|&j| j == k)? as i64;
+    let to = usize::try_from(here + off / 4).ok().filter(|_| off % 4 == 0)?;
+    let (from, end) = (if to == 0 { 0 } else { real[to - 1] + 1 }, real.get(to).map_or(instrs.len(), |&j| j + 1));
+    let own = |l: &&String| !l.starts_with("__off") && !l.starts_with('%');
+    instrs[from..end].iter().filter_map(|i| i.label.as_ref()).filter(own).min().cloned()
 }
 
 /// The sets the model reads under the variant (herd's `Instr`: the memory accesses to

@@ -227,6 +227,7 @@ impl Events {
             rejects_mixed: isa.rejects_mixed(),
             widths_seen: BTreeMap::new(),
             ifetch: false,
+            unrunnable: Vec::new(),
         }
     }
 }

@@ -263,6 +263,10 @@ pub struct Events {
     /// Under herd's `-variant ifetch` ([`ifetch`]): instructions are fetched, and code
     /// may be written.
     pub ifetch: bool,
+    /// Under it, the decode commits of instructions herd cannot run where they were
+    /// fetched (a branch out of the code, an `ADR` to no label), with why: an execution
+    /// the model allows with one of them stops the test, as herd's does.
+    pub unrunnable: Vec<(Eid, String)>,
 }
 
 impl Events {

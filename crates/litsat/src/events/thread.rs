@@ -419,7 +419,7 @@ impl<'a> Thread<'a> {
             }
             Op::Width(w) => self.at.width = Some(*w),
             Op::Fetch { dst, loc } => self.fetch(dst, loc)?,
-            Op::Decode { src, cases, other } => self.decode(src, cases, other)?,
+            Op::Decode { src, cases, refused, other } => self.decode(src, (cases, refused), other)?,
             // `resolve_jumps` has made every jump a branch, or refused it.
             Op::Jump(r) => return Err(self.err(format!("unsupported: computed branch on '{r}'"))),
             // `flow` has made every link and label value a move.
@@ -567,6 +567,9 @@ impl<'a> Thread<'a> {
                 "unsupported: a store to the code at '{}' (herd asks for instruction fetches, `-variant self`)",
                 self.ev.locs[l]
             )));
+        }
+        if let Some(l) = a.place.0.filter(|&l| self.ev.ifetch && self.ev.layout.is_code(l)) {
+            self.overwritable(l)?;
         }
         let c = self.read_src(s)?;
         let mut inner = dep_union(self.ev, c.deps.clone(), &a.deps);

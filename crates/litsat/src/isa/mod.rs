@@ -254,10 +254,13 @@ pub enum Op {
     /// The fetched instruction decoded (herd's `decode` predicated commit): where `src`
     /// holds the instruction value named `cases[i].0`, the path goes to label
     /// `cases[i].1`, whose code is that instruction's, in the fetch's instance; where it
-    /// holds none of them, to `other` (herd's undefined-instruction fault).
+    /// holds none of them, to `other` (herd's undefined-instruction fault). Where it
+    /// holds one of `refused` (an instruction herd cannot run there, with why), the
+    /// execution fails, as herd's does once its model allows it.
     Decode {
         src: Reg,
         cases: Vec<(String, String)>,
+        refused: Vec<(String, String)>,
         other: String,
     },
     /// The unrolling bound of the loop named here (its label, or where a `while` is) was

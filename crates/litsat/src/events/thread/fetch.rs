@@ -25,21 +25,37 @@ impl<'a> Thread<'a> {
 
     /// The decode ([`crate::isa::Op::Decode`]): where the fetched value `src` is the
     /// instruction named by a case, a commit fed by the fetch and the path to that case's
-    /// code; where it is none of them, a commit and the path to `other`. No path falls
-    /// through.
-    pub(super) fn decode(&mut self, src: &Reg, cases: &'a [(String, String)], other: &'a str) -> Result<(), Diag> {
+    /// code; where it is one herd cannot run here, a commit whose execution fails
+    /// ([`crate::events::Events::unrunnable`]); where it is none of them, a commit and the path to
+    /// `other`. No path falls through.
+    pub(super) fn decode(
+        &mut self,
+        src: &Reg,
+        (cases, refused): (&'a [(String, String)], &'a [(String, String)]),
+        other: &'a str,
+    ) -> Result<(), Diag> {
         self.flush_reg_writes();
         let guard = self.cur.guard;
         let v = self.reg(src);
         let mut none = guard;
-        for (name, target) in cases {
+        for (k, (name, target)) in cases.iter().chain(refused).enumerate() {
             let c = self.loc_named(name)?;
             let c = self.ev.constant(Value::Addr(c));
             let eq = self.ev.bin(BinOp::Eq, v.val, c);
             let g = self.ev.and(guard, eq);
             let ne = self.ev.not(eq);
             none = self.ev.and(none, ne);
-            self.commit_to(target, g, &v.src);
+            match k < cases.len() {
+                true => {
+                    self.commit_to(target, g, &v.src);
+                }
+                false => {
+                    // `target` is why: the path ends, and the execution fails.
+                    let p = self.commit_to(super::EXIT, g, &v.src);
+                    self.ev.unrunnable.push((p, target.clone()));
+                    self.ev.access_at.insert(p, self.at.pos);
+                }
+            }
         }
         self.commit_to(other, none, &v.src);
         self.cur.guard = self.zero;
@@ -48,13 +64,28 @@ impl<'a> Thread<'a> {
 
     /// herd's `decode` commit where `g` holds, fed by `src` (the fetch), and the path
     /// under `g` to `target`, whose code is of this instance.
-    fn commit_to(&mut self, target: &'a str, g: ValId, src: &[Eid]) {
+    fn commit_to(&mut self, target: &'a str, g: ValId, src: &[Eid]) -> Eid {
         let e = self.event(Kind::Branch, 0, (None, None), self.zero, vec!["PRED".into()], g);
         let p = self.push(e);
         self.iico_in(src, p, "");
         self.decoded.insert(target, (self.at.po, p));
         let regs = self.cur.regs.clone();
         self.pending.entry(target).or_default().push(PathState { guard: g, regs });
+        p
+    }
+
+    /// Under `-variant ifetch`, a store to code location `l` must find an instruction
+    /// there: a label on none (at the code's end) is herd's error.
+    pub(super) fn overwritable(&self, l: usize) -> Result<(), Diag> {
+        let name = &self.ev.locs[l];
+        // The location's initial write is the `l`-th event.
+        let holds_code = matches!(self.ev.vals[self.ev.events[l].val], VExpr::Const(Value::Addr(_)));
+        match crate::litmus::code_label(name) {
+            Some((_, label)) if !holds_code => {
+                Err(self.err(format!("a store to '{name}', a label on no instruction (herd: \"Final label {label} cannot be overwritten\")")))
+            }
+            _ => Ok(()),
+        }
     }
 
     /// The decoded instruction's first events (those no other of its events precedes in

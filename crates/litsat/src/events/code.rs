@@ -41,7 +41,10 @@ pub(super) fn resolve_flow(
         true => Some(super::ifetch::rewrite(test, isa, code, src)?),
         false => None,
     };
-    let exported = if super::flow::needed(code) {
+    // Under the variant, a branch to a register that holds no known label goes to every
+    // exported label where it holds it, as herd's does (`flow`).
+    let jumps = fetched.is_some() && code.iter().flatten().flat_map(|i| &i.ops).any(|op| matches!(op, Op::Jump(_)));
+    let exported = if jumps || super::flow::needed(code) {
         super::flow::lay_out(test, code, src)?
     } else {
         resolve_jumps(test, code, src)?;

@@ -439,7 +439,7 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<(Vec<InitItem>, Vec<ArrayD
             }
             None => lhs,
         };
-        if ["PTE(", "PA(", "pteval_t"].iter().any(|w| a.contains(w)) {
+        if ["PTE(", "PA(", "pteval_t", "(oa:"].iter().any(|w| a.contains(w)) {
             let msg = format!("unsupported: page-table entries in the initial state (`{a}`: herd's variant vmsa)");
             return Err(cur.err(atom.trim_start(), msg));
         }

@@ -71,8 +71,8 @@ fn self_instructions_against_oracle() {
 #[test]
 fn catalogue_ifetch_against_oracle() {
     suite(
-        "herd-aarch64/catalogue/aarch64-ifetch/DIC1-IDC1",
+        "herd-aarch64/catalogue/aarch64-ifetch",
         "corpus/herd-aarch64/cfgs/catalogue-aarch64-ifetch-new-web.cfg",
-        40,
+        130,
     );
 }

@@ -9,6 +9,10 @@ use crate::diag::Diag;
 use crate::events::{Eid, Kind, VExpr, ValId, Value};
 use crate::isa::{BinOp, Reg};
 
+/// A decode's case: an instruction value's name, and its code's label (or why herd
+/// cannot run it).
+type Case = (String, String);
+
 impl<'a> Thread<'a> {
     /// The fetch ([`crate::isa::Op::Fetch`]): a read of code location `loc` into `dst`,
     /// in herd's `NExp` (an implicit access), its value the solver's through rf.
@@ -31,7 +35,7 @@ impl<'a> Thread<'a> {
     pub(super) fn decode(
         &mut self,
         src: &Reg,
-        (cases, refused): (&'a [(String, String)], &'a [(String, String)]),
+        (cases, refused): (&'a [Case], &'a [Case]),
         other: &'a str,
     ) -> Result<(), Diag> {
         self.flush_reg_writes();

@@ -221,7 +221,11 @@ pub(super) fn rewrite(
         let mut next = blocks.into_iter().peekable();
         for (k, ins) in std::mem::take(instrs).into_iter().enumerate() {
             match next.next_if(|b| b.k == k) {
-                Some(b) => out.extend(b.code),
+                Some(mut b) => {
+                    // A later site's offsets may have labelled this instruction since.
+                    b.code[0].label = ins.label;
+                    out.extend(b.code);
+                }
                 None => out.push(ins),
             }
         }

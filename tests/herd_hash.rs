@@ -209,7 +209,7 @@ const EXPECTED_FLOORS: &[(&str, usize)] = &[
     ("AArch64.MTE", 2),
     ("AArch64.kvm", 1),
     ("AArch64.mixed", 19),
-    ("AArch64.self", 34),
+    ("AArch64.self", 38),
 ];
 
 #[test]

@@ -34,7 +34,7 @@ fn compare(path: &Path, prog: &Program) -> Result<bool, String> {
         }
     };
     let sat: BTreeSet<String> = engine.states.iter().map(state_line).collect();
-    let oracle: BTreeSet<String> = ans.states.iter().map(|s| whole_arrays(s)).collect();
+    let oracle: BTreeSet<String> = ans.states.iter().map(|s| oracle::whole_arrays(s)).collect();
     if sat != oracle || (engine.pos, engine.neg) != (u128::from(ans.pos), u128::from(ans.neg)) {
         return Err(format!(
             "{name}: SAT {:?} ({}, {}), oracle {:?} ({}, {})",
@@ -42,35 +42,6 @@ fn compare(path: &Path, prog: &Program) -> Result<bool, String> {
         ));
     }
     Ok(true)
-}
-
-/// The oracle's state line with an array shown whole (`[t{0}]=1; [t{1}]=0;`) written
-/// as herd's log writes it (`t={1,0};`).
-fn whole_arrays(line: &str) -> String {
-    let mut out: Vec<String> = Vec::new();
-    let mut run: Option<(String, Vec<String>)> = None;
-    for item in line.split(';').map(str::trim).filter(|i| !i.is_empty()) {
-        let elem = item.strip_prefix('[').and_then(|i| i.split_once("]=")).and_then(|(p, v)| {
-            let (base, k) = p.strip_suffix('}')?.split_once('{')?;
-            k.parse::<usize>().ok().map(|_| (base.to_string(), v.to_string()))
-        });
-        match (elem, &mut run) {
-            (Some((b, v)), Some((rb, vs))) if *rb == b => vs.push(v),
-            (e, _) => {
-                if let Some((b, vs)) = run.take() {
-                    out.push(format!("{b}={{{}}}", vs.join(",")));
-                }
-                match e {
-                    Some((b, v)) => run = Some((b, vec![v])),
-                    None => out.push(item.to_string()),
-                }
-            }
-        }
-    }
-    if let Some((b, vs)) = run {
-        out.push(format!("{b}={{{}}}", vs.join(",")));
-    }
-    out.iter().map(|i| format!("{i};")).collect::<Vec<_>>().join(" ")
 }
 
 /// The tests under `dir` (of the corpus; a `.tsv` of `expected/`: its tests), engine

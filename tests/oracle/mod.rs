@@ -391,6 +391,9 @@ const REGISTER_SETS: &[&str] = &["ADDR", "DATA", "PRED"];
 
 struct Eval<'a> {
     prog: &'a Program,
+    /// The variants the test runs under: the cfg's, then its own metadata's
+    /// (`Variant=`, `CacheType=`), as herd adds them up.
+    variants: &'a [String],
     n: usize,
     all: u64,
     w: Set,
@@ -571,9 +574,9 @@ impl<'a> Eval<'a> {
 
     fn cond(&mut self, env: &Env<'a>, c: &'a Cond) -> R<bool> {
         Ok(match c {
-            // The variants the model's cfg sets.
-            // The variants the model's cfg sets, named in any case (herd ignores case here).
-            Cond::Variant(v) => self.prog.variants.iter().any(|x| x.eq_ignore_ascii_case(v)),
+            // The variants the test runs under, named in any case (herd ignores case here).
+            // and by herd's aliases (`self` is `ifetch`).
+            Cond::Variant(v) => litsat::variant::holds(self.variants, v),
             Cond::Not(c) => !self.cond(env, c)?,
             Cond::And(a, b) => self.cond(env, a)? && self.cond(env, b)?,
             Cond::Or(a, b) => self.cond(env, a)? || self.cond(env, b)?,
@@ -1183,8 +1186,10 @@ fn static_names<'a>(ev: &Events, live: Set, loc_of: &[Option<usize>]) -> HashMap
     put_set("M", set(&mem));
     put_set("F", set(&|i| e[i].kind == Kind::Fence));
     put_set("IW", set(&|i| e[i].thread.is_none()));
-    put_set("Exp", set(&mem));
-    put_set("NExp", 0);
+    // herd's implicit accesses: an instruction's fetch under `-variant ifetch`.
+    let implicit = |i: usize| ev.ifetch && tagged(i, "NExp");
+    put_set("Exp", set(&|i| mem(i) && !implicit(i)));
+    put_set("NExp", set(&implicit));
     let mut tags: BTreeSet<String> = ev.known_sets.iter().map(|s| s.to_string()).collect();
     for x in e {
         tags.extend(x.tags.iter().map(|t| t.to_string()));
@@ -1198,6 +1203,7 @@ fn static_names<'a>(ev: &Events, live: Set, loc_of: &[Option<usize>]) -> HashMap
     for t in REGISTER_SETS {
         tags.remove(*t);
     }
+    tags.remove("NExp");
     put_set("B", branches);
     put_set("BCC", branches & !set(&pred));
     put_set("PRED", set(&pred));
@@ -1733,6 +1739,9 @@ impl<'a> Search<'a> {
                             ev.locs[b]
                         ))));
                     }
+                    // herd's cache maintenance at a number (`IC IVAU` of 0) is an event
+                    // there, at no location of the test's.
+                    Value::Int(_) if is_cmo(&e[i]) => None,
                     // An access through something that is no address is no execution.
                     Value::Int(_) => {
                         self.out.bad_address += 1;
@@ -1901,7 +1910,9 @@ impl<'a> Search<'a> {
         // coherence the test itself observes, cos-ok-opt.cat's `pco`: over R and W
         // (no lock events), same-thread same-location pairs in program order or ordered
         // inside one instruction (herd's iico, as the event structure records it).
-        let mem = |i: usize| matches!(e[i].kind, Kind::Read | Kind::Write) && e[i].lock.is_none();
+        // Not an instruction's fetch (herd's pco is over explicit accesses).
+        let fetch = |i: usize| ev.ifetch && e[i].tags.iter().any(|t| t == "NExp");
+        let mem = |i: usize| matches!(e[i].kind, Kind::Read | Kind::Write) && e[i].lock.is_none() && !fetch(i);
         let ppl = Rel::from_fn(n, |a, b| {
             mem(a)
                 && mem(b)
@@ -1988,6 +1999,7 @@ impl<'a> Search<'a> {
             (0..n).map(|i| if lives(i) { vals.get(e[i].val).ok() } else { None }).collect();
         let model = Eval {
             prog,
+            variants: &self.test.variants,
             n,
             all: live,
             w: live & base_set(&env, "W"),
@@ -2138,6 +2150,41 @@ fn run_choices<'a>(mut model: Eval<'a>, env: Env<'a>) -> Result<Vec<BTreeSet<Str
         model.script.truncate(k + 1);
         model.script[k] += 1;
     }
+}
+
+/// Whether an event is herd's cache maintenance by address (`DC CVAU`, `IC IVAU`): no
+/// memory access.
+fn is_cmo(e: &litsat::events::Event) -> bool {
+    e.kind == Kind::Fence && e.tags.iter().any(|t| t.starts_with("DC.") || t.starts_with("IC."))
+}
+
+/// The state line of a state that shows an array whole (`[t{0}]=1; [t{1}]=0;`) written
+/// as herd's log writes it (`t={1,0};`).
+pub fn whole_arrays(line: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut run: Option<(String, Vec<String>)> = None;
+    for item in line.split(';').map(str::trim).filter(|i| !i.is_empty()) {
+        let elem = item.strip_prefix('[').and_then(|i| i.split_once("]=")).and_then(|(p, v)| {
+            let (base, k) = p.strip_suffix('}')?.split_once('{')?;
+            k.parse::<usize>().ok().map(|_| (base.to_string(), v.to_string()))
+        });
+        match (elem, &mut run) {
+            (Some((b, v)), Some((rb, vs))) if *rb == b => vs.push(v),
+            (e, _) => {
+                if let Some((b, vs)) = run.take() {
+                    out.push(format!("{b}={{{}}}", vs.join(",")));
+                }
+                match e {
+                    Some((b, v)) => run = Some((b, vec![v])),
+                    None => out.push(item.to_string()),
+                }
+            }
+        }
+    }
+    if let Some((b, vs)) = run {
+        out.push(format!("{b}={{{}}}", vs.join(",")));
+    }
+    out.iter().map(|i| format!("{i};")).collect::<Vec<_>>().join(" ")
 }
 
 /// cos-ok-opt.cat's observed coherence, on the events that happen (`id` is the identity on

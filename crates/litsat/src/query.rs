@@ -490,6 +490,9 @@ pub fn prepare_until(
         f.try_map_locs(&mut canonical).map_err(d)?;
     }
     test.locations = test.locations.iter().map(|l| canonical_loc(isa, l)).collect::<Result<_, _>>().map_err(d)?;
+    if crate::variant::holds(&test.variants, "ifetch") {
+        events::name_instructions(&mut test);
+    }
     for it in &mut test.init {
         it.loc = canonical_loc(isa, &it.loc).map_err(|m| Diag::at(file, text, it.pos, m))?;
     }

@@ -124,9 +124,14 @@ fn count_vectors(k: usize, n: usize) -> Vec<Vec<usize>> {
 }
 
 fn branch_targets(ins: &Instr) -> impl Iterator<Item = &str> {
-    ins.ops.iter().filter_map(|op| match op {
-        Op::Branch { target, .. } => Some(target.as_str()),
-        _ => None,
+    ins.ops.iter().flat_map(|op| {
+        let (one, more): (Option<&str>, &[(String, String)]) = match op {
+            Op::Branch { target, .. } => (Some(target.as_str()), &[]),
+            // A decoded instruction goes to one of its cases' code (`events::ifetch`).
+            Op::Decode { cases, other, .. } => (Some(other.as_str()), cases.as_slice()),
+            _ => (None, &[]),
+        };
+        one.into_iter().chain(more.iter().map(|c| c.1.as_str()))
     })
 }
 
@@ -148,6 +153,12 @@ impl Layout<'_> {
                 Op::Branch { cond, target } => {
                     Op::Branch { cond: cond.clone(), target: self.target(target, j, k, counts) }
                 }
+                Op::Decode { src, cases, refused, other } => Op::Decode {
+                    src: src.clone(),
+                    cases: cases.iter().map(|(v, t)| (v.clone(), self.target(t, j, k, counts))).collect(),
+                    refused: refused.clone(),
+                    other: self.target(other, j, k, counts),
+                },
                 op => op.clone(),
             })
             .collect();

@@ -51,6 +51,9 @@ pub enum Failure {
     /// A load this many bytes wide read an address, which herd cannot mask to that width
     /// ("Illegal operation mask32 on x").
     Narrowed(usize),
+    /// A fetched instruction decoded as one herd cannot run there: the `k`-th of
+    /// [`Events::unrunnable`] (its decode commit happens).
+    Unrunnable(usize),
 }
 
 /// The locations an access may touch, under the current domains (in increasing order for
@@ -364,6 +367,7 @@ pub fn encode(ev: &Events, lg: &mut Logic) -> Result<Exec, String> {
     let exists: Vec<B> = ev.events.iter().map(|e| lit_of(&val, e.guard, Value::Int(1))).collect();
     let (locs, mut failures) = access_locations(ev, &val, &exists, lg);
     failures.extend(narrowed(ev, &val, &exists, lg));
+    failures.extend(ev.unrunnable.iter().enumerate().map(|(k, &(e, _))| (e, exists[e], Failure::Unrunnable(k))));
     let (rf, co, fw) = (Rel::empty(n), Rel::empty(n), Set::empty(n));
     let sources = Vec::new();
     let mut x = Exec { n, locs, exists, rf, co, co_vars: Vec::new(), fw, domains, val, primaries, sources, failures };
@@ -497,7 +501,10 @@ fn access_locations(ev: &Events, val: &[Vec<(Value, B)>], exists: &[B], lg: &mut
                 some.extend(&numbers);
                 some.push(exists[i].negate());
                 lg.clause(&some);
-                if !numbers.is_empty() {
+                // herd's cache maintenance by address is no memory access: at a number, it
+                // is an event there, not a failure.
+                let cmo = e.kind == Kind::Fence && e.tags.iter().any(|t| t.starts_with("DC.") || t.starts_with("IC."));
+                if !numbers.is_empty() && !cmo {
                     let number = lg.or(&numbers);
                     non_address.push((i, lg.and2(exists[i], number), Failure::NonAddress));
                 }
@@ -870,7 +877,8 @@ fn observed_co(
     for a in 0..e.len() {
         for b in 0..e.len() {
             let (ea, eb) = (&e[a], &e[b]);
-            let mem = |e: &crate::events::Event| e.is_read() || e.is_write();
+            // herd's observed co is over explicit accesses: not an instruction fetch.
+            let mem = |e: &crate::events::Event| (e.is_read() || e.is_write()) && !(ev.ifetch && e.tags.iter().any(|t| t == "NExp"));
             if a == b || ea.thread.is_none() || ea.thread != eb.thread || !mem(ea) || !mem(eb) {
                 continue;
             }
@@ -1096,6 +1104,8 @@ impl Base<'_> {
         let tagged = |i: usize, t: &str| e[i].tags.iter().any(|x| x == t);
         let pred = |i: usize| e[i].kind == Kind::Branch && tagged(i, "PRED");
         let atomic_write = |i: usize| ev.amo_as_one && e[i].kind == Kind::Write && e[i].tags.iter().any(|t| t == "X");
+        // herd's implicit accesses (an instruction fetch under `-variant ifetch`).
+        let implicit = |i: usize| ev.ifetch && tagged(i, "NExp");
         let sets = [
             self.set(|i| e[i].is_read() || atomic_write(i)),
             self.set(|i| e[i].is_write()),
@@ -1105,8 +1115,8 @@ impl Base<'_> {
             self.set(|i| e[i].kind == Kind::Branch && !pred(i)),
             self.set(|i| ev.is_init(i)),
             self.x.fw.clone(),
-            self.set(mem),
-            Set::empty(n),
+            self.set(|i| mem(i) && !implicit(i)),
+            if ev.ifetch { self.set(implicit) } else { Set::empty(n) },
         ];
         let names = fixed_names();
         // R, W and M, first, are kept for `amo`, `lxsx` and `rmw`.
@@ -1139,7 +1149,7 @@ impl Base<'_> {
         let mut carried: Vec<(&str, Eid, Option<ValId>)> = Vec::new();
         for (i, ev) in e.iter().enumerate() {
             // The markers' tags are bound with the markers (`event_sets`).
-            let plain = ev.tags.iter().filter(|t| !MARKER_SETS.contains(&t.as_ref()));
+            let plain = ev.tags.iter().filter(|t| !MARKER_SETS.contains(&t.as_ref()) && *t != "NExp");
             carried.extend(plain.map(|t| (t.as_ref(), i, None)));
             carried.extend(ev.tags_if.iter().map(|(t, v)| (t.as_ref(), i, Some(*v))));
         }

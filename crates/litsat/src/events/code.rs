@@ -27,17 +27,30 @@ fn split_label(s: &str) -> (Option<&str>, &str, usize) {
 /// Branch offsets made labels, then each thread's control flow laid out where the code
 /// takes code addresses as values ([`super::flow`], which gives the exported labels'
 /// initial writes), else each computed branch resolved ([`resolve_jumps`]).
+///
+/// Under `-variant ifetch`, the fetched instructions are rewritten first
+/// ([`super::ifetch`]), and their code locations are the ones initialised.
 pub(super) fn resolve_flow(
     test: &Test,
+    isa: &dyn Isa,
     code: &mut Vec<Vec<Instr>>,
     src: &SourceRef<'_>,
 ) -> Result<Option<Vec<InitItem>>, Diag> {
     resolve_offsets(code, src)?;
-    if super::flow::needed(code) {
-        return super::flow::lay_out(test, code, src).map(Some);
-    }
-    resolve_jumps(test, code, src)?;
-    Ok(Some(super::flow::exported(test, code)))
+    let fetched = match crate::variant::holds(&test.variants, "ifetch") {
+        true => Some(super::ifetch::rewrite(test, isa, code, src)?),
+        false => None,
+    };
+    // Under the variant, a branch to a register that holds no known label goes to every
+    // exported label where it holds it, as herd's does (`flow`).
+    let jumps = fetched.is_some() && code.iter().flatten().flat_map(|i| &i.ops).any(|op| matches!(op, Op::Jump(_)));
+    let exported = if jumps || super::flow::needed(code) {
+        super::flow::lay_out(test, code, src)?
+    } else {
+        resolve_jumps(test, code, src)?;
+        super::flow::exported(test, code)
+    };
+    Ok(Some(fetched.unwrap_or(exported)))
 }
 
 /// Makes each computed branch ([`Op::Jump`]) a branch to the label its register holds: the
@@ -172,6 +185,7 @@ pub(super) fn written_reg(op: &Op) -> Option<Reg> {
     match op {
         Op::Link(dst) | Op::LabelOf { dst, .. } => Some(dst.clone()),
         Op::Load { dst, .. }
+        | Op::Fetch { dst, .. }
         | Op::Mov { dst, .. }
         | Op::Bin { dst, .. }
         | Op::Select { dst, .. }
@@ -193,7 +207,14 @@ pub(super) fn parse_cells(test: &Test, isa: &dyn Isa, src: &SourceRef<'_>) -> Re
         // herd's labels of the next instruction: those of the empty cells before it.
         let mut labels: Vec<String> = Vec::new();
         for cell in &th.cells {
-            let (label, text, skip) = split_label(&cell.text);
+            let (mut label, mut text, mut skip) = split_label(&cell.text);
+            // Several labels on one instruction (`l1:l2:B l0`): all but the last become
+            // label cells before it.
+            while let (Some(l), (Some(l2), t2, s2)) = (label, split_label(text)) {
+                labels.push(l.to_string());
+                instrs.push(Instr { label: Some(l.to_string()), ops: Vec::new(), text: String::new(), pos: Pos(cell.pos.0 + skip) });
+                (label, text, skip) = (Some(l2), t2, skip + s2);
+            }
             let pos = Pos(cell.pos.0 + skip);
             labels.extend(label.map(str::to_string));
             if text.is_empty() {
@@ -246,8 +267,19 @@ pub(super) fn resolve_offsets(code: &mut [Vec<Instr>], src: &SourceRef<'_>) -> R
     Ok(())
 }
 
+/// The label of the instruction that offset `l` (`.+8`) from instruction `k` of thread
+/// `t` names, made where it has none.
+pub(super) fn offset_label(instrs: &mut Vec<Instr>, t: usize, k: usize, l: &str) -> Result<String, String> {
+    let real: Vec<usize> = (0..instrs.len()).filter(|&j| !instrs[j].text.is_empty()).collect();
+    let here = real.iter().position(|&j| j == k).unwrap_or(0) as i64;
+    let off = offset(l).unwrap_or(0);
+    let to = (here + off / 4).try_into().ok().filter(|&i: &usize| i <= real.len() && off % 4 == 0);
+    let to = to.ok_or_else(|| format!("unsupported: branch offset '{l}' outside the thread's code"))?;
+    Ok(label_at(instrs, &real, to, t))
+}
+
 /// A code offset, `.+8` or `.-8`, in bytes.
-fn offset(l: &str) -> Option<i64> {
+pub(super) fn offset(l: &str) -> Option<i64> {
     let rest = l.strip_prefix('.')?;
     let (sign, n) = match rest.as_bytes().first()? {
         b'+' => (1, &rest[1..]),

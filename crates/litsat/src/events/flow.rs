@@ -234,6 +234,13 @@ fn step(lay: &mut Layout<'_, '_>, place: Place, mut env: Env, ins: &Instr) -> Re
                 jump(lay, r, &env, &mut ops)?;
                 falls = false;
             }
+            // A fetched instruction's decode (`super::ifetch`): to each case's code.
+            Op::Decode { src, cases, refused, other } => {
+                let mut to = |t: &String| lay.target(t, env.clone()).map(node_label);
+                let cases = cases.iter().map(|(v, t)| Ok((v.clone(), to(t)?))).collect::<Result<_, String>>()?;
+                ops.push(Op::Decode { src: src.clone(), cases, refused: refused.clone(), other: to(other)? });
+                falls = false;
+            }
             Op::Exit => {
                 ops.push(Op::Exit);
                 falls = false;

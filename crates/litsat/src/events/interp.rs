@@ -24,6 +24,7 @@ pub(super) fn interpret(
     let cell_names = cells.as_ref().map(Cells::names).unwrap_or_default();
     let mut ev = Events::empty(test, isa, names.into_iter().chain(cell_names.iter().map(String::as_str)).collect());
     ev.register_events = register_events;
+    ev.ifetch = crate::variant::holds(&test.variants, "ifetch");
     ev.events.reserve(ev.locs.len() + most_events(code));
     ev.layout = match &cells {
         Some(c) => Layout::of_cells(test, &ev, c, src)?,
@@ -51,6 +52,9 @@ pub(super) fn interpret(
     initial_writes(&mut ev, test, src, one)?;
     for (th, instrs) in test.threads.iter().zip(code) {
         thread::interpret(&mut ev, test, th.id, instrs, isa, src, deadline)?;
+    }
+    if ev.ifetch {
+        super::ifetch::tag_code_accesses(&mut ev);
     }
     Ok(ev)
 }
@@ -223,6 +227,8 @@ impl Events {
             mixed_isa: isa.mixed_cells(),
             rejects_mixed: isa.rejects_mixed(),
             widths_seen: BTreeMap::new(),
+            ifetch: false,
+            unrunnable: Vec::new(),
         }
     }
 }

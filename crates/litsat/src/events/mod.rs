@@ -8,12 +8,14 @@
 mod cells;
 mod code;
 mod flow;
+mod ifetch;
 mod interp;
 mod layout;
 mod paths;
 mod thread;
 
 pub use cells::{Cells, Object};
+pub use ifetch::name_instructions;
 pub use layout::{Layout, OffsetError};
 
 use crate::diag::{Deadline, Diag, Pos};
@@ -258,6 +260,13 @@ pub struct Events {
     /// `all_regs_that_read`, for `-outcomereads`): thread, register, and the guard of
     /// the instruction's first read (1 where it happens).
     pub load_regs: Vec<(usize, Reg, ValId)>,
+    /// Under herd's `-variant ifetch` ([`ifetch`]): instructions are fetched, and code
+    /// may be written.
+    pub ifetch: bool,
+    /// Under it, the decode commits of instructions herd cannot run where they were
+    /// fetched (a branch out of the code, an `ADR` to no label), with why: an execution
+    /// the model allows with one of them stops the test, as herd's does.
+    pub unrunnable: Vec<(Eid, String)>,
 }
 
 impl Events {
@@ -579,7 +588,7 @@ pub fn check_code(test: &Test, file: &str, text: &str) -> Result<(), Diag> {
     crate::litmus::symbolic::resolve(&mut test, isa, file, text)?;
     let mut code = code::parse_cells(&test, isa, &src)?;
     code::check_names(&test, &code, &src)?;
-    code::resolve_flow(&test, &mut code, &src).map(drop)
+    code::resolve_flow(&test, isa, &mut code, &src).map(drop)
 }
 
 /// Parses every instruction and interprets the threads into an event structure. `macros`
@@ -621,7 +630,15 @@ pub fn build_with(
         None => code::parse_cells(test, isa, src)?,
     };
     code::check_names(test, &code, src)?;
-    let labels = code::resolve_flow(test, &mut code, src)?;
+    let normalised;
+    let test = match crate::variant::holds(&test.variants, "ifetch") {
+        true => {
+            normalised = ifetch::normalise(test, &code, register_events, src)?;
+            &normalised
+        }
+        false => test,
+    };
+    let labels = code::resolve_flow(test, isa, &mut code, src)?;
     let code = code::unrolled(test, isa, code, unroll, src)?;
     deadline.check(src.file)?;
     match labels {

@@ -9,6 +9,7 @@ use crate::isa::{Addr, BinOp, Cond, Isa, LockOp, Op, Operand, Reg, Src, Tag};
 use crate::litmus::{Loc, Test};
 use std::collections::{BTreeMap, HashMap};
 
+mod fetch;
 mod split;
 
 /// Where [`Op::Exit`] paths wait for the thread's end: no label is spelt so.
@@ -180,6 +181,9 @@ struct Thread<'a> {
     set_regs: Vec<&'a Reg>,
     /// That run's source position, and the guard of its first memory read.
     run: Option<(Pos, Option<ValId>)>,
+    /// Under `-variant ifetch`: the label of each decoded instruction's code
+    /// ([`Op::Decode`]), with the po index of its fetch's instruction and its decode commit.
+    decoded: HashMap<&'a str, (usize, Eid)>,
 }
 
 /// The instruction being interpreted: where its events stand in po, where a failure is
@@ -188,6 +192,11 @@ struct Thread<'a> {
 struct At<'a> {
     /// Its index in the thread.
     idx: usize,
+    /// Its index in po: its own, or, for a decoded instruction's code, its fetch's (one
+    /// instance, as in herd).
+    po: usize,
+    /// For a decoded instruction's code, the decode commit that chose it.
+    commit: Option<Eid>,
     pos: Pos,
     text: &'a str,
     /// Its first event: dependencies on its own reads are iico, not addr/data/ctrl.
@@ -258,6 +267,7 @@ impl<'a> Thread<'a> {
             at: At::default(),
             set_regs: Vec::new(),
             run: None,
+            decoded: HashMap::new(),
         }
     }
 
@@ -270,7 +280,11 @@ impl<'a> Thread<'a> {
                 self.join(s);
             }
         }
-        self.at = At { idx, pos: ins.pos, text: &ins.text, first: self.ev.events.len(), ..At::default() };
+        let (po, commit) = match ins.label.as_deref().and_then(|l| self.decoded.get(l)) {
+            Some(&(po, c)) => (po, Some(c)),
+            None => (idx, None),
+        };
+        self.at = At { idx, po, commit, pos: ins.pos, text: &ins.text, first: self.ev.events.len(), ..At::default() };
         if self.run.is_none_or(|r| r.0 != ins.pos) {
             self.note_load_regs();
             self.run = Some((ins.pos, None));
@@ -280,6 +294,9 @@ impl<'a> Thread<'a> {
             self.op(op)?;
         }
         self.flush_reg_writes();
+        if let Some(c) = self.at.commit {
+            self.controlled_by(c);
+        }
         if let Some((_, read @ None)) = &mut self.run {
             let ev = &self.ev.events;
             *read = (self.at.first..ev.len()).find(|&e| ev[e].kind == Kind::Read).map(|e| ev[e].guard);
@@ -401,6 +418,8 @@ impl<'a> Thread<'a> {
                 }
             }
             Op::Width(w) => self.at.width = Some(*w),
+            Op::Fetch { dst, loc } => self.fetch(dst, loc)?,
+            Op::Decode { src, cases, refused, other } => self.decode(src, (cases, refused), other)?,
             // `resolve_jumps` has made every jump a branch, or refused it.
             Op::Jump(r) => return Err(self.err(format!("unsupported: computed branch on '{r}'"))),
             // `flow` has made every link and label value a move.
@@ -410,7 +429,9 @@ impl<'a> Thread<'a> {
             Op::Marker { addr, tags } => {
                 let a = self.access(addr)?;
                 let e = self.event(Kind::Fence, 0, a.place, self.zero, tags.clone(), guard);
-                self.push_access(e, &a.deps);
+                let id = self.push_access(e, &a.deps);
+                // herd's cache maintenance by address reads it from a register.
+                self.iico_in(&a.src, id, "ADDR");
             }
             Op::Lock { addr, op, dst } => self.lock(addr, *op, dst.as_ref())?,
             Op::Mov { dst, src } => self.mov(dst, src)?,
@@ -566,11 +587,14 @@ impl<'a> Thread<'a> {
         let guard = self.cur.guard;
         let a = self.access(addr)?;
         // Code is no memory to herd unless it fetches instructions (`-variant self`).
-        if let Some(l) = a.place.0.filter(|&l| self.ev.layout.is_code(l)) {
+        if let Some(l) = a.place.0.filter(|&l| self.ev.layout.is_code(l) && !self.ev.ifetch) {
             return Err(self.err(format!(
                 "unsupported: a store to the code at '{}' (herd asks for instruction fetches, `-variant self`)",
                 self.ev.locs[l]
             )));
+        }
+        if let Some(l) = a.place.0.filter(|&l| self.ev.ifetch && self.ev.layout.is_code(l)) {
+            self.overwritable(l)?;
         }
         let c = self.read_src(s)?;
         let mut inner = dep_union(self.ev, c.deps.clone(), &a.deps);
@@ -950,7 +974,7 @@ impl<'a> Thread<'a> {
     ) -> Event {
         Event {
             thread: Some(self.id),
-            instr: 2 * self.at.idx + slot,
+            instr: 2 * self.at.po + slot,
             kind,
             loc: place.0,
             addr: place.1,

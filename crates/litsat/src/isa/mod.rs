@@ -249,6 +249,25 @@ pub enum Op {
     /// The instruction's memory accesses so far are one single-copy-atomic group (herd's
     /// `sm` classes: `LDXP`'s two reads, `STXP`'s two writes).
     Atomic,
+    /// herd's instruction fetch under `-variant ifetch`: a read of the code location
+    /// `loc` (the instruction's canonical label, `P1:L0`) into `dst`, which is no explicit
+    /// access (herd's `NExp IFetch`). Made by `events::ifetch`, never by a plug-in.
+    Fetch {
+        dst: Reg,
+        loc: String,
+    },
+    /// The fetched instruction decoded (herd's `decode` predicated commit): where `src`
+    /// holds the instruction value named `cases[i].0`, the path goes to label
+    /// `cases[i].1`, whose code is that instruction's, in the fetch's instance; where it
+    /// holds none of them, to `other` (herd's undefined-instruction fault). Where it
+    /// holds one of `refused` (an instruction herd cannot run there, with why), the
+    /// execution fails, as herd's does once its model allows it.
+    Decode {
+        src: Reg,
+        cases: Vec<(String, String)>,
+        refused: Vec<(String, String)>,
+        other: String,
+    },
     /// The unrolling bound of the loop named here (its label, or where a `while` is) was
     /// exceeded on this path (herd's cut-off): an execution that reaches it is dropped
     /// from the States and counts, and when such an execution is consistent herd prefixes

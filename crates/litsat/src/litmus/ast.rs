@@ -235,6 +235,21 @@ impl Prop {
         }
     }
 
+    /// Rewrites every value the proposition compares a place with.
+    pub fn map_vals(&mut self, f: &mut dyn FnMut(&mut Val)) {
+        match self {
+            Prop::True | Prop::False | Prop::Fault(_) | Prop::EqLoc(..) => {}
+            Prop::Eq(_, v) => f(v),
+            Prop::EqArray(_, es) => es.iter_mut().for_each(|(_, v)| f(v)),
+            Prop::Not(q) => q.map_vals(f),
+            Prop::And(qs) | Prop::Or(qs) => qs.iter_mut().for_each(|q| q.map_vals(f)),
+            Prop::Implies(a, b) => {
+                a.map_vals(f);
+                b.map_vals(f);
+            }
+        }
+    }
+
     /// Every place the proposition reads, in order of first appearance, after those
     /// `out` holds already.
     pub fn locs(&self, out: &mut Vec<Loc>) {

@@ -439,7 +439,7 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<(Vec<InitItem>, Vec<ArrayD
             }
             None => lhs,
         };
-        if ["PTE(", "PA(", "pteval_t"].iter().any(|w| a.contains(w)) {
+        if ["PTE(", "PA(", "pteval_t", "(oa:"].iter().any(|w| a.contains(w)) {
             let msg = format!("unsupported: page-table entries in the initial state (`{a}`: herd's variant vmsa)");
             return Err(cur.err(atom.trim_start(), msg));
         }
@@ -463,6 +463,8 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<(Vec<InitItem>, Vec<ArrayD
         // instruction value, which only a computed branch uses ([`crate::isa::Op::Jump`]).
         let value = match rhs {
             Some(v) if code_label(v).is_some() => Val::Sym(v.split_whitespace().collect()),
+            // herd's `1:L0` for the label `P1:L0`.
+            Some(v) if let Some(l) = thread_label(v) => Val::Sym(l),
             // The address of an array element (`0:X0=x[1]`).
             Some(v) if let Some((x, i)) = element(v) => Val::Sym(elem_name(x, i)),
             None => Val::Int(0),
@@ -481,6 +483,15 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<(Vec<InitItem>, Vec<ArrayD
         items.push(InitItem { loc, value, pos, ty });
     }
     Ok((items, arrays))
+}
+
+/// A code label written `1:L0` (herd's `P1:L0`), as `P1:L0`.
+fn thread_label(v: &str) -> Option<String> {
+    let (p, l) = v.split_once(':')?;
+    let p = p.trim();
+    (!p.is_empty() && p.bytes().all(|b| b.is_ascii_digit())).then_some(())?;
+    let l = format!("P{p}:{}", l.trim());
+    code_label(&l).is_some().then_some(l)
 }
 
 /// `x[i]`: an array's name and an index.

@@ -52,7 +52,7 @@ fn culprit(ev: &Events, e: usize, why: Failure) -> usize {
     let event = &ev.events[e];
     match why {
         Failure::NonAddress => event.addr.expect("an access at a computed address"),
-        Failure::Narrowed(_) => event.val,
+        Failure::Narrowed(_) | Failure::Unrunnable(_) => event.val,
     }
 }
 
@@ -72,5 +72,6 @@ fn message(ev: &Events, why: Failure, value: Option<Value>) -> String {
             8 * w,
             8 * w
         ),
+        Failure::Unrunnable(k) => format!("an execution the model allows {}", ev.unrunnable[k].1),
     }
 }

@@ -120,7 +120,9 @@ fn step(k: &mut Known<'_>, ins: &Instr, j: usize, at: &HashMap<&str, usize>) -> 
                 };
                 k.set(dst, v);
             }
-            Op::Load { dst, .. } | Op::Choose { dst, .. } | Op::Cas { expected: dst, .. } => k.set(dst, None),
+            Op::Load { dst, .. } | Op::Choose { dst, .. } | Op::Cas { expected: dst, .. } | Op::Fetch { dst, .. } => {
+                k.set(dst, None)
+            }
             Op::StoreCond { status: Some(dst), .. } | Op::Lock { dst: Some(dst), .. } => k.set(dst, None),
             Op::Branch { cond, target } => {
                 let Some(&t) = at.get(target.as_str()) else { return Step::Stop };
@@ -138,7 +140,8 @@ fn step(k: &mut Known<'_>, ins: &Instr, j: usize, at: &HashMap<&str, usize>) -> 
                 }
             }
             Op::Exit => return Step::End,
-            Op::Jump(_) | Op::Cut(_) => return Step::Stop,
+            // A decoded instruction is chosen by the value its fetch reads.
+            Op::Jump(_) | Op::Cut(_) | Op::Decode { .. } => return Step::Stop,
             _ => {}
         }
     }

@@ -152,6 +152,10 @@ impl Isa for AArch64 {
             "PacCheck",
             "GCSCheck",
             "TLBI",
+            // Under `-variant ifetch` (`events::ifetch`): accesses to code locations, and
+            // those whose value is an instruction herd's CMODX rules restrict.
+            "Instr",
+            "Restricted-CMODX",
         ]
     }
 

@@ -79,3 +79,27 @@ pub fn under_nv2(ops: Vec<Op>) -> Vec<Op> {
         _ => ops,
     }
 }
+
+/// herd's cache maintenance by address (`DC <op>, Xn`, `IC IVAU, Xn`): one event at the
+/// location `Xn` holds, which is no memory access (herd's `CMO` action, in the set named
+/// after the operation: `DC.CVAU`, `IC.IVAU`), fed by the register's read; without an
+/// address (`IC IALLU`, `IC IALLUIS`, a DC by set/way), an event at no location.
+pub fn cache(ins: &Ins) -> Res {
+    let (op, xn) = match ins.a.as_slice() {
+        [op] => (op.trim().to_ascii_uppercase(), None),
+        [op, xn] => (op.trim().to_ascii_uppercase(), Some(xn)),
+        _ => return Err(ins.bad()),
+    };
+    let known: &[&str] = if ins.m == "DC" { &["CVAU", "CVAC", "CIVAC", "IVAC", "CSW", "ISW", "CISW"] } else { &["IVAU", "IALLU", "IALLUIS"] };
+    if !known.contains(&op.as_str()) {
+        return Err(InstrError::new(format!("unsupported cache maintenance '{} {op}'", ins.m)));
+    }
+    let tags = vec![format!("{}.{op}", ins.m).into()];
+    let by_address = op.ends_with("VAU") || op.ends_with("VAC");
+    match (by_address, xn) {
+        (true, Some(xn)) => Ok(vec![Op::Marker { addr: Addr::Reg(x_reg(xn)?.x, 0), tags }]),
+        (false, None) if ins.m == "IC" => Ok(vec![Op::Fence { tags }]),
+        (false, Some(xn)) if ins.m == "DC" => x_reg(xn).map(|_| vec![Op::Fence { tags }]),
+        _ => Err(ins.bad()),
+    }
+}

@@ -62,6 +62,7 @@ const ROWS: &[(&[&str], Sem)] = &[
     (&["TBZ", "TBNZ"], F(tbz)),
     (&["DMB", "DSB"], F(barrier)),
     (&["ISB"], F(isb)),
+    (&["DC", "IC"], F(sys::cache)),
     (&["NOP"], F(nop)),
     (&["LDR", "LDRB", "LDRH", "LDRSB", "LDRSH", "LDRSW", "LDUR"], Load(&[])),
     (&["STR", "STRB", "STRH"], Store(&[])),

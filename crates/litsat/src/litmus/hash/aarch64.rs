@@ -255,6 +255,8 @@ fn aliases(mnem: String, mut out: Vec<String>) -> Option<String> {
             }
         }
         "REV64" => mnem = "REV".into(),
+        // Cache maintenance without an address (`IC IALLU`) names the zero register.
+        "IC" | "DC" if out.len() == 1 => out.push("XZR".into()),
         // An unscaled load of a general register: a space after the comma.
         "LDUR" if out.len() == 2 && !out[0].starts_with(['B', 'H', 'S', 'D', 'Q']) => {
             return Some(format!("LDUR {}, {}", out[0], out[1]));

@@ -293,7 +293,7 @@ fn site_blocks(
 fn undefined(s: &Site, loc: &str) -> Vec<Op> {
     let tags = vec!["FAULT".into(), "FAULT-RD".into(), "EXC-ENTRY".into(), "UndefinedInstruction".into()];
     vec![
-        Op::Fault { ftype: "UndefinedInstruction".into(), tags, labels: s.labels.clone() },
+        Op::Fault { ftype: "UndefinedInstruction".into(), tags, labels: s.labels.clone(), at: None },
         Op::Mov { dst: "ELR_EL1".into(), src: Src::Addr(loc.to_string()) },
         Op::Exit,
     ]

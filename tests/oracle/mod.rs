@@ -2212,6 +2212,26 @@ fn base_set(env: &Env, name: &str) -> Set {
     }
 }
 
+/// herd's `Int32` arithmetic (X86, ARM, C outside S128), where it differs from 64-bit
+/// arithmetic on sign-extended words: `Some(None)` where it has no value (a zero
+/// divisor), `None` for the operations that need nothing more (comparisons, bitwise).
+/// Shift counts are taken modulo 32, as the hardware does (herd leaves larger ones
+/// unspecified).
+fn int32(op: litsat::isa::BinOp, a: i32, b: i64) -> Option<Option<i32>> {
+    use litsat::isa::BinOp;
+    let b32 = b as i32;
+    Some(Some(match op {
+        BinOp::Add => a.wrapping_add(b32),
+        BinOp::Sub => a.wrapping_sub(b32),
+        BinOp::Mul => a.wrapping_mul(b32),
+        BinOp::Div if b32 == 0 => return Some(None),
+        BinOp::Div => a.wrapping_div(b32),
+        BinOp::Shl => a << (b & 31),
+        BinOp::Shr => ((a as u32) >> (b & 31)) as i32,
+        _ => return None,
+    }))
+}
+
 /// A value computed from two others. An address is a symbol and a byte offset (herd's
 /// `Virtual` values): plus or minus an integer it is the location the front end's layout
 /// puts there (another element of an array), or else `x+k` ([`Value::Off`]); two of them
@@ -2229,6 +2249,12 @@ fn arith(ev: &Events, op: litsat::isa::BinOp, x: Value, y: Value) -> Option<Valu
         let k = k.checked_add(d)?;
         Some(ev.layout.offset(b, k).map_or(Value::Off(b, k), Value::Addr))
     };
+    if ev.layout.words
+        && let (Value::Int(a), Value::Int(b)) = (x, y)
+        && let Some(w) = int32(op, a as i32, b)
+    {
+        return w.map(|w| Value::Int(w as i64));
+    }
     match (op, x, y) {
         (BinOp::Add | BinOp::Sub | BinOp::Or | BinOp::Xor, _, Value::Int(0)) => Some(x),
         (BinOp::Add, Value::Int(k), _) | (BinOp::Add, _, Value::Int(k)) if sym(x).or(sym(y)).is_some() => {

@@ -301,6 +301,31 @@ pub struct Outcome {
 }
 
 impl Outcome {
+    /// The outcome of `test` before any execution is found, with the size of the CNF
+    /// `lg` holds.
+    fn empty(test: Test, lg: &Logic, hexa: bool) -> Outcome {
+        Outcome {
+            test,
+            states: BTreeSet::new(),
+            pos: 0,
+            neg: 0,
+            flags: BTreeSet::new(),
+            vars: lg.num_vars(),
+            clauses: lg.num_clauses(),
+            fast: None,
+            certificate: None,
+            looped: false,
+            cut_at: BTreeSet::new(),
+            unroll: None,
+            incomplete: None,
+            hexa,
+            hash: None,
+            candidates: None,
+        }
+    }
+}
+
+impl Outcome {
     /// The outcome where it is complete, else why it is not: for the callers that have no
     /// use for a part of a log.
     pub fn complete(self) -> Result<Outcome, Diag> {
@@ -1071,27 +1096,7 @@ fn run_with(
         .iter()
         .map(|l| PrintCast::of(init_of(&test.init, l).and_then(|i| i.ty.as_deref())))
         .collect();
-    let vars = lg.num_vars();
-    let clauses = lg.num_clauses();
-
-    let mut out = Outcome {
-        test,
-        states: BTreeSet::new(),
-        pos: 0,
-        neg: 0,
-        flags: BTreeSet::new(),
-        vars,
-        clauses,
-        fast: None,
-        certificate: None,
-        looped: false,
-        cut_at: BTreeSet::new(),
-        unroll: None,
-        incomplete: None,
-        hexa: opts.hexa,
-        hash: None,
-        candidates: None,
-    };
+    let mut out = Outcome::empty(test, &lg, opts.hexa);
     let shown_at: Vec<usize> =
         shown.iter().map(|l| places.iter().rposition(|(q, _)| q == l).expect("shown places have values")).collect();
     let view = View {
@@ -1134,15 +1139,28 @@ fn run_with(
     if out.incomplete.is_some() {
         return Ok(Tried::Answered(out));
     }
-
     if opts.certify || opts.dimacs.is_some() {
         lg.assert(cut.negate());
-        let cast = cond_cast(&out.test);
-        let p = prop_lit_cast(&out.test.cond.prop, &places, &ev, &mut lg, &cast);
-        let fl = out.test.filter.as_ref().map_or(B::T, |f| prop_lit_cast(f, &places, &ev, &mut lg, &cast));
-        out.certificate = crate::certify::for_outcome(&out, file, &mut lg, p, fl, opts, deadline)?;
+        out.certificate = certificate(&out, &places, &ev, &mut lg, opts, (file, deadline))?;
     }
     Ok(Tried::Answered(out))
+}
+
+/// `--certify` and `--dimacs`: the Observation's proof over the CNF that excludes the
+/// executions cut off by the unrolling bound, the condition and filter cast as herd
+/// compares them.
+fn certificate(
+    out: &Outcome,
+    places: &[(Loc, Vec<(Value, B)>)],
+    ev: &Events,
+    lg: &mut Logic,
+    opts: &Options,
+    (file, deadline): (&str, Deadline),
+) -> Result<Option<String>, Diag> {
+    let cast = cond_cast(&out.test);
+    let p = prop_lit_cast(&out.test.cond.prop, places, ev, lg, &cast);
+    let fl = out.test.filter.as_ref().map_or(B::T, |f| prop_lit_cast(f, places, ev, lg, &cast));
+    crate::certify::for_outcome(out, file, lg, p, fl, opts, deadline)
 }
 
 /// `--fast`: the Observation by two solver calls, then one for the `Loop` prefix, one per

@@ -222,8 +222,10 @@ fn is_code_value(v: &str) -> bool {
 fn word_op(op: BinOp, a: i64, b: i64) -> Option<Value> {
     let wrap = |v: i64| Value::Int(v as i32 as i64);
     match op {
+        // Shift counts modulo 32, as the hardware takes them (herd leaves larger ones unspecified).
         BinOp::Shr => Some(wrap(((a as u32).wrapping_shr(b as u32)) as i64)),
-        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Shl => match apply(op, Value::Int(a), Value::Int(b))? {
+        BinOp::Shl => Some(wrap(((a as i32).wrapping_shl(b as u32)) as i64)),
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => match apply(op, Value::Int(a), Value::Int(b))? {
             Value::Int(v) => Some(wrap(v)),
             v => Some(v),
         },

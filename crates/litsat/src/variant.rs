@@ -68,6 +68,15 @@ const NOT_BUILT: &[(&str, Reach, &str)] = &[
     ("backcompat", Reach::Only(&["LISA"]), "old LISA: `deref` loads followed by an rb_dep fence, `assign` stores as releases"),
 ];
 
+/// The variants that change herd's vmsa semantics (or combine with it) in ways litsat
+/// has not built: refused with vmsa.
+const NOT_WITH_VMSA: &[(&str, &str)] = &[
+    ("mixed", "mixed-size accesses through page tables"),
+    ("pte2", "page tables for the page tables"),
+    ("asl", "page tables for the page tables"),
+    ("noptebranch", "walks without their commit"),
+];
+
 /// Every name herd's `Variant.parse` takes (lower case), its aliases included; beside
 /// these, herd takes its fault-handling and MTE-precision tags, `tNN` and `sve:N`,
 /// `sme:N` ([`known`]). `dic` and `idc` are not among them: they are `CacheType=`
@@ -127,10 +136,17 @@ pub fn check_built(set: &[String], file: &str, arch: &str) -> Result<(), Diag> {
         Reach::All => true,
         Reach::Only(archs) => archs.iter().any(|a| a.eq_ignore_ascii_case(arch)),
     };
+    let vmsa = arch.eq_ignore_ascii_case("AArch64") && holds(set, "vmsa");
     for v in set {
         let c = canonical(v);
-        if c == "mixed" && cells {
+        if c == "mixed" && cells && !vmsa {
             continue;
+        }
+        if c == "vmsa" && vmsa {
+            continue;
+        }
+        if vmsa && let Some((_, what)) = NOT_WITH_VMSA.iter().find(|(n, _)| *n == c) {
+            return Err(Diag::file(file, format!("unsupported: variant `{v}` with vmsa ({what})")));
         }
         if let Some((_, _, what)) = NOT_BUILT.iter().find(|(n, r, _)| *n == c && reaches(r)) {
             return Err(Diag::file(file, format!("unsupported: variant `{v}` ({what})")));

@@ -110,6 +110,7 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
         .or_else(|| rest.find('{'))
         .ok_or_else(|| cur.err(rest, "expected the initial state `{ ... }`"))?;
     let variants = metadata_variants(&rest[..open]);
+    let meta_text = rest[..open].to_string();
     // A variant that changes herd's semantics beyond what litsat builds is refused here,
     // before the parts of the test only it explains (page-table entries in the initial
     // state, labels as instruction addresses) fail to parse.
@@ -131,7 +132,25 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
     let (threads, rest) = if is_c { super::c_split::threads(file, source, text, rest)? } else { table(&cur, rest)? };
     let mut test = constraints(&cur, arch, name, (init, arrays), threads, rest)?;
     test.variants = variants;
+    (test.el0, test.tthm) = metadata_vmsa(&meta_text);
     Ok(test)
+}
+
+/// The vmsa metadata: the threads `EL0=P0,P2` names, and `TTHM=` as written.
+fn metadata_vmsa(meta: &str) -> (Vec<usize>, Option<String>) {
+    let (mut el0, mut tthm) = (Vec::new(), None);
+    for line in meta.lines() {
+        let Some((key, value)) = line.split_once('=') else { continue };
+        match key.trim() {
+            "EL0" => {
+                let procs = value.split(|c: char| c == ',' || c.is_whitespace());
+                el0.extend(procs.filter_map(|p| p.trim().strip_prefix('P')?.parse::<usize>().ok()));
+            }
+            "TTHM" => tthm = Some(value.trim().to_string()),
+            _ => {}
+        }
+    }
+    (el0, tthm)
 }
 
 /// Whether a metadata line's key sets variants.
@@ -313,7 +332,7 @@ fn constraints(
         rest = r;
     }
     let cond = cond.unwrap_or(Condition { kind: CondKind::Forall, prop: Prop::True, written: None });
-    Ok(Test { arch, name, init, arrays, threads, locations, filter, cond, variants: Vec::new() })
+    Ok(Test { arch, name, init, arrays, threads, locations, filter, cond, variants: Vec::new(), el0: Vec::new(), tthm: None })
 }
 
 /// A quantified condition at the start of `t` (`exists P`, `~exists P`, `forall P`,
@@ -439,8 +458,8 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<(Vec<InitItem>, Vec<ArrayD
             }
             None => lhs,
         };
-        if ["PTE(", "PA(", "pteval_t"].iter().any(|w| a.contains(w)) {
-            let msg = format!("unsupported: page-table entries in the initial state (`{a}`: herd's variant vmsa)");
+        if rhs.is_some_and(|r| r.trim_start().starts_with("PA(")) {
+            let msg = format!("unsupported: a physical address as a value (`{a}`: litsat builds virtual ones)");
             return Err(cur.err(atom.trim_start(), msg));
         }
         let place = lhs.rsplit(|c: char| c.is_whitespace() || c == '*').next().unwrap_or("").trim();
@@ -454,6 +473,11 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<(Vec<InitItem>, Vec<ArrayD
                 );
             }
         };
+        // herd's older spelling of a page-table entry, `pte_x`, is `PTE(x)`.
+        let loc = match loc {
+            Loc::Mem(x) if x.starts_with("pte_") => Loc::Mem(format!("PTE({})", &x[4..])),
+            l => l,
+        };
         // C: `int *p = &x;` and `atomic_t v = ATOMIC_INIT(1);`.
         let rhs = rhs.map(|r| {
             let r = r.strip_prefix('&').unwrap_or(r).trim();
@@ -465,6 +489,11 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<(Vec<InitItem>, Vec<ArrayD
             Some(v) if code_label(v).is_some() => Val::Sym(v.split_whitespace().collect()),
             // The address of an array element (`0:X0=x[1]`).
             Some(v) if let Some((x, i)) = element(v) => Val::Sym(elem_name(x, i)),
+            Some(v) if let Some(x) = v.strip_prefix("pte_") => Val::Sym(format!("PTE({x})")),
+            Some(v) if v.starts_with("phy_") => {
+                let msg = format!("unsupported: a physical address as a value (`{a}`: litsat builds virtual ones)");
+                return Err(cur.err(atom.trim_start(), msg));
+            }
             None => Val::Int(0),
             Some(v) => match prop::value.parse(v) {
                 Ok((r, val)) if r.trim().is_empty() => val,

@@ -122,11 +122,13 @@ fn location_names<'t>(test: &'t Test, code: &'t [Vec<Instr>], places: &[&'t Loc]
         if let Loc::Mem(x) = &it.loc {
             names.insert(x);
         }
-        // A page-table entry's value (`(oa:PA(x))`) names no location of its own.
-        if let Val::Sym(s) = &it.value
-            && !s.starts_with('(')
-        {
-            names.insert(s);
+        // A page-table entry's value (`(oa:PA(x))`) names the location it maps to.
+        match &it.value {
+            Val::Sym(s) if s.starts_with('(') => names.extend(super::oa_name(s)),
+            Val::Sym(s) => {
+                names.insert(s);
+            }
+            Val::Int(_) => {}
         }
     }
     for op in code.iter().flatten().flat_map(|ins| &ins.ops) {

@@ -17,7 +17,7 @@ mod vmsa;
 
 pub use cells::{Cells, Object};
 pub use layout::{Layout, OffsetError};
-pub use pte::{Oa, PteVal, physical_name, pte_loc, pte_name};
+pub use pte::{Oa, PteVal, canonical as canonical_pte, oa_name, physical_name, pte_loc, pte_name};
 
 use crate::diag::{Deadline, Diag, Pos};
 use crate::isa::{BinOp, Isa, Op, Reg, Tag};

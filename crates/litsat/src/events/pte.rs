@@ -74,6 +74,10 @@ impl PteVal {
         for item in inner.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let (k, v) = item.split_once(':').ok_or_else(|| format!("expected `field:value`, found `{item}`"))?;
             let (k, v) = (k.trim(), v.trim());
+            if k == "oa" && (v == "PA()" || v == "phy_") {
+                p.oa = Oa::Nil;
+                continue;
+            }
             if k == "oa" {
                 let name = physical_name(v).ok_or_else(|| {
                     format!("unsupported: the output address `{v}` (litsat builds physical pages `PA(x)` only)")
@@ -97,6 +101,36 @@ impl PteVal {
         }
         Ok(p)
     }
+}
+
+/// herd's text of an entry's value `text` (its parse printed back, so that values written
+/// two ways are one), the output address `PA(x)` added where it gives none and the value
+/// is entry `PTE(x)`'s (herd's `add_oa_if_none`).
+pub fn canonical(text: &str, entry_of: Option<&str>) -> Result<String, String> {
+    let mut names: Vec<String> = Vec::new();
+    let mut p = {
+        let names = std::cell::RefCell::new(&mut names);
+        let at = |n: &str| {
+            let mut ns = names.borrow_mut();
+            Some(ns.iter().position(|x| x == n).unwrap_or_else(|| {
+                ns.push(n.to_string());
+                ns.len() - 1
+            }))
+        };
+        PteVal::parse(text, &at)?
+    };
+    if let (Some(x), false) = (entry_of, text.contains("oa:")) {
+        names.push(x.to_string());
+        p.oa = Oa::Phy(names.len() - 1);
+    }
+    Ok(p.show(&names))
+}
+
+/// The location an entry's value `(oa:PA(x), …)` maps to, as written.
+pub fn oa_name(text: &str) -> Option<&str> {
+    let inner = text.trim().strip_prefix('(')?.strip_suffix(')')?;
+    let v = inner.split(',').map(str::trim).find_map(|f| f.strip_prefix("oa:"))?;
+    physical_name(v.trim())
 }
 
 /// The location of a physical address `PA(x)` or `phy_x`.
@@ -152,8 +186,18 @@ mod tests {
     }
 
     #[test]
+    fn canonical_text() {
+        assert_eq!(canonical("(oa:phy_x,af:1, valid:1)", None).unwrap(), "(oa:PA(x))");
+        assert_eq!(canonical("(af:0)", Some("y")).unwrap(), "(oa:PA(y), af:0)");
+        assert_eq!(canonical("(valid:0)", None).unwrap(), "(oa:PA(), valid:0)");
+        assert_eq!(parse("(oa:PA(), valid:0)").unwrap().oa, Oa::Nil);
+    }
+
+    #[test]
     fn names() {
         assert_eq!(pte_name("PTE(x)"), Some("x"));
+        assert_eq!(oa_name("(oa:PA(z), valid:0)"), Some("z"));
+        assert_eq!(oa_name("(valid:0)"), None);
         assert_eq!(physical_name("phy_y"), Some("y"));
         assert_eq!(pte_name("x"), None);
     }

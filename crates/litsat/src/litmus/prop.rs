@@ -151,7 +151,9 @@ fn thread_reg(i: &str) -> Res<'_, Loc> {
 
 /// A place: `N:reg`, `PN:reg`, `[x]` or `x`.
 pub fn loc(i: &str) -> Res<'_, Loc> {
-    match fast::loc(i) {
+    // A page-table entry (`PTE(x)`, `[PTE(x)]`) is left to the combinators.
+    let entry = i.starts_with("PTE(") || i.starts_with("[PTE(") || i.starts_with("TTD(");
+    match fast::loc(i).filter(|_| !entry) {
         Some(r) => Ok(r),
         None => loc_nom(i),
     }
@@ -163,6 +165,9 @@ fn loc_nom(i: &str) -> Res<'_, Loc> {
         thread_reg,
         map(delimited(char('['), ws(ident), ws(char(']'))), |s: &str| Loc::Mem(s.to_string())),
         map(delimited(char('['), ws(pte_entry), ws(char(']'))), |s: &str| Loc::Mem(s.to_string())),
+        map(pte_entry, |s: &str| Loc::Mem(s.to_string())),
+        // herd's `TTD(x)` is `PTE(x)`.
+        map(delimited(tag("TTD("), ws(ident), char(')')), |s: &str| Loc::Mem(format!("PTE({s})"))),
         elem,
         map(ident, |s: &str| Loc::Mem(s.to_string())),
     ))

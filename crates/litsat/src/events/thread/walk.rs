@@ -245,14 +245,16 @@ impl<'a> Thread<'a> {
     }
 
     /// herd's labels of the current instruction: its own and those of the empty cells
-    /// before it.
+    /// before it, as the source names them (a copy of a loop's code, `crate::unroll`,
+    /// names its labels `L0#1`).
     pub(super) fn at_labels(&self) -> Vec<String> {
+        let source = |l: &Option<String>| l.as_ref().map(|l| l.split('#').next().unwrap_or(l).to_string());
         let mut out = Vec::new();
         let mut k = self.at.idx;
-        out.extend(self.code[k].label.clone());
+        out.extend(source(&self.code[k].label));
         while k > 0 && self.code[k - 1].text.is_empty() {
             k -= 1;
-            out.extend(self.code[k].label.clone());
+            out.extend(source(&self.code[k].label));
         }
         out.sort();
         out.dedup();

@@ -154,9 +154,13 @@ fn a_tests_own_variants_count_and_unbuilt_ones_are_refused_by_name() {
     let cat = "\"v\"\nflag ~empty (if \"ets2\" && \"IDC\" && \"DIC\" then _ else 0) as seen\n";
     let out = check(&test, &Model::from_text("v.cat", cat).unwrap(), &Options::new()).unwrap();
     assert_eq!(out.flags().collect::<Vec<_>>(), ["seen"]);
-    let text = "AArch64 v\nVariant=kvm\n{ 0:X1=x; }\n P0 ;\n LDR W0,[X1] ;\nexists (0:X0=0)\n";
+    // vmsa is built on AArch64, not with a variant it does not combine with.
+    let text = "AArch64 v\nVariant=kvm,mixed\n{ 0:X1=x; }\n P0 ;\n LDR W0,[X1] ;\nexists (0:X0=0)\n";
     let e = Test::parse(text, "v.litmus").unwrap_err();
     assert_eq!(e.location(), ("v.litmus", 2, 1));
+    assert_eq!(e.message(), "unsupported: variant `mixed` with vmsa (mixed-size accesses through page tables)");
+    let text = "RISCV v\nVariant=kvm\n{ 0:x1=x; }\n P0 ;\n lw x5,0(x1) ;\nexists (0:x5=0)\n";
+    let e = Test::parse(text, "v.litmus").unwrap_err();
     assert_eq!(e.message(), "unsupported: variant `kvm` (page tables and their faults)");
 }
 

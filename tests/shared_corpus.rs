@@ -137,7 +137,7 @@ suites! {
     a64_catalogue_herd: "a64-catalogue.aarch64.tsv", A64_CATALOGUE, HERD, 80;
     a64_cas_herd: "a64-cas.aarch64.tsv", A64_CAS, HERD, 31;
     instructions_aarch64_herd: "instructions-aarch64.aarch64.tsv", "models/herd/aarch64.cat", HERD, 278;
-    a64_readers_guide_herd: "a64-readers-guide.aarch64.tsv", A64_READERS_GUIDE, HERD, 46;
+    a64_readers_guide_herd: "a64-readers-guide.aarch64.tsv", A64_READERS_GUIDE, HERD, 50;
     loops_aarch64_bundled: "loops.aarch64-2018.tsv", "aarch64", &[], 1;
     catalogue_lisa_sc_bundled: "catalogue-lisa.sc.tsv", "sc", &[], 28;
     catalogue_lisa_uniproc_herd: "catalogue-lisa.uniproc.tsv", "models/herd/uniproc.cat", HERD, 28;

@@ -1732,6 +1732,10 @@ impl<'a> Search<'a> {
                 (None, Some(a)) => match vals.get(a)? {
                     Value::Addr(l) => Some(l),
                     Value::Sym => return Err(Drop::Unsolved),
+                    // Page tables (`-variant vmsa`): not built in the oracle.
+                    Value::Pte(_) | Value::Tlb(_) => {
+                        return Err(Drop::Refuse(Refusal::Unsupported("page tables (vmsa)".into())));
+                    }
                     // herd's `x+k` where no location lies: a mixed-size access.
                     Value::Off(b, k) => {
                         return Err(Drop::Refuse(Refusal::Unsupported(format!(

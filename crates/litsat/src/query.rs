@@ -1354,10 +1354,20 @@ impl Found {
 
 /// A thread's fault as its state shows it: herd's text of the site its fault register
 /// names, or nothing where it did not fault.
-fn fault_shown(ev: &Events, v: Option<&Val>) -> SortVal {
+/// herd shows only the faults some fault atom of the condition (or filter) names.
+fn fault_shown(ev: &Events, v: Option<&Val>, test: &Test) -> SortVal {
+    let named = |s: &crate::litmus::FaultSite| {
+        let mut atoms = Vec::new();
+        test.cond.prop.fault_atoms(&mut atoms);
+        if let Some(f) = &test.filter {
+            f.fault_atoms(&mut atoms);
+        }
+        atoms.iter().any(|a| a.matches(s))
+    };
     match v {
         Some(Val::Int(k)) if *k > 0 => {
-            SortVal::Sym(ev.fault_sites.get(*k as usize - 1).map(|s| s.text()).unwrap_or_default())
+            let site = ev.fault_sites.get(*k as usize - 1).filter(|s| named(s));
+            SortVal::Sym(site.map(|s| s.text()).unwrap_or_default())
         }
         _ => SortVal::Sym(String::new()),
     }
@@ -1408,7 +1418,7 @@ fn record(out: &mut Outcome, found: &mut Found, truth: &[bool], view: &View, wei
     found.row.clear();
     found.row.extend(shown_at.iter().zip(casts).map(|(&k, cast)| {
         if matches!(&places[k].0, Loc::Reg(_, r) if r == crate::litmus::FAULT_REG) {
-            return fault_shown(ev, values[k].as_ref());
+            return fault_shown(ev, values[k].as_ref(), &out.test);
         }
         match (values[k].as_ref().map(SortVal::from).unwrap_or(SortVal::Int(0)), cast) {
             (SortVal::Int(i), Some(c)) => c.apply(i),

@@ -59,15 +59,45 @@ fn is_fault(l: &Loc) -> bool {
     matches!(l, Loc::Reg(_, r) if r == FAULT_REG)
 }
 
-/// The thread, labels and type of a fault as a state shows it, `Fault(P0:L0,SVC)`.
-fn fault_parts(text: &str) -> Option<(usize, Vec<&str>, &str)> {
+/// The thread, labels, location and type of a fault as a state shows it,
+/// `Fault(P0:L0,SVC)`, `Fault(P1:L0,x,D-MMU:Translation)`.
+fn fault_parts(text: &str) -> Option<(usize, Vec<&str>, Option<&str>, &str)> {
     let inner = text.strip_prefix("Fault(P")?.strip_suffix(')')?;
     let (head, ftype) = inner.rsplit_once(',')?;
+    // Several labels are braced, and hold commas.
+    let (head, loc) = match head.rfind('}') {
+        Some(k) => (&head[..=k], head[k + 1..].strip_prefix(',')),
+        None => match head.split_once(',') {
+            Some((h, l)) => (h, Some(l)),
+            None => (head, None),
+        },
+    };
     let (t, labels) = match head.split_once(':') {
         Some((t, ls)) => (t, ls.trim_start_matches('{').trim_end_matches('}').split(',').collect()),
         None => (head, Vec::new()),
     };
-    Some((t.parse().ok()?, labels, ftype))
+    Some((t.parse().ok()?, labels, loc, ftype))
+}
+
+/// Whether fault `f` (its [`fault_parts`]) is one atom `a` names (herd's `check_one_fatom`).
+fn fault_matches(f: &(usize, Vec<&str>, Option<&str>, &str), a: &FaultAtom) -> bool {
+    let (t, ls, loc, ft) = f;
+    *t == a.thread
+        && a.label.as_deref().is_none_or(|l| ls.contains(&l))
+        && a.ftype.as_deref().is_none_or(|x| crate::litmus::fault_type_matches(ft, x))
+        && a.loc.as_deref().is_none_or(|x| *loc == Some(x))
+}
+
+/// A fault's text as a state shows it: with the type of the first atom naming a type
+/// that it matches, where one does (herd's `data_intr_to_any_flt`: `MMU:Translation`
+/// for a data-side `D-MMU:Translation`).
+fn shown_fault(f: &str, atoms: &[&FaultAtom]) -> String {
+    let Some(parts) = fault_parts(f) else { return f.to_string() };
+    let typed = atoms.iter().filter_map(|a| a.ftype.as_deref().filter(|_| fault_matches(&parts, a))).next();
+    match typed {
+        Some(t) if t != parts.3 => format!("{}{t})", &f[..f.len() - parts.3.len() - 1]),
+        _ => f.to_string(),
+    }
 }
 
 /// Appends a state's faults as herd shows them after its places: each fault that some
@@ -84,15 +114,8 @@ fn push_faults(out: &mut String, s: &StateKey, atoms: &[&FaultAtom]) {
         return;
     }
     out.push(' ');
-    out.push_str(&faults.iter().map(|f| format!("{f};")).collect::<Vec<_>>().join(" "));
-    let matched = |a: &FaultAtom| {
-        faults.iter().filter_map(|f| fault_parts(f)).any(|(t, ls, ft)| {
-            t == a.thread
-                && a.label.as_deref().is_none_or(|l| ls.contains(&l))
-                && a.ftype.as_deref().is_none_or(|x| x == ft)
-                && a.loc.is_none()
-        })
-    };
+    out.push_str(&faults.iter().map(|f| format!("{};", shown_fault(f, atoms))).collect::<Vec<_>>().join(" "));
+    let matched = |a: &FaultAtom| faults.iter().filter_map(|f| fault_parts(f)).any(|f| fault_matches(&f, a));
     // herd lists the atoms none matches from its set's last to its first.
     let mut keys: Vec<String> = Vec::new();
     for a in atoms.iter().filter(|a| !matched(a)) {

@@ -74,6 +74,17 @@ const NOT_BUILT: &[(&str, Reach, &str)] = &[
     ("backcompat", Reach::Only(&["LISA"]), "old LISA: `deref` loads followed by an rb_dep fence, `assign` stores as releases"),
 ];
 
+/// The variants that change herd's vmsa semantics (or combine with it) in ways litsat
+/// has not built: refused with vmsa.
+const NOT_WITH_VMSA: &[(&str, &str)] = &[
+    ("mixed", "mixed-size accesses through page tables"),
+    ("pte2", "page tables for the page tables"),
+    ("asl", "page tables for the page tables"),
+    ("noptebranch", "walks without their commit"),
+    ("ifetch", "instruction fetches through page tables"),
+    ("morello", "capabilities through page tables"),
+];
+
 /// Every name herd's `Variant.parse` takes (lower case), its aliases included; beside
 /// these, herd takes its fault-handling and MTE-precision tags, `tNN` and `sve:N`,
 /// `sme:N` ([`known`]). `dic` and `idc` are not among them: they are `CacheType=`
@@ -138,10 +149,17 @@ pub fn check_built(set: &[String], file: &str, arch: &str) -> Result<(), Diag> {
         Reach::Only(archs) => archs.iter().any(|a| a.eq_ignore_ascii_case(arch)),
         Reach::Except(archs) => !archs.iter().any(|a| a.eq_ignore_ascii_case(arch)),
     };
+    let vmsa = arch.eq_ignore_ascii_case("AArch64") && holds(set, "vmsa");
     for v in set {
         let c = canonical(v);
-        if (c == "mixed" && cells) || (c == "morello" && capabilities) {
+        if (c == "mixed" && cells && !vmsa) || (c == "morello" && capabilities) {
             continue;
+        }
+        if c == "vmsa" && vmsa {
+            continue;
+        }
+        if vmsa && let Some((_, what)) = NOT_WITH_VMSA.iter().find(|(n, _)| *n == c) {
+            return Err(Diag::file(file, format!("unsupported: variant `{v}` with vmsa ({what})")));
         }
         if let Some((_, _, what)) = NOT_BUILT.iter().find(|(n, r, _)| *n == c && reaches(r)) {
             return Err(Diag::file(file, format!("unsupported: variant `{v}` ({what})")));

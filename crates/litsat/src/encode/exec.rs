@@ -11,6 +11,8 @@ use std::rc::Rc;
 use std::sync::OnceLock;
 use varisat::Lit;
 
+mod vmsa;
+
 /// Bound on a value domain: values are finite, and a test whose registers can take more
 /// values than this is rejected rather than encoded at great cost.
 pub const MAX_DOMAIN: usize = 256;
@@ -882,6 +884,10 @@ fn observed_co(
             if a == b || ea.thread.is_none() || ea.thread != eb.thread || !mem(ea) || !mem(eb) {
                 continue;
             }
+            // herd observes explicit accesses only (a walk's implicit read is none).
+            if ev.vmsa.is_some() && [ea, eb].iter().any(|x| x.tags.iter().any(|t| t == "NExp")) {
+                continue;
+            }
             let sl = same_loc.get(locs, a, b, lg);
             if sl.is_false() {
                 continue;
@@ -943,6 +949,7 @@ pub fn builtins_read(ev: &Events, x: &Exec, lg: &mut Logic, reads: &dyn Fn(Name)
     b.event_sets(lg);
     b.tag_sets(lg);
     let (loc, ww_loc) = b.relations(lg);
+    b.vmsa_relations(lg);
     let vals = ev.events.iter().map(|e| x.val[e.val].clone()).collect();
     Builtins { env: b.env, universe, co: x.co.clone(), loc, ww_loc, vals }
 }
@@ -1104,8 +1111,8 @@ impl Base<'_> {
         let tagged = |i: usize, t: &str| e[i].tags.iter().any(|x| x == t);
         let pred = |i: usize| e[i].kind == Kind::Branch && tagged(i, "PRED");
         let atomic_write = |i: usize| ev.amo_as_one && e[i].kind == Kind::Write && e[i].tags.iter().any(|t| t == "X");
-        // herd's implicit accesses (an instruction fetch under `-variant ifetch`).
-        let implicit = |i: usize| ev.ifetch && tagged(i, "NExp");
+        // herd's implicit accesses (under `-variant ifetch` or `vmsa`).
+        let implicit = |i: usize| (ev.ifetch || ev.vmsa.is_some()) && tagged(i, "NExp");
         let sets = [
             self.set(|i| e[i].is_read() || atomic_write(i)),
             self.set(|i| e[i].is_write()),
@@ -1115,8 +1122,10 @@ impl Base<'_> {
             self.set(|i| e[i].kind == Kind::Branch && !pred(i)),
             self.set(|i| ev.is_init(i)),
             self.x.fw.clone(),
+            // herd's implicit accesses (an instruction fetch, a translation-table walk's
+            // read) are `NExp`.
             self.set(|i| mem(i) && !implicit(i)),
-            if ev.ifetch { self.set(implicit) } else { Set::empty(n) },
+            if ev.ifetch || ev.vmsa.is_some() { self.set(implicit) } else { Set::empty(n) },
         ];
         let names = fixed_names();
         // R, W and M, first, are kept for `amo`, `lxsx` and `rmw`.
@@ -1149,7 +1158,7 @@ impl Base<'_> {
         let mut carried: Vec<(&str, Eid, Option<ValId>)> = Vec::new();
         for (i, ev) in e.iter().enumerate() {
             // The markers' tags are bound with the markers (`event_sets`).
-            let plain = ev.tags.iter().filter(|t| !MARKER_SETS.contains(&t.as_ref()) && *t != "NExp");
+            let plain = ev.tags.iter().filter(|t| !MARKER_SETS.contains(&t.as_ref()) && t.as_ref() != "NExp");
             carried.extend(plain.map(|t| (t.as_ref(), i, None)));
             carried.extend(ev.tags_if.iter().map(|(t, v)| (t.as_ref(), i, Some(*v))));
         }

@@ -124,9 +124,13 @@ pub(super) fn check_names(test: &Test, code: &[Vec<Instr>], src: &SourceRef<'_>)
         }
         if let Val::Sym(v) = &it.value {
             known.insert(base(v));
+            known.extend(super::oa_name(v).map(str::to_string));
         }
     }
     known.extend(test.arrays.iter().map(|a| a.name.clone()));
+    // An entry `PTE(x)` names its virtual location `x`.
+    let virt: Vec<String> = known.iter().filter_map(|k| super::pte_name(k).map(str::to_string)).collect();
+    known.extend(virt);
     let mut named = BTreeSet::new();
     for op in code.iter().flatten().flat_map(|i| &i.ops) {
         super::interp::op_locations(op, &mut named);
@@ -140,7 +144,8 @@ pub(super) fn check_names(test: &Test, code: &[Vec<Instr>], src: &SourceRef<'_>)
     let mut syms: Vec<&str> = places.iter().filter_map(|l| if let Loc::Mem(x) = l { Some(x.as_str()) } else { None }).collect();
     super::interp::collect_syms(&test.cond.prop, &mut syms);
     // Instructions as values (`instr:"…"`, `NOP`) are no symbols.
-    let symbolic = |x: &&str| !x.starts_with("instr:") && *x != "NOP";
+    // Nor are page-table entries' values (`(oa:PA(x))`).
+    let symbolic = |x: &&str| !x.starts_with("instr:") && *x != "NOP" && !x.starts_with('(');
     let mut new: BTreeSet<String> = syms.into_iter().filter(symbolic).map(base).filter(|x| !known.contains(x)).collect();
     // A fault atom's label (`fault(P0:L1)`) is a code label of its thread.
     let mut atoms = Vec::new();

@@ -19,12 +19,19 @@ pub(super) fn interpret(
 ) -> Result<Events, Diag> {
     let places = places_read(test);
     check_elements(test, &places, src)?;
-    let names = location_names(test, code, &places);
+    let mut names = location_names(test, code, &places);
+    let vmsa = crate::variant::holds(&test.variants, "vmsa");
+    super::vmsa::check(test, vmsa, src)?;
+    let entries = if vmsa { super::vmsa::entry_names(&names) } else { Vec::new() };
+    names.extend(entries.iter().map(String::as_str));
     let cells = crate::variant::holds(&test.variants, "mixed").then(|| Cells::plan(test, code, isa, &names));
     let cell_names = cells.as_ref().map(Cells::names).unwrap_or_default();
     let mut ev = Events::empty(test, isa, names.into_iter().chain(cell_names.iter().map(String::as_str)).collect());
     ev.register_events = register_events;
     ev.ifetch = crate::variant::holds(&test.variants, "ifetch");
+    if vmsa {
+        ev.vmsa = Some(super::Vmsa { el0: test.el0.clone(), tlbi: Vec::new() });
+    }
     ev.events.reserve(ev.locs.len() + most_events(code));
     ev.layout = match &cells {
         Some(c) => Layout::of_cells(test, &ev, c, src)?,
@@ -120,8 +127,13 @@ fn location_names<'t>(test: &'t Test, code: &'t [Vec<Instr>], places: &[&'t Loc]
         if let Loc::Mem(x) = &it.loc {
             names.insert(x);
         }
-        if let Val::Sym(s) = &it.value {
-            names.insert(s);
+        // A page-table entry's value (`(oa:PA(x))`) names the location it maps to.
+        match &it.value {
+            Val::Sym(s) if s.starts_with('(') => names.extend(super::oa_name(s)),
+            Val::Sym(s) => {
+                names.insert(s);
+            }
+            Val::Int(_) => {}
         }
     }
     for op in code.iter().flatten().flat_map(|ins| &ins.ops) {
@@ -229,6 +241,7 @@ impl Events {
             widths_seen: BTreeMap::new(),
             ifetch: false,
             unrunnable: Vec::new(),
+            vmsa: None,
         }
     }
 }
@@ -238,7 +251,7 @@ impl Events {
 fn initial_writes(ev: &mut Events, test: &Test, src: &SourceRef<'_>, one: ValId) -> Result<(), Diag> {
     for l in 0..ev.locs.len() {
         let (name, part) = ev.cell_part(l);
-        let mut v = Value::Int(0);
+        let mut v = ev.default_value(l);
         for it in &test.init {
             if matches!(&it.loc, Loc::Mem(x) if *x == name) {
                 v = ev.value_of(&it.value).ok_or_else(|| src.err(it.pos, "unknown location in initial value"))?;
@@ -265,6 +278,8 @@ fn initial_writes(ev: &mut Events, test: &Test, src: &SourceRef<'_>, one: ValId)
             lock: None,
             reg: None,
         });
+        let e = ev.events.len() - 1;
+        ev.mark_entry(e);
     }
     if ev.cells.is_some() {
         ev.init_groups();

@@ -12,11 +12,14 @@ mod ifetch;
 mod interp;
 mod layout;
 mod paths;
+mod pte;
 mod thread;
+mod vmsa;
 
 pub use cells::{Cells, Object};
 pub use ifetch::name_instructions;
 pub use layout::{Layout, OffsetError};
+pub use pte::{Oa, PteVal, canonical as canonical_pte, oa_name, physical_name, pte_loc, pte_name};
 
 use crate::diag::{Deadline, Diag, Pos};
 use crate::isa::{BinOp, Isa, Op, Reg, Tag};
@@ -42,6 +45,11 @@ pub enum Value {
     /// end, inside an element, beside a scalar). A register may hold it, compare and
     /// print it, and offset it back; an access through it is a mixed-size access.
     Off(usize, i64),
+    /// A page-table entry (herd's `-variant vmsa`).
+    Pte(PteVal),
+    /// herd's TLB location of virtual location `locs[i]`: its address shifted right by
+    /// 12 bits, which a TLBI takes.
+    Tlb(usize),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -267,6 +275,24 @@ pub struct Events {
     /// fetched (a branch out of the code, an `ADR` to no label), with why: an execution
     /// the model allows with one of them stops the test, as herd's does.
     pub unrunnable: Vec<(Eid, String)>,
+    /// Under herd's `-variant vmsa`: what its page tables add (`None` otherwise).
+    pub vmsa: Option<Vmsa>,
+}
+
+/// What herd's `-variant vmsa` adds to an event structure.
+#[derive(Clone, Debug, Default)]
+pub struct Vmsa {
+    /// The threads that run at EL0 (the test's `EL0=` metadata).
+    pub el0: Vec<usize>,
+    /// Each TLBI event with the virtual location whose entry it invalidates (`None`: all).
+    pub tlbi: Vec<(Eid, Option<usize>)>,
+}
+
+impl Vmsa {
+    /// Whether location name `l` is a page-table entry's.
+    pub fn is_pte(l: &str) -> bool {
+        pte_name(l).is_some()
+    }
 }
 
 impl Events {
@@ -414,6 +440,9 @@ impl Events {
     pub fn value_of(&self, v: &Val) -> Option<Value> {
         match v {
             Val::Int(i) => Some(Value::Int(*i)),
+            Val::Sym(s) if s.starts_with('(') => {
+                PteVal::parse(s, &|x| self.loc_index(x)).ok().filter(|_| self.vmsa.is_some()).map(Value::Pte)
+            }
             Val::Sym(s) => self.loc_index(s).map(Value::Addr),
         }
     }
@@ -430,6 +459,8 @@ impl Events {
             },
             Value::Sym => Val::Sym(SYM_NAME.into()),
             Value::Off(b, k) => Val::Sym(offset_name(&self.locs[b], k)),
+            Value::Pte(p) => Val::Sym(p.show(&self.locs)),
+            Value::Tlb(l) => Val::Sym(format!("TLB({})", self.locs[l])),
         }
     }
 
@@ -439,6 +470,10 @@ impl Events {
         match (op, x, y) {
             (BinOp::Div, Value::Int(_), Value::Int(0)) => "unsupported: a division by zero (herd stops there)".into(),
             _ if code(x) || code(y) => "unsupported: arithmetic on an instruction or a label as a value".into(),
+            (BinOp::PteAll | BinOp::PteOa, _, _) => "unsupported: a value that is no page-table entry, at an entry".into(),
+            _ if matches!(x, Value::Pte(_)) || matches!(y, Value::Pte(_)) => {
+                "unsupported: arithmetic on a page-table entry's value (under vmsa)".into()
+            }
             _ => "unsupported: arithmetic on an address".into(),
         }
     }
@@ -516,6 +551,13 @@ pub fn apply(op: BinOp, x: Value, y: Value) -> Option<Value> {
     match (op, x, y) {
         (BinOp::Eq, _, _) => return b(x == y),
         (BinOp::Ne, _, _) => return b(x != y),
+        (BinOp::PteAll, Value::Pte(p), Value::Int(m)) => return b(m & 0xff == m && p.flags & m as u8 == m as u8),
+        (BinOp::PteOa, Value::Pte(PteVal { oa: Oa::Phy(l), .. }), _) => return Some(Value::Addr(l)),
+        // No page (`PA()`): no address, which an access made through it fails on.
+        (BinOp::PteOa, Value::Pte(_), _) => return Some(Value::Int(0)),
+        (BinOp::PteAll | BinOp::PteOa, _, _) => return None,
+        // herd's AArch64 shift of a virtual address by a page: its TLB location.
+        (BinOp::Shr, Value::Addr(l), Value::Int(12)) => return Some(Value::Tlb(l)),
         _ => {}
     }
     match (x, y) {
@@ -540,7 +582,7 @@ pub fn apply(op: BinOp, x: Value, y: Value) -> Option<Value> {
             BinOp::Sext if (1..64).contains(&c) => (a << (64 - c)) >> (64 - c),
             BinOp::Zext if (1..64).contains(&c) => a & ((1i64 << c) - 1),
             BinOp::Sext | BinOp::Zext => a,
-            BinOp::Eq | BinOp::Ne | BinOp::ToInt => unreachable!("handled above"),
+            BinOp::Eq | BinOp::Ne | BinOp::ToInt | BinOp::PteAll | BinOp::PteOa => unreachable!("handled above"),
         })),
         (a @ (Value::Addr(_) | Value::Off(..)), Value::Int(0))
         | (Value::Int(0), a @ (Value::Addr(_) | Value::Off(..)))

@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 
 mod fetch;
 mod split;
+mod walk;
 
 /// Where [`Op::Exit`] paths wait for the thread's end: no label is spelt so.
 const EXIT: &str = "%exit";
@@ -144,6 +145,8 @@ struct Thread<'a> {
     zero: ValId,
     /// Each instruction's label: a branch may only go forward.
     labels: Vec<Option<&'a str>>,
+    /// The thread's instructions (for the labels a fault names).
+    code: &'a [Instr],
     /// The registers' numbers.
     regs: RegNames<'a>,
     /// The path being followed.
@@ -253,6 +256,7 @@ impl<'a> Thread<'a> {
             zero_reg: isa.zero_reg(),
             zero,
             labels: code.iter().map(|i| i.label.as_deref()).collect(),
+            code,
             regs: names,
             cur: PathState { guard: one, regs },
             pending: BTreeMap::new(),
@@ -387,6 +391,9 @@ impl<'a> Thread<'a> {
             self.note_operands();
         }
         let guard = self.cur.guard;
+        if self.ev.vmsa.is_some() {
+            self.vmsa_op_built(op)?;
+        }
         match op {
             Op::Operand(o) => self.operand(o),
             Op::Load { dst, addr, tags } => self.load(dst, addr, tags)?,
@@ -426,6 +433,9 @@ impl<'a> Thread<'a> {
             Op::Link(_) | Op::LabelOf { .. } => return Err(self.err("unsupported: code address as a value")),
             Op::CtrlScope(true) => self.ctrl_saved.push(self.ctrl_src.clone()),
             Op::CtrlScope(false) => self.ctrl_src = self.ctrl_saved.pop().unwrap_or_default(),
+            Op::Marker { addr, tags } if self.ev.vmsa.is_some() && tags.iter().any(|t| t == "TLBI") => {
+                self.tlbi(addr, tags)?
+            }
             Op::Marker { addr, tags } => {
                 let a = self.access(addr)?;
                 let e = self.event(Kind::Fence, 0, a.place, self.zero, tags.clone(), guard);
@@ -483,7 +493,8 @@ impl<'a> Thread<'a> {
         let e = self.event(Kind::Fault, 0, place, self.zero, tags.to_vec(), self.cur.guard);
         let f = self.push(e);
         self.ev.iico_ctrl.extend(commit.map(|p| (p, f)));
-        let site = crate::litmus::FaultSite { thread: self.id, labels: labels.to_vec(), ftype: ftype.to_string() };
+        let site =
+            crate::litmus::FaultSite { thread: self.id, labels: labels.to_vec(), ftype: ftype.to_string(), loc: None };
         let sites = &mut self.ev.fault_sites;
         let k = sites.iter().position(|s| *s == site).unwrap_or_else(|| {
             sites.push(site);
@@ -561,7 +572,10 @@ impl<'a> Thread<'a> {
     /// A read: its value is a variable of its own, which the solver decides through rf.
     fn load(&mut self, dst: &'a Reg, addr: &Addr, tags: &[Tag]) -> Result<(), Diag> {
         let a = self.access(addr)?;
+        let t = self.vmsa_access(a, walk::Dir::R, tags)?;
+        let (a, tags) = (t.access, if t.tags.is_empty() { tags } else { &t.tags[..] });
         let (ids, val) = self.read_cells(&a, tags, self.cur.guard)?;
+        self.settle(&ids, t.commit);
         let id = ids[0];
         if let Some(w) = self.at.width.filter(|&w| w < 8 && self.isa.masks_narrow_loads() && self.ev.cells.is_none()) {
             self.ev.narrow_reads.push((id, w));
@@ -584,8 +598,14 @@ impl<'a> Thread<'a> {
 
     /// A write, made only where its condition (if any) holds on the current path.
     fn store(&mut self, addr: &Addr, s: &Src, tags: &[Tag], when: Option<&Cond>) -> Result<(), Diag> {
-        let guard = self.cur.guard;
         let a = self.access(addr)?;
+        if self.ev.vmsa.is_some() && when.is_some() {
+            return Err(self.err("unsupported: under vmsa, a conditional store"));
+        }
+        let t = self.vmsa_access(a, walk::Dir::W, tags)?;
+        let (a, vmsa_commit) = (t.access, t.commit);
+        let tags = if t.tags.is_empty() { tags } else { &t.tags[..] };
+        let guard = self.cur.guard;
         // Code is no memory to herd unless it fetches instructions (`-variant self`).
         if let Some(l) = a.place.0.filter(|&l| self.ev.layout.is_code(l) && !self.ev.ifetch) {
             return Err(self.err(format!(
@@ -615,6 +635,7 @@ impl<'a> Thread<'a> {
         // the slot after the read's.
         let after_read = self.isa.rmw_in_po() && self.own_events().any(|r| self.ev.events[r].kind == Kind::Read);
         let ids = self.write_cells(&a, (usize::from(after_read), c.val, g), tags, &c.deps)?;
+        self.settle(&ids, vmsa_commit);
         for id in ids {
             self.iico(&inner, id);
             self.iico_in(&a.src, id, "ADDR");

@@ -66,6 +66,11 @@ pub enum BinOp {
     /// herd's `ToInteger`: `a` where it is an integer, else `b` where that is one (the
     /// flags of a comparison of two addresses come from the comparison's result).
     ToInt,
+    /// 1 where page-table entry `a` has every flag of the mask `b` set, else 0
+    /// (`-variant vmsa`).
+    PteAll,
+    /// The physical address page-table entry `a` maps to (`b` unused).
+    PteOa,
 }
 
 /// A branch or store condition: `a op b` with a comparison operator.

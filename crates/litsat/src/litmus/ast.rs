@@ -18,6 +18,10 @@ pub struct Test {
     /// The variants the test's metadata sets, which herd adds to the command line's: its
     /// `Variant=` line, and `CacheType=` (`DIC`, which implies `IDC`; `IDC`).
     pub variants: Vec<String>,
+    /// The threads that run at EL0 (the `EL0=P0,P2` metadata, herd's `-variant vmsa`).
+    pub el0: Vec<usize>,
+    /// The `TTHM=` metadata (herd's hardware management of page-table flags), as written.
+    pub tthm: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -189,6 +193,15 @@ pub struct FaultSite {
     /// The instruction's labels, sorted (those of the empty cells before it too).
     pub labels: Vec<String>,
     pub ftype: String,
+    /// The location accessed, where the fault is an access's (`-variant vmsa`).
+    pub loc: Option<String>,
+}
+
+/// herd's matching of an actual fault type with an atom's: equal, or the atom's `MMU:t`
+/// (either side) standing for the data or instruction side's `D-MMU:t`, `I-MMU:t`.
+pub fn fault_type_matches(actual: &str, atom: &str) -> bool {
+    let side = |t: &str| t.strip_prefix("D-").or_else(|| t.strip_prefix("I-")).unwrap_or(t).to_string();
+    actual == atom || (side(actual) == side(atom) && (actual.starts_with("MMU:") || atom.starts_with("MMU:")))
 }
 
 impl FaultAtom {
@@ -198,18 +211,19 @@ impl FaultAtom {
     pub fn matches(&self, s: &FaultSite) -> bool {
         s.thread == self.thread
             && self.label.as_ref().is_none_or(|l| s.labels.contains(l))
-            && self.ftype.as_ref().is_none_or(|t| *t == s.ftype)
-            && self.loc.is_none()
+            && self.ftype.as_ref().is_none_or(|t| fault_type_matches(&s.ftype, t))
+            && self.loc.as_ref().is_none_or(|l| s.loc.as_ref() == Some(l))
     }
 }
 
 impl FaultSite {
     /// herd's text of the fault in a state, `Fault(P0:L0,SupervisorCall)`.
     pub fn text(&self) -> String {
+        let at = self.loc.as_ref().map_or(String::new(), |l| format!(",{l}"));
         match self.labels.as_slice() {
-            [] => format!("Fault(P{},{})", self.thread, self.ftype),
-            [l] => format!("Fault(P{}:{l},{})", self.thread, self.ftype),
-            ls => format!("Fault(P{}:{{{}}},{})", self.thread, ls.join(","), self.ftype),
+            [] => format!("Fault(P{}{at},{})", self.thread, self.ftype),
+            [l] => format!("Fault(P{}:{l}{at},{})", self.thread, self.ftype),
+            ls => format!("Fault(P{}:{{{}}}{at},{})", self.thread, ls.join(","), self.ftype),
         }
     }
 }

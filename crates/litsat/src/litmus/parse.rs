@@ -110,6 +110,7 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
         .or_else(|| rest.find('{'))
         .ok_or_else(|| cur.err(rest, "expected the initial state `{ ... }`"))?;
     let variants = metadata_variants(&rest[..open]);
+    let meta_text = rest[..open].to_string();
     // A variant that changes herd's semantics beyond what litsat builds is refused here,
     // before the parts of the test only it explains (page-table entries in the initial
     // state, labels as instruction addresses) fail to parse.
@@ -131,7 +132,28 @@ pub fn parse_test(file: &str, source: &str) -> Result<Test, Diag> {
     let (threads, rest) = if is_c { super::c_split::threads(file, source, text, rest)? } else { table(&cur, rest)? };
     let mut test = constraints(&cur, arch, name, (init, arrays), threads, rest)?;
     test.variants = variants;
+    (test.el0, test.tthm) = metadata_vmsa(&meta_text);
+    if test.init.iter().any(is_entry_item) {
+        entries_canonical(&mut test).map_err(|(pos, m)| Diag::at(file, text, pos, m))?;
+    }
     Ok(test)
+}
+
+/// The vmsa metadata: the threads `EL0=P0,P2` names, and `TTHM=` as written.
+fn metadata_vmsa(meta: &str) -> (Vec<usize>, Option<String>) {
+    let (mut el0, mut tthm) = (Vec::new(), None);
+    for line in meta.lines() {
+        let Some((key, value)) = line.split_once('=') else { continue };
+        match key.trim() {
+            "EL0" => {
+                let procs = value.split(|c: char| c == ',' || c.is_whitespace());
+                el0.extend(procs.filter_map(|p| p.trim().strip_prefix('P')?.parse::<usize>().ok()));
+            }
+            "TTHM" => tthm = Some(value.trim().to_string()),
+            _ => {}
+        }
+    }
+    (el0, tthm)
 }
 
 /// Whether a metadata line's key sets variants.
@@ -279,6 +301,10 @@ fn constraints(
                     // herd's `locations [0:X2 ins_t;]`: an instruction's type, which prints
                     // as any instruction value does.
                     Ok((r, l)) if r.trim() == "ins_t" => locations.push(l),
+                    _ if it.starts_with("fault(") || it.starts_with("Fault(") => {
+                        let m = format!("unsupported: a fault in `locations` (`{it}`)");
+                        return Err(cur.err(item.trim_start(), m));
+                    }
                     _ => {
                         return Err(cur.err(item.trim_start(), format!("expected a location, found `{it}`")));
                     }
@@ -313,7 +339,7 @@ fn constraints(
         rest = r;
     }
     let cond = cond.unwrap_or(Condition { kind: CondKind::Forall, prop: Prop::True, written: None });
-    Ok(Test { arch, name, init, arrays, threads, locations, filter, cond, variants: Vec::new() })
+    Ok(Test { arch, name, init, arrays, threads, locations, filter, cond, variants: Vec::new(), el0: Vec::new(), tthm: None })
 }
 
 /// A quantified condition at the start of `t` (`exists P`, `~exists P`, `forall P`,
@@ -361,6 +387,10 @@ fn parse_prop<'a>(cur: &Cursor<'a>, s: &'a str) -> Result<(&'a str, Prop), Diag>
         Ok((r, p)) => Ok((r, p)),
         Err(nom::Err::Failure(e)) if e.code == nom::error::ErrorKind::TooLarge => {
             Err(cur.err(e.input, format!("proposition nested too deeply (more than {} levels)", prop::MAX_DEPTH)))
+        }
+        // herd's typed values of system registers (`parel1_t:(oa:PA(x))`, vmsa's `AT`).
+        Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) if e.input.contains("_t:(") => {
+            Err(cur.err(e.input, "unsupported: a typed system-register value in the condition (`parel1_t:(…)`)"))
         }
         Err(nom::Err::Error(e)) | Err(nom::Err::Failure(e)) => {
             Err(cur.err(e.input, "expected a proposition: `loc=value`, `/\\`, `\\/`, `~`, `=>` or parentheses"))
@@ -420,6 +450,18 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<(Vec<InitItem>, Vec<ArrayD
             Some(k) => (a[..k].trim(), Some(a[k + 1..].trim())),
             None => (a, None),
         };
+        // herd's `TTD(x)` is `PTE(x)`, which an item may name without brackets.
+        let lhs_owned;
+        let lhs = if lhs.contains("TTD(") || lhs.contains("PTE(") {
+            let l = lhs.replace("TTD(", "PTE(");
+            lhs_owned = match l.rfind("PTE(") {
+                Some(k) if !l[..k].ends_with('[') => format!("{}[{}]", &l[..k], &l[k..]),
+                _ => l,
+            };
+            lhs_owned.as_str()
+        } else {
+            lhs
+        };
         // The place is the last token of the left side; earlier tokens are C-like types.
         if lhs.contains('[') && !lhs.trim_start().starts_with('[') || rhs.is_some_and(|r| r.starts_with('{')) {
             let decl = array_decl(cur, atom.trim_start(), pos, lhs, rhs)?;
@@ -439,8 +481,8 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<(Vec<InitItem>, Vec<ArrayD
             }
             None => lhs,
         };
-        if ["PTE(", "PA(", "pteval_t", "(oa:"].iter().any(|w| a.contains(w)) {
-            let msg = format!("unsupported: page-table entries in the initial state (`{a}`: herd's variant vmsa)");
+        if rhs.is_some_and(|r| r.trim_start().starts_with("PA(")) {
+            let msg = format!("unsupported: a physical address as a value (`{a}`: litsat builds virtual ones)");
             return Err(cur.err(atom.trim_start(), msg));
         }
         let place = lhs.rsplit(|c: char| c.is_whitespace() || c == '*').next().unwrap_or("").trim();
@@ -453,6 +495,13 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<(Vec<InitItem>, Vec<ArrayD
                     cur.err(atom.trim_start(), format!("expected an initial-state item `loc=value`, found `{a}`"))
                 );
             }
+        };
+        // herd's older spelling of a page-table entry, `pte_x`, is `PTE(x)`.
+        let loc = match loc {
+            Loc::Mem(x) if x.starts_with("pte_") && rhs.is_some_and(|r| r.starts_with('(')) => {
+                Loc::Mem(format!("PTE({})", &x[4..]))
+            }
+            l => l,
         };
         // C: `int *p = &x;` and `atomic_t v = ATOMIC_INIT(1);`.
         let rhs = rhs.map(|r| {
@@ -467,6 +516,11 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<(Vec<InitItem>, Vec<ArrayD
             Some(v) if let Some(l) = thread_label(v) => Val::Sym(l),
             // The address of an array element (`0:X0=x[1]`).
             Some(v) if let Some((x, i)) = element(v) => Val::Sym(elem_name(x, i)),
+            Some(v) if let Some(x) = v.strip_prefix("pte_") => Val::Sym(format!("PTE({x})")),
+            Some(v) if v.starts_with("phy_") => {
+                let msg = format!("unsupported: a physical address as a value (`{a}`: litsat builds virtual ones)");
+                return Err(cur.err(atom.trim_start(), msg));
+            }
             None => Val::Int(0),
             Some(v) => match prop::value.parse(v) {
                 Ok((r, val)) if r.trim().is_empty() => val,
@@ -560,4 +614,78 @@ fn array_decl(
         }
     };
     Ok((ArrayDecl { name: name.to_string(), ty: ty.to_string(), len, size, pos }, values))
+}
+
+/// Whether an initial-state item is about page tables (an entry, or an entry's value).
+fn is_entry_item(it: &InitItem) -> bool {
+    let entry = matches!(&it.loc, Loc::Mem(x) if x.starts_with("PTE("));
+    entry || matches!(&it.value, Val::Sym(v) if v.starts_with('(') || v.starts_with("PTE("))
+}
+
+/// A test with page tables: each entry's value as herd prints it (`(oa:PA(x), af:0)`,
+/// its output address given where the entry's own is meant), and the older spellings
+/// (`pte_x`) of the condition's places and values as the newer (`PTE(x)`).
+fn entries_canonical(test: &mut Test) -> Result<(), (Pos, String)> {
+    for it in &mut test.init {
+        if let Val::Sym(v) = &it.value
+            && v.starts_with('(')
+        {
+            let entry = if let Loc::Mem(x) = &it.loc { crate::events::pte_name(x) } else { None };
+            it.value = Val::Sym(crate::events::canonical_pte(v, entry).map_err(|m| (it.pos, m))?);
+        }
+    }
+    let pos = Pos(0);
+    let mut err = None;
+    let mut fix = |p: &mut Prop| {
+        if let Err(m) = entries_in_prop(p) {
+            err.get_or_insert(m);
+        }
+    };
+    fix(&mut test.cond.prop);
+    if let Some(f) = &mut test.filter {
+        fix(f);
+    }
+    for l in &mut test.locations {
+        rename_entry(l);
+    }
+    err.map_or(Ok(()), |m| Err((pos, m)))
+}
+
+/// `pte_x` is `PTE(x)`.
+fn rename_entry(l: &mut Loc) {
+    if let Loc::Mem(x) = l
+        && let Some(v) = x.strip_prefix("pte_")
+    {
+        *x = format!("PTE({v})");
+    }
+}
+
+/// [`entries_canonical`] on a proposition.
+fn entries_in_prop(p: &mut Prop) -> Result<(), String> {
+    match p {
+        Prop::Eq(l, v) => {
+            rename_entry(l);
+            if let Val::Sym(s) = v {
+                if let Some(x) = s.strip_prefix("pte_") {
+                    *s = format!("PTE({x})");
+                } else if s.starts_with('(') {
+                    let entry = if let Loc::Mem(x) = &*l { crate::events::pte_name(x) } else { None };
+                    *s = crate::events::canonical_pte(s, entry)?;
+                }
+            }
+            Ok(())
+        }
+        Prop::EqLoc(a, b) => {
+            rename_entry(a);
+            rename_entry(b);
+            Ok(())
+        }
+        Prop::Not(q) => entries_in_prop(q),
+        Prop::And(qs) | Prop::Or(qs) => qs.iter_mut().try_for_each(entries_in_prop),
+        Prop::Implies(a, b) => {
+            entries_in_prop(a)?;
+            entries_in_prop(b)
+        }
+        _ => Ok(()),
+    }
 }

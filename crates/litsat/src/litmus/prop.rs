@@ -79,7 +79,9 @@ pub fn number(i: &str) -> Res<'_, i64> {
 /// (`instr:"add r1,r1,r1"`; herd's `NOP` reads as a name). An instruction is a symbol
 /// like a name: herd copies and compares it and computes nothing on it.
 pub fn value(i: &str) -> Res<'_, Val> {
-    match fast::value(i) {
+    // A page-table entry (`PTE(x)`, `(oa:PA(x))`) is left to the combinators.
+    let entry = i.starts_with("PTE(") || i.starts_with('(');
+    match fast::value(i).filter(|_| !entry) {
         Some(r) => Ok(r),
         None => value_nom(i),
     }
@@ -93,9 +95,41 @@ fn value_nom(i: &str) -> Res<'_, Val> {
         map(number, Val::Int),
         map(instr, |s: &str| Val::Sym(s.to_string())),
         map(label, |s: &str| Val::Sym(label_name(s))),
+        map(pte_entry, |s: &str| Val::Sym(s.to_string())),
+        map(pte_value, |s: &str| Val::Sym(s.to_string())),
         map(preceded(opt(char('&')), ident), |s: &str| Val::Sym(s.to_string())),
     ))
     .parse(i)
+}
+
+/// A page-table entry's location `PTE(x)` (herd's `-variant vmsa`), as a place or value.
+fn pte_entry(i: &str) -> Res<'_, &str> {
+    recognize(delimited(tag("PTE("), ws(ident), char(')'))).parse(i)
+}
+
+/// A page-table entry's value `(oa:PA(x), valid:0)`, as written: its parentheses
+/// balanced, with a field inside (read by `events::PteVal::parse`).
+fn pte_value(i: &str) -> Res<'_, &str> {
+    let fail = || nom::Err::Error(nom::error::Error::new(i, nom::error::ErrorKind::Verify));
+    if !i.starts_with('(') {
+        return Err(fail());
+    }
+    let mut depth = 0usize;
+    for (k, c) in i.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => {
+                depth -= 1;
+                if depth == 0 {
+                    let text = &i[..=k];
+                    return if text.contains(':') { Ok((&i[k + 1..], text)) } else { Err(fail()) };
+                }
+            }
+            '\n' | ';' => break,
+            _ => {}
+        }
+    }
+    Err(fail())
 }
 
 /// A code label value's name, `P0:L0`, from herd's `label:"P0:L0"` (or `label:"0:L0"`).
@@ -117,7 +151,9 @@ fn thread_reg(i: &str) -> Res<'_, Loc> {
 
 /// A place: `N:reg`, `PN:reg`, `[x]` or `x`.
 pub fn loc(i: &str) -> Res<'_, Loc> {
-    match fast::loc(i) {
+    // A page-table entry (`PTE(x)`, `[PTE(x)]`) is left to the combinators.
+    let entry = i.starts_with("PTE(") || i.starts_with("[PTE(") || i.starts_with("TTD(");
+    match fast::loc(i).filter(|_| !entry) {
         Some(r) => Ok(r),
         None => loc_nom(i),
     }
@@ -128,6 +164,10 @@ fn loc_nom(i: &str) -> Res<'_, Loc> {
     alt((
         thread_reg,
         map(delimited(char('['), ws(ident), ws(char(']'))), |s: &str| Loc::Mem(s.to_string())),
+        map(delimited(char('['), ws(pte_entry), ws(char(']'))), |s: &str| Loc::Mem(s.to_string())),
+        map(pte_entry, |s: &str| Loc::Mem(s.to_string())),
+        // herd's `TTD(x)` is `PTE(x)`.
+        map(delimited(tag("TTD("), ws(ident), char(')')), |s: &str| Loc::Mem(format!("PTE({s})"))),
         elem,
         map(ident, |s: &str| Loc::Mem(s.to_string())),
     ))

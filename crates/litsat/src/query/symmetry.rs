@@ -235,7 +235,7 @@ fn map_places(view: &View, thread: &HashMap<usize, usize>, rename: &dyn Fn(&str)
                         let name = rename(&view.ev.locs[a]);
                         Value::Addr(view.ev.locs.iter().position(|l| *l == name)?)
                     }
-                    Value::Sym | Value::Off(..) => return None,
+                    Value::Sym | Value::Off(..) | Value::Pte(_) | Value::Tlb(_) => return None,
                 };
                 places[q].1.iter().position(|(x, _)| *x == w)
             })

@@ -49,6 +49,11 @@ pub enum Prim {
     Range,
     /// `different-values(r)`: the pairs of r whose events have different values.
     DifferentValues,
+    /// `same-oa(r)`: the pairs of r whose events' page-table entry values map to one page.
+    SameOa,
+    /// `at-least-one-writable(r)`: the pairs of r one of whose events' entry values is
+    /// writable.
+    Writable,
     /// herd primitives over event sets that only enumeration can compute (`linearisations`,
     /// `classes-loc`, …): bound so models that merely name them load, refused when applied.
     Enumerative(&'static str),
@@ -64,8 +69,6 @@ const ENUMERATIVE: &[&str] = &[
     "deliftinter",
     "bisimulation",
     "fromto",
-    "same-oa",
-    "at-least-one-writable",
     "tag2scope",
     "tag2level",
     "tag2events",
@@ -79,7 +82,13 @@ const ENUMERATIVE: &[&str] = &[
 fn primitives() -> &'static [(Name, Prim)] {
     static PRIMS: std::sync::OnceLock<Vec<(Name, Prim)>> = std::sync::OnceLock::new();
     PRIMS.get_or_init(|| {
-        let named = [("domain", Prim::Domain), ("range", Prim::Range), ("different-values", Prim::DifferentValues)];
+        let named = [
+            ("domain", Prim::Domain),
+            ("range", Prim::Range),
+            ("different-values", Prim::DifferentValues),
+            ("same-oa", Prim::SameOa),
+            ("at-least-one-writable", Prim::Writable),
+        ];
         let enumerative = ENUMERATIVE.iter().map(|&p| (p, Prim::Enumerative(p)));
         named.into_iter().chain(enumerative).map(|(x, p)| (Name::new(x), p)).collect()
     })
@@ -610,6 +619,10 @@ impl<'a> Interp<'a> {
             V::Prim(Prim::DifferentValues) => {
                 let r = self.as_rel(a, pos)?;
                 Ok(V::Rel(Rc::new(self.different_values(&r))))
+            }
+            V::Prim(p @ (Prim::SameOa | Prim::Writable)) => {
+                let r = self.as_rel(a, pos)?;
+                Ok(V::Rel(Rc::new(self.entry_pairs(&r, p == Prim::SameOa))))
             }
             V::Prim(Prim::Enumerative(name)) => self.err(
                 pos,

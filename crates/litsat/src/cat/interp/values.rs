@@ -506,6 +506,34 @@ impl Interp<'_> {
         out
     }
 
+    /// herd's `same-oa(r)` (`same_oa`) or `at-least-one-writable(r)` (not): the pairs
+    /// of r whose events' values are page-table entries mapping one page, or of which one
+    /// is writable (without hardware management of the flags).
+    pub(super) fn entry_pairs(&mut self, r: &Rel, same_oa: bool) -> Rel {
+        use crate::events::{PteVal, Value};
+        let mut out = Rel::empty(r.n);
+        for ((i, j), b) in r.iter() {
+            let ptes = |k: usize| -> Vec<(PteVal, B)> {
+                self.vals[k].iter().filter_map(|&(v, b)| if let Value::Pte(p) = v { Some((p, b)) } else { None }).collect()
+            };
+            let (pi, pj) = (ptes(i), ptes(j));
+            let mut any = Vec::new();
+            if same_oa {
+                for &(x, bx) in &pi {
+                    for &(_, by) in pj.iter().filter(|(y, _)| y.oa == x.oa) {
+                        any.push(self.lg.and2(bx, by));
+                    }
+                }
+            } else {
+                any.extend(pi.iter().chain(&pj).filter(|(p, _)| p.writable()).map(|p| p.1));
+            }
+            let holds = self.lg.or(&any);
+            let g = self.lg.and2(b, holds);
+            out.set(i, j, g);
+        }
+        out
+    }
+
     fn same_value(&mut self, i: usize, j: usize) -> B {
         let key = (i.min(j), i.max(j));
         if let Some(&b) = self.same_vals.get(&key) {

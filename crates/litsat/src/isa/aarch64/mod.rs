@@ -156,6 +156,20 @@ impl Isa for AArch64 {
             // those whose value is an instruction herd's CMODX rules restrict.
             "Instr",
             "Restricted-CMODX",
+            // Under vmsa: page-table entries, their values' sets, physical accesses,
+            // hardware updates of the flags (none built), data-side faults.
+            "PTE",
+            "D-PTE",
+            "I-PTE",
+            "PTEV",
+            "PTEINV",
+            "PTEAF0",
+            "PTEDB0",
+            "ReadOnly",
+            "PA",
+            "AF",
+            "DB",
+            "D-MMU",
         ]
     }
 
@@ -180,6 +194,10 @@ impl Isa for AArch64 {
             return Ok(vec![Op::Exit]);
         }
         let ops = table::parse(text)?;
+        let tlbi = text.trim().get(..4).is_some_and(|m| m.eq_ignore_ascii_case("TLBI"));
+        if tlbi && !crate::variant::holds(variants, "vmsa") {
+            return Err(InstrError::new("TLBI without -variant vmsa (herd refuses it)"));
+        }
         let sys = text.trim().get(..3).is_some_and(|m| m.eq_ignore_ascii_case("MRS") || m.eq_ignore_ascii_case("MSR"));
         Ok(if sys && crate::variant::holds(variants, "nv2") { sys::under_nv2(ops) } else { ops })
     }

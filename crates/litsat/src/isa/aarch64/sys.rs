@@ -3,7 +3,7 @@
 
 use super::operand::{B, C, N, R, V, Z, r, sysreg};
 use super::table::Ins;
-use crate::isa::{Addr, BinOp, InstrError, Op, Src};
+use crate::isa::{Addr, BinOp, InstrError, Op, Src, Tag};
 
 type Res = Result<Vec<Op>, InstrError>;
 
@@ -102,4 +102,42 @@ pub fn cache(ins: &Ins) -> Res {
         (false, Some(xn)) if ins.m == "DC" => x_reg(xn).map(|_| vec![Op::Fence { tags }]),
         _ => Err(ins.bad()),
     }
+}
+
+/// The TLBI operations litsat builds, by kind (herd's `TLBI.typ`): those that take a
+/// virtual address's page in a register, and those that invalidate every entry.
+const TLBI_BY_PAGE: [&str; 4] = ["VA", "VAL", "VAA", "VAAL"];
+const TLBI_ALL: [&str; 3] = ["ALL", "VMALL", "VMALLS12"];
+
+/// `TLBI <op>{, Xt}` (herd's `I_TLBI`, under `-variant vmsa`): a marker event in `TLBI`,
+/// and in `TLBIIS` for an inner-shareable operation (`…IS`), `TLBInXS` for `…nXS`; the
+/// interpreter finds the page invalidated in the register (`%all` marks the operations
+/// that take none).
+pub fn tlbi(ins: &Ins) -> Res {
+    let (op, xt) = match ins.a.as_slice() {
+        [op] => (op, None),
+        [op, xt] => (op, Some(x_reg(xt)?)),
+        _ => return Err(ins.bad()),
+    };
+    let name = op.trim().to_ascii_uppercase();
+    let (rest, nxs) = name.strip_suffix("NXS").map_or((name.as_str(), false), |r| (r, true));
+    let (rest, is) = rest.strip_suffix("IS").map_or((rest, false), |r| (r, true));
+    let kind = rest.len().checked_sub(2).filter(|&k| rest[k..].starts_with('E')).map(|k| &rest[..k]);
+    let level_ok = rest.len() >= 2 && matches!(&rest[rest.len() - 2..], "E0" | "E1" | "E2" | "E3");
+    let Some(kind) = kind.filter(|_| level_ok) else {
+        return Err(InstrError::new(format!("unknown TLBI operation '{}'", op.trim())));
+    };
+    let mut tags: Vec<Tag> = vec!["TLBI".into()];
+    tags.extend(is.then(|| "TLBIIS".into()));
+    tags.extend(nxs.then(|| "TLBInXS".into()));
+    let addr = match (xt, TLBI_ALL.contains(&kind), TLBI_BY_PAGE.contains(&kind)) {
+        (None, true, _) => {
+            tags.push("%all".into());
+            Addr::Reg(super::ZR.into(), 0)
+        }
+        (Some(x), _, true) => Addr::Reg(x.x, 0),
+        (_, false, false) => return Err(InstrError::new(format!("unsupported: TLBI operation '{}'", op.trim()))),
+        _ => return Err(ins.bad()),
+    };
+    Ok(vec![Op::Marker { addr, tags }])
 }

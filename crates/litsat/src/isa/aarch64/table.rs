@@ -88,6 +88,7 @@ const ROWS: &[(&[&str], Sem)] = &[
     (&["BLR", "BR", "RET"], F(indirect)),
     (&["ADR"], F(adr)),
     (&["MRS", "MSR"], F(sys::mrs_msr)),
+    (&["TLBI"], F(sys::tlbi)),
     (&["UDF"], F(udf)),
     (&["SVC"], F(svc)),
     (&["ERET"], Refused("exception returns")),

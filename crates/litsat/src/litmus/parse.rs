@@ -437,6 +437,19 @@ fn split_row<'a>(cur: &Cursor<'a>, s: &'a str) -> Result<(&'a str, &'a str), Dia
     Ok((&s[..end], &s[end + 1..]))
 }
 
+/// herd's `TTD(x)` is `PTE(x)`, which an item may name without brackets: the left side
+/// with the entry as `[PTE(x)]`.
+fn bracketed_entry(lhs: &str) -> std::borrow::Cow<'_, str> {
+    if !(lhs.contains("TTD(") || lhs.contains("PTE(")) {
+        return lhs.into();
+    }
+    let l = lhs.replace("TTD(", "PTE(");
+    match l.rfind("PTE(") {
+        Some(k) if !l[..k].ends_with('[') => format!("{}[{}]", &l[..k], &l[k..]).into(),
+        _ => l.into(),
+    }
+}
+
 fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<(Vec<InitItem>, Vec<ArrayDecl>), Diag> {
     let mut items = Vec::new();
     let mut arrays: Vec<ArrayDecl> = Vec::new();
@@ -450,18 +463,8 @@ fn parse_init(cur: &Cursor<'_>, body: &str) -> Result<(Vec<InitItem>, Vec<ArrayD
             Some(k) => (a[..k].trim(), Some(a[k + 1..].trim())),
             None => (a, None),
         };
-        // herd's `TTD(x)` is `PTE(x)`, which an item may name without brackets.
-        let lhs_owned;
-        let lhs = if lhs.contains("TTD(") || lhs.contains("PTE(") {
-            let l = lhs.replace("TTD(", "PTE(");
-            lhs_owned = match l.rfind("PTE(") {
-                Some(k) if !l[..k].ends_with('[') => format!("{}[{}]", &l[..k], &l[k..]),
-                _ => l,
-            };
-            lhs_owned.as_str()
-        } else {
-            lhs
-        };
+        let lhs_owned = bracketed_entry(lhs);
+        let lhs = lhs_owned.as_ref();
         // The place is the last token of the left side; earlier tokens are C-like types.
         if lhs.contains('[') && !lhs.trim_start().starts_with('[') || rhs.is_some_and(|r| r.starts_with('{')) {
             let decl = array_decl(cur, atom.trim_start(), pos, lhs, rhs)?;

@@ -41,6 +41,12 @@
 //! event structure; the names a model sees for them (R and W without lock events, the lock
 //! sets, `loc` over every event with a location, `same-instance`, capitalised tag sets)
 //! are computed here, from the events alone.
+//!
+//! Under herd's `-variant vmsa` (page tables), the `vmsa` module gives the model the
+//! page-table sets from the values the accesses at entries read or write in the candidate,
+//! `inv-domain`, `PTEtoPA` and `same-low-order-bits`, and applies `same-oa` and
+//! `at-least-one-writable`; a translation-table walk's read is in `NExp`, outside the
+//! observed coherence; a thread's fault register shows as herd shows a fault.
 
 #![allow(dead_code)]
 

@@ -32,7 +32,10 @@ fn compare(path: &Path, prog: &Program, all: bool) -> Result<bool, String> {
     let Ok(engine) = query::run(test.clone(), &name, &text, prog, &Options::default()) else { return Ok(false) };
     let ans = match oracle::answer(test, &name, &text, prog, DEFAULT_BUDGET) {
         Ok(a) => a,
-        Err(Refusal::TooBig(_)) => return Ok(false),
+        Err(Refusal::TooBig(n)) => {
+            println!("  {name}: {n} candidates, over the oracle's budget");
+            return Ok(false);
+        }
         Err(r) => {
             println!("  {name}: the oracle refused: {r}");
             return Ok(false);

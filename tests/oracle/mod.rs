@@ -41,10 +41,17 @@
 //! event structure; the names a model sees for them (R and W without lock events, the lock
 //! sets, `loc` over every event with a location, `same-instance`, capitalised tag sets)
 //! are computed here, from the events alone.
+//!
+//! Under herd's `-variant vmsa` (page tables), the `vmsa` module gives the model the
+//! page-table sets from the values the accesses at entries read or write in the candidate,
+//! `inv-domain`, `PTEtoPA` and `same-low-order-bits`, and applies `same-oa` and
+//! `at-least-one-writable`; a translation-table walk's read is in `NExp`, outside the
+//! observed coherence; a thread's fault register shows as herd shows a fault.
 
 #![allow(dead_code)]
 
 mod mixed;
+mod vmsa;
 
 use litsat::cat::Program;
 use litsat::cat::ast::{Arm, ArmPat, Binding, Check, CheckKind, Cond, Expr, Op1, Op2, Pat, Stmt};
@@ -698,6 +705,10 @@ impl<'a> Eval<'a> {
             }
             // herd's page-table filters keep some pairs of a relation: of none, none.
             V::Prim("same-oa" | "at-least-one-writable") if self.as_rel(&a)?.is_empty() => Ok(V::Empty),
+            V::Prim(p @ ("same-oa" | "at-least-one-writable")) => {
+                let r = self.as_rel(&a)?;
+                Ok(Self::rel(vmsa::entry_pairs(&r, &self.values[..], p == "same-oa")))
+            }
             V::Prim(p) => unsupported(format!("primitive '{p}'")),
             V::Opaque(x) => unsupported(format!("predefined name '{x}'")),
             _ => fail("applying something that is not a function"),
@@ -1186,8 +1197,9 @@ fn static_names<'a>(ev: &Events, live: Set, loc_of: &[Option<usize>]) -> HashMap
     put_set("M", set(&mem));
     put_set("F", set(&|i| e[i].kind == Kind::Fence));
     put_set("IW", set(&|i| e[i].thread.is_none()));
-    // herd's implicit accesses: an instruction's fetch under `-variant ifetch`.
-    let implicit = |i: usize| ev.ifetch && tagged(i, "NExp");
+    // herd's implicit accesses: an instruction's fetch under `-variant ifetch`, a
+    // translation-table walk's read under `-variant vmsa`.
+    let implicit = |i: usize| (ev.ifetch || ev.vmsa.is_some()) && tagged(i, "NExp");
     put_set("Exp", set(&|i| mem(i) && !implicit(i)));
     put_set("NExp", set(&implicit));
     let mut tags: BTreeSet<String> = ev.known_sets.iter().map(|s| s.to_string()).collect();
@@ -1486,6 +1498,9 @@ pub fn answer(mut test: Test, file: &str, text: &str, prog: &Program, budget: u6
     if n > MAX_EVENTS {
         return Err(Refusal::Unsupported(format!("{n} events (at most {MAX_EVENTS})")));
     }
+    if ev.vmsa.is_some() && ev.ifetch {
+        return Err(Refusal::Unsupported("vmsa with ifetch (instruction-side entries, I-PTE)".into()));
+    }
     if nchoices > MAX_CHOICES {
         return Err(Refusal::Unsupported(format!("{nchoices} choices (at most {MAX_CHOICES})")));
     }
@@ -1503,9 +1518,13 @@ pub fn answer(mut test: Test, file: &str, text: &str, prog: &Program, budget: u6
     }
     // Where two events may meet: equal fixed locations, or a computed address (decided
     // per candidate).
+    // Under vmsa, a computed address is a translated one, the physical page an entry
+    // gives, which is never an entry: entries are met only where they are named.
+    let entry = |l: usize| ev.vmsa.is_some() && ev.locs[l].starts_with("PTE(");
     let may_meet = |a: Eid, b: Eid| match (e[a].loc, e[b].loc) {
         (Some(x), Some(y)) => x == y,
-        _ => true,
+        (Some(x), None) | (None, Some(x)) => !entry(x),
+        (None, None) => true,
     };
     // herd's built-in rf: each read of R (lock events have none) picks a write of W (lock
     // writes are no sources) at its location.
@@ -1778,6 +1797,24 @@ impl<'a> Search<'a> {
         Ok(Some((live, loc_of)))
     }
 
+    /// A place of a state as herd shows it: `loc=val;`, or for a thread's fault register
+    /// the fault it holds where an atom of the condition (or filter) names that fault,
+    /// nothing otherwise.
+    fn shown_place(&self, l: &Loc, v: &Val) -> Option<String> {
+        let Loc::Reg(_, r) = l else { return Some(format!("{l}={};", typed(v, self.type_of(l)))) };
+        if r != litsat::litmus::FAULT_REG {
+            return Some(format!("{l}={};", typed(v, self.type_of(l))));
+        }
+        let Val::Int(k) = v else { return None };
+        let site = self.ev.fault_sites.get(usize::try_from(*k).ok()?.checked_sub(1)?)?;
+        let mut atoms = Vec::new();
+        self.test.cond.prop.fault_atoms(&mut atoms);
+        if let Some(f) = &self.test.filter {
+            f.fault_atoms(&mut atoms);
+        }
+        atoms.iter().any(|a| a.matches(site)).then(|| format!("{};", site.text()))
+    }
+
     /// herd drops a candidate whose equations keep more than equalities between unsolved
     /// values: a write that happens, a branch taken or not, or a register's final value
     /// computed from one, or a branch on one.
@@ -1914,8 +1951,9 @@ impl<'a> Search<'a> {
         // coherence the test itself observes, cos-ok-opt.cat's `pco`: over R and W
         // (no lock events), same-thread same-location pairs in program order or ordered
         // inside one instruction (herd's iico, as the event structure records it).
-        // Not an instruction's fetch (herd's pco is over explicit accesses).
-        let fetch = |i: usize| ev.ifetch && e[i].tags.iter().any(|t| t == "NExp");
+        // Not an instruction's fetch nor a walk's read (herd's pco is over explicit
+        // accesses).
+        let fetch = |i: usize| (ev.ifetch || ev.vmsa.is_some()) && e[i].tags.iter().any(|t| t == "NExp");
         let mem = |i: usize| matches!(e[i].kind, Kind::Read | Kind::Write) && e[i].lock.is_none() && !fetch(i);
         let ppl = Rel::from_fn(n, |a, b| {
             mem(a)
@@ -2001,6 +2039,16 @@ impl<'a> Search<'a> {
         });
         let event_values: Vec<Option<Value>> =
             (0..n).map(|i| if lives(i) { vals.get(e[i].val).ok() } else { None }).collect();
+        // Under vmsa, the page-table names, from this candidate's values.
+        if ev.vmsa.is_some() {
+            let view = vmsa::View { ev, live, loc_of, values: &event_values };
+            for (name, s) in view.sets() {
+                env = env.bind(name, V::Set(s));
+            }
+            for (name, r) in view.rels() {
+                env = env.bind(name, V::Rel(Rc::new(r)));
+            }
+        }
         let model = Eval {
             prog,
             variants: &self.test.variants,
@@ -2080,8 +2128,7 @@ impl<'a> Search<'a> {
             } else {
                 self.out.neg += k;
             }
-            let line: Vec<String> =
-                self.shown.iter().map(|l| format!("{l}={};", typed(&values[l], self.type_of(l)))).collect();
+            let line: Vec<String> = self.shown.iter().filter_map(|l| self.shown_place(l, &values[l])).collect();
             self.out.states.insert(line.join(" "));
             for flags in passing {
                 self.out.flags.extend(flags);

@@ -268,7 +268,7 @@ pub struct Events {
     /// `all_regs_that_read`, for `-outcomereads`): thread, register, and the guard of
     /// the instruction's first read (1 where it happens).
     pub load_regs: Vec<(usize, Reg, ValId)>,
-    /// Under herd's `-variant ifetch` ([`ifetch`]): instructions are fetched, and code
+    /// Under herd's `-variant ifetch` (`events::ifetch`): instructions are fetched, and code
     /// may be written.
     pub ifetch: bool,
     /// Under it, the decode commits of instructions herd cannot run where they were

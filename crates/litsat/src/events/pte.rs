@@ -13,7 +13,7 @@ pub enum Oa {
     Nil,
 }
 
-/// An entry's value. Each flag is 0 or 1, one bit of `flags` ([`AF`], [`DB`], …).
+/// An entry's value. Each flag is 0 or 1, one bit of `flags` (`AF`, `DB`, …).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct PteVal {
     pub oa: Oa,

@@ -10,38 +10,16 @@ mod oracle;
 use common::shared_or_skip;
 use litsat::cat::{ModelSpec, Program, load_model};
 use litsat::litmus::parse_test;
-use litsat::query::{self, Options};
-use litsat::report::state_line;
-use oracle::{DEFAULT_BUDGET, Refusal};
 use rayon::prelude::*;
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// One test, both ways: `Ok(true)` agreed, `Ok(false)` one side did not answer, `Err`
-/// a difference.
+/// One test, both ways ([`oracle::versus_engine`]); a test litsat does not read (fault
+/// handlers) is not compared.
 fn compare(path: &Path, prog: &Program) -> Result<bool, String> {
     let name = path.to_string_lossy().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    // A test litsat does not read (fault handlers) is not compared.
     let Ok(test) = parse_test(&name, &text) else { return Ok(false) };
-    let Ok(engine) = query::run(test.clone(), &name, &text, prog, &Options::default()) else { return Ok(false) };
-    let ans = match oracle::answer(test, &name, &text, prog, DEFAULT_BUDGET) {
-        Ok(a) => a,
-        Err(Refusal::TooBig(_)) => return Ok(false),
-        Err(r) => {
-            println!("  {name}: the oracle refused: {r}");
-            return Ok(false);
-        }
-    };
-    let sat: BTreeSet<String> = engine.states.iter().map(state_line).collect();
-    let oracle: BTreeSet<String> = ans.states.iter().map(|s| oracle::whole_arrays(s)).collect();
-    if sat != oracle || (engine.pos, engine.neg) != (u128::from(ans.pos), u128::from(ans.neg)) {
-        return Err(format!(
-            "{name}: SAT {:?} ({}, {}), oracle {:?} ({}, {})",
-            sat, engine.pos, engine.neg, ans.states, ans.pos, ans.neg
-        ));
-    }
-    Ok(true)
+    oracle::versus_engine(test, &name, &text, prog, false)
 }
 
 /// The tests under `dir` of the corpus, engine against oracle under herd's aarch64.cat
@@ -55,12 +33,7 @@ fn suite(dir: &str, conf: &str, floor: usize) {
     let files: Vec<PathBuf> =
         litsat_cli::driver::collect_inputs(&[corpus.join(dir).to_string_lossy().to_string()]).unwrap_or_default();
     let results: Vec<Result<bool, String>> = files.par_iter().map(|p| compare(p, &prog)).collect();
-    let agreed = results.iter().filter(|r| matches!(r, Ok(true))).count();
-    let skipped = results.iter().filter(|r| matches!(r, Ok(false))).count();
-    let bad: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
-    println!("{dir}: {agreed} agree with the oracle, {skipped} not compared, {} differ", bad.len());
-    assert!(bad.is_empty(), "{}", bad.iter().take(10).map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
-    assert!(agreed >= floor, "{dir}: only {agreed} compared, fewer than {floor}");
+    oracle::assert_suite(dir, &results, floor);
 }
 
 #[test]

@@ -11,49 +11,21 @@ mod oracle;
 use common::shared_or_skip;
 use litsat::cat::{ModelSpec, Program, load_model};
 use litsat::litmus::parse_test;
-use litsat::query::{self, Options};
-use litsat::report::state_line;
-use oracle::{DEFAULT_BUDGET, Refusal};
 use rayon::prelude::*;
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-/// One test, both ways: `Ok(true)` agreed, `Ok(false)` one side did not answer, `Err`
-/// a difference.
+/// One test, both ways ([`oracle::versus_engine`], flags too: herd's break-before-make
+/// checks, aarch64bbm.cat, raise them from the page-table sets and relations). Unless
+/// `all`, only a test that asks for vmsa itself (the readers' guide mixes them with
+/// others); a test litsat does not read (fault handlers) is not compared.
 fn compare(path: &Path, prog: &Program, all: bool) -> Result<bool, String> {
     let name = path.to_string_lossy().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
-    // Only the tests that run under vmsa (the readers' guide mixes them with others).
     if !all && !vmsa_test(&text) {
         return Ok(false);
     }
-    // A test litsat does not read (fault handlers) is not compared.
     let Ok(test) = parse_test(&name, &text) else { return Ok(false) };
-    let Ok(engine) = query::run(test.clone(), &name, &text, prog, &Options::default()) else { return Ok(false) };
-    let ans = match oracle::answer(test, &name, &text, prog, DEFAULT_BUDGET) {
-        Ok(a) => a,
-        Err(Refusal::TooBig(n)) => {
-            println!("  {name}: {n} candidates, over the oracle's budget");
-            return Ok(false);
-        }
-        Err(r) => {
-            println!("  {name}: the oracle refused: {r}");
-            return Ok(false);
-        }
-    };
-    // A state of faults alone starts with the space that separates them from places.
-    let sat: BTreeSet<String> = engine.states.iter().map(|s| state_line(s).trim_start().to_string()).collect();
-    let oracle: BTreeSet<String> = ans.states.iter().map(|s| oracle::whole_arrays(s)).collect();
-    // The flags too: herd's break-before-make checks (aarch64bbm.cat) raise them from
-    // the page-table sets and relations.
-    let flags: BTreeSet<String> = engine.flags.iter().map(|f| f.to_string()).collect();
-    if sat != oracle || (engine.pos, engine.neg) != (u128::from(ans.pos), u128::from(ans.neg)) || flags != ans.flags {
-        return Err(format!(
-            "{name}: SAT {:?} ({}, {}) {:?}, oracle {:?} ({}, {}) {:?}",
-            sat, engine.pos, engine.neg, flags, ans.states, ans.pos, ans.neg, ans.flags
-        ));
-    }
-    Ok(true)
+    oracle::versus_engine(test, &name, &text, prog, true)
 }
 
 /// Whether a test asks for herd's vmsa (or its alias kvm) itself, or its suite does.
@@ -73,12 +45,7 @@ fn suite(dir: &str, conf: &str, all: bool, floor: usize) {
     let files: Vec<PathBuf> =
         litsat_cli::driver::collect_inputs(&[corpus.join(dir).to_string_lossy().to_string()]).unwrap_or_default();
     let results: Vec<Result<bool, String>> = files.par_iter().map(|p| compare(p, &prog, all)).collect();
-    let agreed = results.iter().filter(|r| matches!(r, Ok(true))).count();
-    let skipped = results.iter().filter(|r| matches!(r, Ok(false))).count();
-    let bad: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
-    println!("{dir}: {agreed} agree with the oracle, {skipped} not compared, {} differ", bad.len());
-    assert!(bad.is_empty(), "{}", bad.iter().take(10).map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
-    assert!(agreed >= floor, "{dir}: only {agreed} compared, fewer than {floor}");
+    oracle::assert_suite(dir, &results, floor);
 }
 
 #[test]

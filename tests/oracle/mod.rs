@@ -2334,3 +2334,41 @@ fn arith(ev: &Events, op: litsat::isa::BinOp, x: Value, y: Value) -> Option<Valu
         _ => events::apply(op, x, y),
     }
 }
+
+/// One test, the SAT engine's log against the oracle's: `Ok(true)` where the states and
+/// counts (and, with `flags`, the flags) agree, `Ok(false)` where one side does not
+/// answer (said where the oracle refuses), `Err` the difference. A state of faults alone
+/// is compared without the space that separates faults from places.
+pub fn versus_engine(test: Test, name: &str, text: &str, prog: &Program, flags: bool) -> Result<bool, String> {
+    let Ok(engine) = query::run(test.clone(), name, text, prog, &query::Options::default()) else { return Ok(false) };
+    let ans = match answer(test, name, text, prog, DEFAULT_BUDGET) {
+        Ok(a) => a,
+        Err(r) => {
+            println!("  {name}: the oracle refused: {r}");
+            return Ok(false);
+        }
+    };
+    let sat: BTreeSet<String> =
+        engine.states.iter().map(|s| litsat::report::state_line(s).trim_start().to_string()).collect();
+    let oracle: BTreeSet<String> = ans.states.iter().map(|s| whole_arrays(s).trim_start().to_string()).collect();
+    let sat_flags: BTreeSet<String> = engine.flags.iter().map(|f| f.to_string()).collect();
+    let counts = (engine.pos, engine.neg) == (u128::from(ans.pos), u128::from(ans.neg));
+    if sat != oracle || !counts || (flags && sat_flags != ans.flags) {
+        return Err(format!(
+            "{name}: SAT {:?} ({}, {}) {:?}, oracle {:?} ({}, {}) {:?}",
+            sat, engine.pos, engine.neg, sat_flags, ans.states, ans.pos, ans.neg, ans.flags
+        ));
+    }
+    Ok(true)
+}
+
+/// A suite's comparisons ([`versus_engine`]): prints the tally, and fails on any
+/// difference or where fewer than `floor` tests were compared.
+pub fn assert_suite(label: &str, results: &[Result<bool, String>], floor: usize) {
+    let agreed = results.iter().filter(|r| matches!(r, Ok(true))).count();
+    let skipped = results.iter().filter(|r| matches!(r, Ok(false))).count();
+    let bad: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
+    println!("{label}: {agreed} agree with the oracle, {skipped} not compared, {} differ", bad.len());
+    assert!(bad.is_empty(), "{}", bad.iter().take(10).map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
+    assert!(agreed >= floor, "{label}: only {agreed} compared, fewer than {floor}");
+}

@@ -9,10 +9,10 @@ mod common;
 mod oracle;
 
 use common::shared_or_skip;
-use litsat::cat::{ModelSpec, Program, load_model};
+use litsat::cat::Program;
 use litsat::litmus::parse_test;
 use rayon::prelude::*;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// One test, both ways ([`oracle::versus_engine`], flags too: herd's break-before-make
 /// checks, aarch64bbm.cat, raise them from the page-table sets and relations). Unless
@@ -38,12 +38,7 @@ fn vmsa_test(text: &str) -> bool {
 /// and the cfg `conf` (its variants); `all` compares every test (the cfg says vmsa).
 fn suite(dir: &str, conf: &str, all: bool, floor: usize) {
     let Some(sh) = shared_or_skip(&format!("{dir} against the oracle under -variant vmsa")) else { return };
-    let corpus = sh.join("corpus");
-    let path = |f: &str| Some(sh.join(f).to_string_lossy().to_string());
-    let spec = ModelSpec { conf: path(conf), model: path("models/herd/aarch64.cat"), ..ModelSpec::default() };
-    let prog = load_model(&spec, &[sh.join("models/herd")]).expect("model loads");
-    let files: Vec<PathBuf> =
-        litsat_cli::driver::collect_inputs(&[corpus.join(dir).to_string_lossy().to_string()]).unwrap_or_default();
+    let (prog, files) = oracle::herd_aarch64_suite(&sh, dir, conf);
     let results: Vec<Result<bool, String>> = files.par_iter().map(|p| compare(p, &prog, all)).collect();
     oracle::assert_suite(dir, &results, floor);
 }

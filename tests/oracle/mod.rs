@@ -2372,3 +2372,14 @@ pub fn assert_suite(label: &str, results: &[Result<bool, String>], floor: usize)
     assert!(bad.is_empty(), "{}", bad.iter().take(10).map(|s| s.as_str()).collect::<Vec<_>>().join("\n"));
     assert!(agreed >= floor, "{label}: only {agreed} compared, fewer than {floor}");
 }
+
+/// herd's `aarch64.cat` under the cfg `conf` (its variants) and the test files under
+/// `dir`, both of the shared folder `sh`: what an AArch64 oracle suite runs.
+pub fn herd_aarch64_suite(sh: &std::path::Path, dir: &str, conf: &str) -> (Program, Vec<std::path::PathBuf>) {
+    let path = |f: &str| Some(sh.join(f).to_string_lossy().to_string());
+    let spec =
+        litsat::cat::ModelSpec { conf: path(conf), model: path("models/herd/aarch64.cat"), ..Default::default() };
+    let prog = litsat::cat::load_model(&spec, &[sh.join("models/herd")]).expect("model loads");
+    let root = sh.join("corpus").join(dir).to_string_lossy().to_string();
+    (prog, litsat_cli::driver::collect_inputs(&[root]).unwrap_or_default())
+}
